@@ -1,0 +1,57 @@
+//! The command-line layer: clap definitions, dispatch, and the only place that prints or
+//! chooses an exit status.
+//!
+//! Exit status, for every command: 0 = everything checked out; 1 = a fairness finding
+//! (a mismatch, a failed test or claim); 2 = usage or input error.
+
+mod output;
+mod verify;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Audits provably-fair Keno and Roulette: reproduces rounds bit for bit from the seeds.
+#[derive(Debug, Parser)]
+#[command(name = "fairaudit", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Recompute one round, or check a whole bet history, against the provably-fair chain.
+    Verify(verify::VerifyArgs),
+}
+
+/// What a command concluded, when it ran to the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Everything checked out (exit 0).
+    Clean,
+    /// Something that matters for fairness was found (exit 1).
+    Finding,
+}
+
+/// Parses the arguments, runs the command and maps the result to an exit status.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let code = if error.use_stderr() { 2 } else { 0 };
+            let _ = error.print();
+            return ExitCode::from(code);
+        }
+    };
+    let outcome = match cli.command {
+        Command::Verify(args) => verify::run(args),
+    };
+    match outcome {
+        Ok(Verdict::Clean) => ExitCode::SUCCESS,
+        Ok(Verdict::Finding) => ExitCode::from(1),
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! fairaudit audits provably-fair casino games.
+//!
+//! The pipeline, in module order: [`chain`] turns a seed pair and a nonce into the round
+//! signature and its SHAKE256 word stream; [`sampler`] turns words into fair choices by
+//! rejection sampling; [`games`] turn choices into Keno draws and roulette spins;
+//! [`verify`] replays recorded rounds against the chain. Everything here is pure library
+//! code that returns typed errors: printing and exit codes live in the binary's CLI layer.
+//!
+//! ```
+//! use fairaudit::games::GameId;
+//! let round = fairaudit::verify::replay(GameId::RouletteAmerican, "server", "client", 7);
+//! assert_eq!(round.round_signature.len(), 64);
+//! assert_eq!(round.u32_used, 1);
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod chain;
+pub mod games;
+pub mod sampler;
+pub mod verify;

@@ -1,0 +1,356 @@
+//! Replaying recorded rounds against the chain: one round ([`replay`]) or a whole bet
+//! history in the vector format of SPEC §7 ([`RoundsChecker`]), streamed row by row so
+//! files of any size run in constant memory.
+
+use crate::chain::{beyond_reference, commitment, RoundHasher};
+use crate::games::{Game, GameId, Keno, Roulette};
+use std::io::Read;
+
+/// Everything the chain says about one round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed {
+    /// The game.
+    pub game: GameId,
+    /// The nonce.
+    pub nonce: u64,
+    /// Lowercase hex SHA3-256 of the server seed.
+    pub commitment: String,
+    /// Lowercase hex SHA3-256 of `server:client:nonce`.
+    pub round_signature: String,
+    /// Draw order as the vectors spell it.
+    pub draw_order: String,
+    /// Result as the operator shows it.
+    pub result: String,
+    /// 32-bit words the round consumed from its stream.
+    pub u32_used: u64,
+}
+
+/// Replays one round from its seeds and nonce.
+pub fn replay(game: GameId, server_seed: &str, client_seed: &str, nonce: u64) -> Replayed {
+    replay_with(
+        game,
+        &RoundHasher::new(server_seed, client_seed),
+        commitment(server_seed),
+        nonce,
+    )
+}
+
+fn replay_with(game: GameId, hasher: &RoundHasher, commitment: String, nonce: u64) -> Replayed {
+    fn texts<G: Game>(game: G, hasher: &RoundHasher, nonce: u64) -> (String, String, u64) {
+        let mut words = hasher.words(nonce);
+        let mut round = G::Outcome::default();
+        game.draw(&mut words, &mut round);
+        (
+            game.draw_order_text(&round),
+            game.result_text(&round),
+            words.words_used(),
+        )
+    }
+    let (draw_order, result, u32_used) = match game {
+        GameId::Keno => texts(Keno, hasher, nonce),
+        GameId::RouletteEuropean => texts(Roulette::EUROPEAN, hasher, nonce),
+        GameId::RouletteAmerican => texts(Roulette::AMERICAN, hasher, nonce),
+    };
+    Replayed {
+        game,
+        nonce,
+        commitment,
+        round_signature: hasher.signature_string(nonce),
+        draw_order,
+        result,
+        u32_used,
+    }
+}
+
+/// Why a nonce could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NonceError {
+    /// Not plain decimal digits.
+    #[error("nonce '{0}' is not a non-negative decimal integer")]
+    NotDecimal(String),
+    /// More than 2^64 − 1.
+    #[error("nonce '{0}' is larger than 18446744073709551615")]
+    TooLarge(String),
+}
+
+/// Parses a nonce: plain decimal digits only (no sign, spaces or exponent), up to 2^64 − 1.
+pub fn parse_nonce(text: &str) -> Result<u64, NonceError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(NonceError::NotDecimal(text.to_owned()));
+    }
+    text.parse()
+        .map_err(|_| NonceError::TooLarge(text.to_owned()))
+}
+
+/// A problem with a rounds file that stops the check (exit status 2 at the CLI).
+#[derive(Debug, thiserror::Error)]
+pub enum RoundsError {
+    /// The file could not be read.
+    #[error("cannot read: {0}")]
+    Io(#[from] std::io::Error),
+    /// A required column is absent from the header.
+    #[error("missing required column '{0}' in the header")]
+    MissingColumn(&'static str),
+    /// The CSV itself is malformed at a line (invalid UTF-8, a truncated row, …).
+    #[error("line {line}: {problem}")]
+    Malformed {
+        /// 1-based line number.
+        line: u64,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A field holds a value that cannot be used.
+    #[error("line {line}: column '{column}': {problem}")]
+    BadField {
+        /// 1-based line number.
+        line: u64,
+        /// The column.
+        column: &'static str,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+impl From<csv::Error> for RoundsError {
+    fn from(error: csv::Error) -> Self {
+        let line = error.position().map_or(0, csv::Position::line);
+        match error.into_kind() {
+            csv::ErrorKind::Io(io) => RoundsError::Io(io),
+            csv::ErrorKind::Utf8 { err, .. } => RoundsError::Malformed {
+                line,
+                problem: format!("invalid UTF-8 in field {}", err.field() + 1),
+            },
+            csv::ErrorKind::UnequalLengths {
+                expected_len, len, ..
+            } => RoundsError::Malformed {
+                line,
+                problem: format!("row has {len} fields, the header has {expected_len}"),
+            },
+            other => RoundsError::Malformed {
+                line,
+                problem: format!("{other:?}"),
+            },
+        }
+    }
+}
+
+/// One field of one row that disagrees with the chain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// 1-based line number of the row in the file.
+    pub line: u64,
+    /// The column that disagrees.
+    pub field: &'static str,
+    /// What the file says.
+    pub file_value: String,
+    /// What fairaudit computed.
+    pub computed_value: String,
+}
+
+/// The outcome of checking one row.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RowCheck {
+    /// 1-based line number.
+    pub line: u64,
+    /// Fields that disagree (empty when the row checks out).
+    pub mismatches: Vec<Mismatch>,
+    /// The nonce is above 2^53 − 1, where the reference has no behaviour.
+    pub beyond_reference: bool,
+}
+
+const REQUIRED: [&str; 4] = ["game", "server_seed", "client_seed", "nonce"];
+const CHECKED: [&str; 5] = [
+    "commitment",
+    "round_signature",
+    "draw_order",
+    "result",
+    "u32_used",
+];
+
+/// Streams a rounds file and checks every row against the chain.
+///
+/// Required columns: `game, server_seed, client_seed, nonce`. Each of `commitment,
+/// round_signature, draw_order, result, u32_used` is checked where the column exists and
+/// the cell is not empty. Hex is compared ignoring case; number lists token by token.
+pub struct RoundsChecker<R: Read> {
+    reader: csv::Reader<R>,
+    required: [usize; 4],
+    checked: [Option<usize>; 5],
+    record: csv::StringRecord,
+    /// The last seed pair's hasher and commitment: bet histories repeat seed pairs.
+    cached: Option<(String, String, RoundHasher, String)>,
+}
+
+impl<R: Read> RoundsChecker<R> {
+    /// Reads the header and prepares to check rows.
+    pub fn new(input: R) -> Result<Self, RoundsError> {
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .from_reader(input);
+        let headers = reader.headers()?.clone();
+        let find = |name: &str| headers.iter().position(|h| h.trim() == name);
+        let mut required = [0; 4];
+        for (slot, name) in required.iter_mut().zip(REQUIRED) {
+            *slot = find(name).ok_or(RoundsError::MissingColumn(name))?;
+        }
+        let checked = CHECKED.map(find);
+        Ok(Self {
+            reader,
+            required,
+            checked,
+            record: csv::StringRecord::new(),
+            cached: None,
+        })
+    }
+
+    fn check_record(&mut self) -> Result<RowCheck, RoundsError> {
+        let line = self.record.position().map_or(0, csv::Position::line);
+        let field = |i: usize| self.record.get(i).unwrap_or("");
+        let [game_col, server_col, client_col, nonce_col] = self.required;
+        let game: GameId =
+            field(game_col)
+                .trim()
+                .parse()
+                .map_err(|e: crate::games::UnknownGame| RoundsError::BadField {
+                    line,
+                    column: "game",
+                    problem: e.to_string(),
+                })?;
+        let nonce = parse_nonce(field(nonce_col).trim()).map_err(|e| RoundsError::BadField {
+            line,
+            column: "nonce",
+            problem: e.to_string(),
+        })?;
+        let (server, client) = (field(server_col), field(client_col));
+        let cache_hit = matches!(&self.cached, Some((s, c, _, _)) if s.as_str() == server && c.as_str() == client);
+        if !cache_hit {
+            let hasher = RoundHasher::new(server, client);
+            self.cached = Some((
+                server.to_owned(),
+                client.to_owned(),
+                hasher,
+                commitment(server),
+            ));
+        }
+        let (_, _, hasher, commit) = self.cached.as_ref().expect("filled above");
+        let replayed = replay_with(game, hasher, commit.clone(), nonce);
+
+        let mut mismatches = Vec::new();
+        for (column, index) in CHECKED.into_iter().zip(self.checked) {
+            let Some(given) = index.map(|i| self.record.get(i).unwrap_or("").trim()) else {
+                continue;
+            };
+            if given.is_empty() {
+                continue;
+            }
+            let (computed, same) = match column {
+                "commitment" => (
+                    &replayed.commitment,
+                    given.eq_ignore_ascii_case(&replayed.commitment),
+                ),
+                "round_signature" => (
+                    &replayed.round_signature,
+                    given.eq_ignore_ascii_case(&replayed.round_signature),
+                ),
+                "draw_order" => (
+                    &replayed.draw_order,
+                    same_tokens(given, &replayed.draw_order),
+                ),
+                "result" => (&replayed.result, same_tokens(given, &replayed.result)),
+                _ => {
+                    let used = parse_nonce(given).map_err(|_| RoundsError::BadField {
+                        line,
+                        column: "u32_used",
+                        problem: format!("'{given}' is not a non-negative integer"),
+                    })?;
+                    let computed = replayed.u32_used.to_string();
+                    let same = used == replayed.u32_used;
+                    if !same {
+                        mismatches.push(mismatch(line, column, given, &computed));
+                    }
+                    continue;
+                }
+            };
+            if !same {
+                mismatches.push(mismatch(line, column, given, computed));
+            }
+        }
+        Ok(RowCheck {
+            line,
+            mismatches,
+            beyond_reference: beyond_reference(nonce),
+        })
+    }
+}
+
+fn mismatch(line: u64, field: &'static str, given: &str, computed: &str) -> Mismatch {
+    Mismatch {
+        line,
+        field,
+        file_value: given.to_owned(),
+        computed_value: computed.to_owned(),
+    }
+}
+
+fn same_tokens(a: &str, b: &str) -> bool {
+    a.split_whitespace().eq(b.split_whitespace())
+}
+
+impl<R: Read> Iterator for RoundsChecker<R> {
+    type Item = Result<RowCheck, RoundsError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.reader.read_record(&mut self.record) {
+            Ok(false) => None,
+            Ok(true) => Some(self.check_record()),
+            Err(error) => Some(Err(error.into())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nonce_parsing_takes_plain_decimal_only() {
+        assert_eq!(parse_nonce("0"), Ok(0));
+        assert_eq!(parse_nonce("18446744073709551615"), Ok(u64::MAX));
+        for bad in ["", "+1", "-1", " 1", "1e3", "0x10", "1.0"] {
+            assert!(
+                matches!(parse_nonce(bad), Err(NonceError::NotDecimal(_))),
+                "{bad:?}"
+            );
+        }
+        assert!(matches!(
+            parse_nonce("18446744073709551616"),
+            Err(NonceError::TooLarge(_))
+        ));
+    }
+
+    #[test]
+    fn a_changed_result_is_reported_with_both_values() {
+        let round = replay(GameId::RouletteEuropean, "s", "c", 1);
+        let wrong = if round.result == "1" { "2" } else { "1" };
+        let file =
+            format!("game,server_seed,client_seed,nonce,result\nroulette-european,s,c,1,{wrong}\n");
+        let rows: Vec<_> = RoundsChecker::new(file.as_bytes()).unwrap().collect();
+        let row = rows[0].as_ref().unwrap();
+        assert_eq!(row.line, 2);
+        assert_eq!(
+            row.mismatches,
+            vec![mismatch(2, "result", wrong, &round.result)]
+        );
+    }
+
+    #[test]
+    fn missing_column_is_named() {
+        let err = RoundsChecker::new("game,server_seed,nonce\n".as_bytes())
+            .err()
+            .unwrap();
+        assert_eq!(
+            err.to_string(),
+            "missing required column 'client_seed' in the header"
+        );
+    }
+}
