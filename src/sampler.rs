@@ -45,10 +45,7 @@ pub fn sample<W: WordSource + ?Sized>(words: &mut W, outcomes: u32) -> Sampled {
     loop {
         let word = words.next_word();
         if u64::from(word) < limit {
-            return Sampled {
-                index: word % outcomes,
-                rejected,
-            };
+            return Sampled { index: word % outcomes, rejected };
         }
         rejected += 1;
     }
@@ -63,13 +60,7 @@ mod tests {
     fn one_outcome_always_gives_zero_and_never_rejects() {
         let mut words = FixedWords::new([u32::MAX, 0, 12345]);
         for _ in 0..3 {
-            assert_eq!(
-                sample(&mut words, 1),
-                Sampled {
-                    index: 0,
-                    rejected: 0
-                }
-            );
+            assert_eq!(sample(&mut words, 1), Sampled { index: 0, rejected: 0 });
         }
         assert_eq!(words.words_used(), 3);
     }
@@ -81,13 +72,7 @@ mod tests {
             assert_eq!(limit(p), 1 << 32, "P = {p}");
             let mut words = FixedWords::new([u32::MAX]);
             let got = sample(&mut words, p);
-            assert_eq!(
-                got,
-                Sampled {
-                    index: u32::MAX % p,
-                    rejected: 0
-                }
-            );
+            assert_eq!(got, Sampled { index: u32::MAX % p, rejected: 0 });
             assert_eq!(words.words_used(), 1);
         }
     }
@@ -108,41 +93,17 @@ mod tests {
         // For P = 37 the words 4_294_967_289..=u32::MAX are rejected.
         let mut words = FixedWords::new([u32::MAX, 4_294_967_289, 4_294_967_288, 7]);
         let got = sample(&mut words, 37);
-        assert_eq!(
-            got,
-            Sampled {
-                index: 4_294_967_288 % 37,
-                rejected: 2
-            }
-        );
+        assert_eq!(got, Sampled { index: 4_294_967_288 % 37, rejected: 2 });
         assert_eq!(words.words_used(), 3);
-        assert_eq!(
-            sample(&mut words, 37),
-            Sampled {
-                index: 7,
-                rejected: 0
-            }
-        );
+        assert_eq!(sample(&mut words, 37), Sampled { index: 7, rejected: 0 });
     }
 
     #[test]
     fn the_word_just_below_the_limit_is_accepted() {
         let mut words = FixedWords::new([4_294_967_279]);
-        assert_eq!(
-            sample(&mut words, 40),
-            Sampled {
-                index: 4_294_967_279 % 40,
-                rejected: 0
-            }
-        );
+        assert_eq!(sample(&mut words, 40), Sampled { index: 4_294_967_279 % 40, rejected: 0 });
         let mut words = FixedWords::new([4_294_967_280, 0]);
-        assert_eq!(
-            sample(&mut words, 40),
-            Sampled {
-                index: 0,
-                rejected: 1
-            }
-        );
+        assert_eq!(sample(&mut words, 40), Sampled { index: 0, rejected: 1 });
     }
 
     #[test]

@@ -27,12 +27,7 @@ pub struct Replayed {
 
 /// Replays one round from its seeds and nonce.
 pub fn replay(game: GameId, server_seed: &str, client_seed: &str, nonce: u64) -> Replayed {
-    replay_with(
-        game,
-        &RoundHasher::new(server_seed, client_seed),
-        commitment(server_seed),
-        nonce,
-    )
+    replay_with(game, &RoundHasher::new(server_seed, client_seed), commitment(server_seed), nonce)
 }
 
 fn replay_with(game: GameId, hasher: &RoundHasher, commitment: String, nonce: u64) -> Replayed {
@@ -40,11 +35,7 @@ fn replay_with(game: GameId, hasher: &RoundHasher, commitment: String, nonce: u6
         let mut words = hasher.words(nonce);
         let mut round = G::Outcome::default();
         game.draw(&mut words, &mut round);
-        (
-            game.draw_order_text(&round),
-            game.result_text(&round),
-            words.words_used(),
-        )
+        (game.draw_order_text(&round), game.result_text(&round), words.words_used())
     }
     let (draw_order, result, u32_used) = match game {
         GameId::Keno => texts(Keno, hasher, nonce),
@@ -78,8 +69,7 @@ pub fn parse_nonce(text: &str) -> Result<u64, NonceError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(NonceError::NotDecimal(text.to_owned()));
     }
-    text.parse()
-        .map_err(|_| NonceError::TooLarge(text.to_owned()))
+    text.parse().map_err(|_| NonceError::TooLarge(text.to_owned()))
 }
 
 /// A problem with a rounds file that stops the check (exit status 2 at the CLI).
@@ -120,16 +110,11 @@ impl From<csv::Error> for RoundsError {
                 line,
                 problem: format!("invalid UTF-8 in field {}", err.field() + 1),
             },
-            csv::ErrorKind::UnequalLengths {
-                expected_len, len, ..
-            } => RoundsError::Malformed {
+            csv::ErrorKind::UnequalLengths { expected_len, len, .. } => RoundsError::Malformed {
                 line,
                 problem: format!("row has {len} fields, the header has {expected_len}"),
             },
-            other => RoundsError::Malformed {
-                line,
-                problem: format!("{other:?}"),
-            },
+            other => RoundsError::Malformed { line, problem: format!("{other:?}") },
         }
     }
 }
@@ -159,13 +144,7 @@ pub struct RowCheck {
 }
 
 const REQUIRED: [&str; 4] = ["game", "server_seed", "client_seed", "nonce"];
-const CHECKED: [&str; 5] = [
-    "commitment",
-    "round_signature",
-    "draw_order",
-    "result",
-    "u32_used",
-];
+const CHECKED: [&str; 5] = ["commitment", "round_signature", "draw_order", "result", "u32_used"];
 
 /// Streams a rounds file and checks every row against the chain.
 ///
@@ -184,9 +163,7 @@ pub struct RoundsChecker<R: Read> {
 impl<R: Read> RoundsChecker<R> {
     /// Reads the header and prepares to check rows.
     pub fn new(input: R) -> Result<Self, RoundsError> {
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(true)
-            .from_reader(input);
+        let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(input);
         let headers = reader.headers()?.clone();
         let find = |name: &str| headers.iter().position(|h| h.trim() == name);
         let mut required = [0; 4];
@@ -194,43 +171,27 @@ impl<R: Read> RoundsChecker<R> {
             *slot = find(name).ok_or(RoundsError::MissingColumn(name))?;
         }
         let checked = CHECKED.map(find);
-        Ok(Self {
-            reader,
-            required,
-            checked,
-            record: csv::StringRecord::new(),
-            cached: None,
-        })
+        Ok(Self { reader, required, checked, record: csv::StringRecord::new(), cached: None })
     }
 
     fn check_record(&mut self) -> Result<RowCheck, RoundsError> {
         let line = self.record.position().map_or(0, csv::Position::line);
         let field = |i: usize| self.record.get(i).unwrap_or("");
         let [game_col, server_col, client_col, nonce_col] = self.required;
-        let game: GameId =
-            field(game_col)
-                .trim()
-                .parse()
-                .map_err(|e: crate::games::UnknownGame| RoundsError::BadField {
-                    line,
-                    column: "game",
-                    problem: e.to_string(),
-                })?;
+        let game: GameId = field(game_col).trim().parse().map_err(|e: crate::games::UnknownGame| {
+            RoundsError::BadField { line, column: "game", problem: e.to_string() }
+        })?;
         let nonce = parse_nonce(field(nonce_col).trim()).map_err(|e| RoundsError::BadField {
             line,
             column: "nonce",
             problem: e.to_string(),
         })?;
         let (server, client) = (field(server_col), field(client_col));
-        let cache_hit = matches!(&self.cached, Some((s, c, _, _)) if s.as_str() == server && c.as_str() == client);
+        let cache_hit =
+            matches!(&self.cached, Some((s, c, _, _)) if s.as_str() == server && c.as_str() == client);
         if !cache_hit {
             let hasher = RoundHasher::new(server, client);
-            self.cached = Some((
-                server.to_owned(),
-                client.to_owned(),
-                hasher,
-                commitment(server),
-            ));
+            self.cached = Some((server.to_owned(), client.to_owned(), hasher, commitment(server)));
         }
         let (_, _, hasher, commit) = self.cached.as_ref().expect("filled above");
         let replayed = replay_with(game, hasher, commit.clone(), nonce);
@@ -244,18 +205,11 @@ impl<R: Read> RoundsChecker<R> {
                 continue;
             }
             let (computed, same) = match column {
-                "commitment" => (
-                    &replayed.commitment,
-                    given.eq_ignore_ascii_case(&replayed.commitment),
-                ),
-                "round_signature" => (
-                    &replayed.round_signature,
-                    given.eq_ignore_ascii_case(&replayed.round_signature),
-                ),
-                "draw_order" => (
-                    &replayed.draw_order,
-                    same_tokens(given, &replayed.draw_order),
-                ),
+                "commitment" => (&replayed.commitment, given.eq_ignore_ascii_case(&replayed.commitment)),
+                "round_signature" => {
+                    (&replayed.round_signature, given.eq_ignore_ascii_case(&replayed.round_signature))
+                }
+                "draw_order" => (&replayed.draw_order, same_tokens(given, &replayed.draw_order)),
                 "result" => (&replayed.result, same_tokens(given, &replayed.result)),
                 _ => {
                     let used = parse_nonce(given).map_err(|_| RoundsError::BadField {
@@ -275,21 +229,12 @@ impl<R: Read> RoundsChecker<R> {
                 mismatches.push(mismatch(line, column, given, computed));
             }
         }
-        Ok(RowCheck {
-            line,
-            mismatches,
-            beyond_reference: beyond_reference(nonce),
-        })
+        Ok(RowCheck { line, mismatches, beyond_reference: beyond_reference(nonce) })
     }
 }
 
 fn mismatch(line: u64, field: &'static str, given: &str, computed: &str) -> Mismatch {
-    Mismatch {
-        line,
-        field,
-        file_value: given.to_owned(),
-        computed_value: computed.to_owned(),
-    }
+    Mismatch { line, field, file_value: given.to_owned(), computed_value: computed.to_owned() }
 }
 
 fn same_tokens(a: &str, b: &str) -> bool {
@@ -317,40 +262,25 @@ mod tests {
         assert_eq!(parse_nonce("0"), Ok(0));
         assert_eq!(parse_nonce("18446744073709551615"), Ok(u64::MAX));
         for bad in ["", "+1", "-1", " 1", "1e3", "0x10", "1.0"] {
-            assert!(
-                matches!(parse_nonce(bad), Err(NonceError::NotDecimal(_))),
-                "{bad:?}"
-            );
+            assert!(matches!(parse_nonce(bad), Err(NonceError::NotDecimal(_))), "{bad:?}");
         }
-        assert!(matches!(
-            parse_nonce("18446744073709551616"),
-            Err(NonceError::TooLarge(_))
-        ));
+        assert!(matches!(parse_nonce("18446744073709551616"), Err(NonceError::TooLarge(_))));
     }
 
     #[test]
     fn a_changed_result_is_reported_with_both_values() {
         let round = replay(GameId::RouletteEuropean, "s", "c", 1);
         let wrong = if round.result == "1" { "2" } else { "1" };
-        let file =
-            format!("game,server_seed,client_seed,nonce,result\nroulette-european,s,c,1,{wrong}\n");
+        let file = format!("game,server_seed,client_seed,nonce,result\nroulette-european,s,c,1,{wrong}\n");
         let rows: Vec<_> = RoundsChecker::new(file.as_bytes()).unwrap().collect();
         let row = rows[0].as_ref().unwrap();
         assert_eq!(row.line, 2);
-        assert_eq!(
-            row.mismatches,
-            vec![mismatch(2, "result", wrong, &round.result)]
-        );
+        assert_eq!(row.mismatches, vec![mismatch(2, "result", wrong, &round.result)]);
     }
 
     #[test]
     fn missing_column_is_named() {
-        let err = RoundsChecker::new("game,server_seed,nonce\n".as_bytes())
-            .err()
-            .unwrap();
-        assert_eq!(
-            err.to_string(),
-            "missing required column 'client_seed' in the header"
-        );
+        let err = RoundsChecker::new("game,server_seed,nonce\n".as_bytes()).err().unwrap();
+        assert_eq!(err.to_string(), "missing required column 'client_seed' in the header");
     }
 }

@@ -102,10 +102,7 @@ mod tests {
 
     #[test]
     fn commitment_of_empty_seed_is_sha3_of_nothing() {
-        assert_eq!(
-            commitment(""),
-            "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a"
-        );
+        assert_eq!(commitment(""), "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a");
     }
 
     #[test]

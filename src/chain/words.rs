@@ -47,11 +47,7 @@ impl ShakeWords {
         state[64 / 8] ^= u64::from(SHAKE_DOMAIN);
         state[RATE_LANES - 1] ^= 0x80 << 56;
         permute(&mut state);
-        Self {
-            state,
-            next_in_block: 0,
-            words_used: 0,
-        }
+        Self { state, next_in_block: 0, words_used: 0 }
     }
 
     /// How many words this stream has handed out so far.
@@ -82,11 +78,7 @@ impl WordSource for ShakeWords {
         let lane = self.state[self.next_in_block / 2];
         // Stream bytes are the lane's bytes in little-endian order; a word is four of them
         // read big-endian, i.e. the byte-swapped low or high half of the lane.
-        let half = if self.next_in_block % 2 == 0 {
-            lane as u32
-        } else {
-            (lane >> 32) as u32
-        };
+        let half = if self.next_in_block % 2 == 0 { lane as u32 } else { (lane >> 32) as u32 };
         self.next_in_block += 1;
         self.words_used += 1;
         half.swap_bytes()
@@ -104,10 +96,7 @@ pub struct FixedWords {
 impl FixedWords {
     /// A source that yields `words` in order.
     pub fn new(words: impl Into<Vec<u32>>) -> Self {
-        Self {
-            words: words.into(),
-            next: 0,
-        }
+        Self { words: words.into(), next: 0 }
     }
 
     /// How many words have been handed out.
@@ -118,11 +107,8 @@ impl FixedWords {
 
 impl WordSource for FixedWords {
     fn next_word(&mut self) -> u32 {
-        let word = *self
-            .words
-            .get(self.next)
-            .or(self.words.last())
-            .expect("FixedWords needs at least one word");
+        let word =
+            *self.words.get(self.next).or(self.words.last()).expect("FixedWords needs at least one word");
         self.next += 1;
         word
     }

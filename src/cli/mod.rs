@@ -37,10 +37,18 @@ pub enum Verdict {
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => {
-            let code = if error.use_stderr() { 2 } else { 0 };
+        Err(error) if !error.use_stderr() => {
+            // --help and --version: clap prints them to stdout.
             let _ = error.print();
-            return ExitCode::from(code);
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => {
+            // Usage errors get one line, like every other input error.
+            let rendered = error.render().to_string();
+            let message: Vec<&str> =
+                rendered.lines().take_while(|line| !line.trim().is_empty()).map(str::trim).collect();
+            eprintln!("{} (see 'fairaudit --help')", message.join(" "));
+            return ExitCode::from(2);
         }
     };
     let outcome = match cli.command {

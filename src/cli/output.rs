@@ -29,18 +29,14 @@ impl AtomicFile {
             .prefix(".fairaudit-")
             .tempfile_in(dir)
             .with_context(|| format!("cannot create a file in {}", dir.display()))?;
-        Ok(Self {
-            target: target.to_owned(),
-            writer: BufWriter::new(temp),
-        })
+        Ok(Self { target: target.to_owned(), writer: BufWriter::new(temp) })
     }
 
     /// Flushes and renames the finished file into place.
     pub fn commit(self) -> Result<()> {
         let temp = self.writer.into_inner().map_err(|e| e.into_error())?;
         temp.as_file().sync_all()?;
-        temp.persist(&self.target)
-            .with_context(|| format!("cannot write {}", self.target.display()))?;
+        temp.persist(&self.target).with_context(|| format!("cannot write {}", self.target.display()))?;
         Ok(())
     }
 }

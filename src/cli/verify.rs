@@ -16,23 +16,13 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "G", value_parser = parse_game, required_unless_present = "rounds")]
     game: Option<GameId>,
     /// The revealed server seed (any string).
-    #[arg(
-        long,
-        value_name = "S",
-        required_unless_present = "rounds",
-        allow_hyphen_values = true
-    )]
+    #[arg(long, value_name = "S", required_unless_present = "rounds", allow_hyphen_values = true)]
     server_seed: Option<String>,
     /// The client seed (any string, may be empty).
-    #[arg(
-        long,
-        value_name = "C",
-        required_unless_present = "rounds",
-        allow_hyphen_values = true
-    )]
+    #[arg(long, value_name = "C", required_unless_present = "rounds", allow_hyphen_values = true)]
     client_seed: Option<String>,
     /// The round's nonce: plain decimal, 0 to 2^64 − 1.
-    #[arg(long, value_name = "N", value_parser = parse_nonce_arg, required_unless_present = "rounds")]
+    #[arg(long, value_name = "N", value_parser = parse_nonce_arg, required_unless_present = "rounds", allow_hyphen_values = true)]
     nonce: Option<u64>,
     /// The commitment shown before play (64 hex characters); a mismatch exits 1.
     #[arg(long, value_name = "HEX")]
@@ -49,8 +39,7 @@ pub struct VerifyArgs {
 }
 
 fn parse_game(text: &str) -> Result<GameId, String> {
-    text.parse()
-        .map_err(|e: fairaudit::games::UnknownGame| e.to_string())
+    text.parse().map_err(|e: fairaudit::games::UnknownGame| e.to_string())
 }
 
 fn parse_nonce_arg(text: &str) -> Result<u64, String> {
@@ -153,9 +142,5 @@ fn verify_file(path: PathBuf, out: Option<PathBuf>, force: bool) -> Result<Verdi
         eprintln!("{BEYOND_REFERENCE_NOTE} ({beyond} rounds)");
     }
     println!("{rounds} rounds checked, {mismatches} mismatches");
-    Ok(if mismatches == 0 {
-        Verdict::Clean
-    } else {
-        Verdict::Finding
-    })
+    Ok(if mismatches == 0 { Verdict::Clean } else { Verdict::Finding })
 }

@@ -53,11 +53,7 @@ impl Game for Keno {
     }
 
     fn space(&self) -> OutcomeSpace {
-        OutcomeSpace {
-            outcomes: GRID,
-            draws_per_round: DRAWN,
-            reference_words: 80,
-        }
+        OutcomeSpace { outcomes: GRID, draws_per_round: DRAWN, reference_words: 80 }
     }
 
     #[inline]
@@ -87,11 +83,7 @@ impl Game for Keno {
 }
 
 fn join_numbers(numbers: &[u8]) -> String {
-    numbers
-        .iter()
-        .map(u8::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
+    numbers.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

@@ -24,11 +24,7 @@ pub enum GameId {
 
 impl GameId {
     /// Every game, in the order reports list them.
-    pub const ALL: [GameId; 3] = [
-        GameId::Keno,
-        GameId::RouletteEuropean,
-        GameId::RouletteAmerican,
-    ];
+    pub const ALL: [GameId; 3] = [GameId::Keno, GameId::RouletteEuropean, GameId::RouletteAmerican];
 
     /// The name used in files and on the command line.
     pub const fn name(self) -> &'static str {
@@ -55,10 +51,7 @@ impl FromStr for GameId {
     type Err = UnknownGame;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        GameId::ALL
-            .into_iter()
-            .find(|game| game.name() == text)
-            .ok_or_else(|| UnknownGame(text.to_owned()))
+        GameId::ALL.into_iter().find(|game| game.name() == text).ok_or_else(|| UnknownGame(text.to_owned()))
     }
 }
 

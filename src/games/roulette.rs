@@ -18,9 +18,7 @@ pub enum Wheel {
 pub const DOUBLE_ZERO: u8 = 37;
 
 /// The red numbers (SPEC §5); the other non-zero numbers are black.
-pub const RED: [u8; 18] = [
-    1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36,
-];
+pub const RED: [u8; 18] = [1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36];
 
 /// Whether a pocket is red (0 and 00 are neither red nor black).
 pub fn is_red(pocket: u8) -> bool {
@@ -36,13 +34,9 @@ pub struct Roulette {
 
 impl Roulette {
     /// European roulette.
-    pub const EUROPEAN: Roulette = Roulette {
-        wheel: Wheel::European,
-    };
+    pub const EUROPEAN: Roulette = Roulette { wheel: Wheel::European };
     /// American roulette.
-    pub const AMERICAN: Roulette = Roulette {
-        wheel: Wheel::American,
-    };
+    pub const AMERICAN: Roulette = Roulette { wheel: Wheel::American };
 
     /// Pockets on the wheel (37 or 38).
     pub const fn pockets(&self) -> u32 {
@@ -82,20 +76,13 @@ impl Game for Roulette {
     }
 
     fn space(&self) -> OutcomeSpace {
-        OutcomeSpace {
-            outcomes: self.pockets() as usize,
-            draws_per_round: 1,
-            reference_words: 2,
-        }
+        OutcomeSpace { outcomes: self.pockets() as usize, draws_per_round: 1, reference_words: 2 }
     }
 
     #[inline]
     fn draw<W: WordSource + ?Sized>(&self, words: &mut W, spin: &mut Spin) {
         let pick = sample(words, self.pockets());
-        *spin = Spin {
-            pocket: pick.index as u8,
-            rejected: pick.rejected,
-        };
+        *spin = Spin { pocket: pick.index as u8, rejected: pick.rejected };
     }
 
     fn draw_order_text(&self, spin: &Spin) -> String {
