@@ -17,5 +17,8 @@
 
 pub mod chain;
 pub mod games;
+pub mod report;
 pub mod sampler;
+pub mod sweep;
+pub mod tally;
 pub mod verify;

@@ -5,6 +5,7 @@
 //! (a mismatch, a failed test or claim); 2 = usage or input error.
 
 mod output;
+mod sweep;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -20,6 +21,10 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Sweep nonce ranges of every game in parallel and tally outcomes (the main job).
+    Sweep(sweep::SweepArgs),
+    /// Combine the output folders of sweeps over disjoint nonce ranges (shards).
+    Merge(sweep::MergeArgs),
     /// Recompute one round, or check a whole bet history, against the provably-fair chain.
     Verify(verify::VerifyArgs),
 }
@@ -31,6 +36,8 @@ pub enum Verdict {
     Clean,
     /// Something that matters for fairness was found (exit 1).
     Finding,
+    /// Stopped by Ctrl-C or SIGTERM after saving what was done (exit 130).
+    Interrupted,
 }
 
 /// Parses the arguments, runs the command and maps the result to an exit status.
@@ -52,11 +59,14 @@ pub fn main() -> ExitCode {
         }
     };
     let outcome = match cli.command {
+        Command::Sweep(args) => sweep::run_sweep(args),
+        Command::Merge(args) => sweep::run_merge(args),
         Command::Verify(args) => verify::run(args),
     };
     match outcome {
         Ok(Verdict::Clean) => ExitCode::SUCCESS,
         Ok(Verdict::Finding) => ExitCode::from(1),
+        Ok(Verdict::Interrupted) => ExitCode::from(130),
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::from(2)

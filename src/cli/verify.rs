@@ -1,11 +1,12 @@
 //! `fairaudit verify`: one round from its seeds, or a whole bet history from a file.
 
-use super::output::{spreadsheet_safe, AtomicFile};
+use super::output::AtomicFile;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::chain::beyond_reference;
 use fairaudit::games::GameId;
+use fairaudit::report::spreadsheet_safe;
 use fairaudit::verify::{parse_nonce, replay, RoundsChecker};
 use std::io::{self, Read};
 use std::path::PathBuf;
@@ -38,7 +39,7 @@ pub struct VerifyArgs {
     force: bool,
 }
 
-fn parse_game(text: &str) -> Result<GameId, String> {
+pub fn parse_game(text: &str) -> Result<GameId, String> {
     text.parse().map_err(|e: fairaudit::games::UnknownGame| e.to_string())
 }
 

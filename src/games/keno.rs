@@ -11,6 +11,8 @@ use crate::sampler::sample;
 pub const GRID: usize = 40;
 /// Numbers drawn per round.
 pub const DRAWN: usize = 10;
+/// Words the operator's published verifier generates per Keno round (SPEC §4).
+pub const REFERENCE_WORDS: u64 = 80;
 
 /// The Keno game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -53,7 +55,7 @@ impl Game for Keno {
     }
 
     fn space(&self) -> OutcomeSpace {
-        OutcomeSpace { outcomes: GRID, draws_per_round: DRAWN, reference_words: 80 }
+        OutcomeSpace { outcomes: GRID, draws_per_round: DRAWN, reference_words: REFERENCE_WORDS }
     }
 
     #[inline]

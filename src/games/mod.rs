@@ -12,7 +12,8 @@ pub use keno::{Keno, KenoRound};
 pub use roulette::{Roulette, Spin, Wheel};
 
 /// Which game a round belongs to, spelled as in the vectors and on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum GameId {
     /// Keno, 10 numbers drawn from 1..=40.
     Keno,

@@ -14,6 +14,9 @@ pub enum Wheel {
     American,
 }
 
+/// Words the operator's published verifier generates per roulette round (SPEC §4).
+pub const REFERENCE_WORDS: u64 = 2;
+
 /// The pocket index that American roulette shows as "00".
 pub const DOUBLE_ZERO: u8 = 37;
 
@@ -76,7 +79,11 @@ impl Game for Roulette {
     }
 
     fn space(&self) -> OutcomeSpace {
-        OutcomeSpace { outcomes: self.pockets() as usize, draws_per_round: 1, reference_words: 2 }
+        OutcomeSpace {
+            outcomes: self.pockets() as usize,
+            draws_per_round: 1,
+            reference_words: REFERENCE_WORDS,
+        }
     }
 
     #[inline]

@@ -1,0 +1,20 @@
+//! Output: tables written as CSV, run facts as JSON, everything as bytes (the CLI writes
+//! them to disk atomically).
+
+pub mod run_info;
+pub mod table;
+pub mod tallies;
+
+use crate::sweep::file::TallyFile;
+pub use run_info::RunInfo;
+pub use table::{format_number, spreadsheet_safe, Cell, Table};
+
+/// The files derived from a tally file, by name: `tally.json` and every tally table.
+/// `run.json` is separate because it records timing, which differs between runs.
+pub fn output_files(tallies: &TallyFile) -> Vec<(String, Vec<u8>)> {
+    let mut files = vec![("tally.json".to_owned(), tallies.to_bytes())];
+    if tallies.complete {
+        files.extend(tallies::tally_tables(tallies).into_iter().map(|t| (t.file_name.clone(), t.to_csv())));
+    }
+    files
+}

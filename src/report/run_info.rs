@@ -1,0 +1,68 @@
+//! `run.json`: how a run was made, so anyone can reproduce it.
+
+use crate::games::GameId;
+use crate::sweep::file::{NonceRange, SeedSource, TallyFile};
+use crate::sweep::seeds::SeedPair;
+use serde::Serialize;
+
+/// The facts of one run.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunInfo {
+    /// fairaudit's version.
+    pub fairaudit_version: &'static str,
+    /// The command, as typed (arguments after the program name).
+    pub command_line: Vec<String>,
+    /// Games swept.
+    pub games: Vec<GameId>,
+    /// Nonce ranges (half-open).
+    pub nonces: Vec<NonceRange>,
+    /// Where the seed pairs came from.
+    pub seed_source: SeedSource,
+    /// The seed pairs with their commitments.
+    pub seed_pairs: Vec<SeedPair>,
+    /// Worker threads (absent for `merge`).
+    pub threads: Option<usize>,
+    /// Nonces per chunk (absent for `merge`).
+    pub chunk_size: Option<u64>,
+    /// When the run started (RFC 3339, UTC).
+    pub started_at: String,
+    /// When it ended.
+    pub finished_at: String,
+    /// Wall-clock seconds.
+    pub elapsed_seconds: f64,
+    /// Rounds tallied by this run (a resumed run counts only its own).
+    pub rounds_this_run: u64,
+    /// `rounds_this_run / elapsed_seconds`.
+    pub rounds_per_second: f64,
+    /// Whether the tallies cover the whole plan.
+    pub complete: bool,
+}
+
+impl RunInfo {
+    /// Run facts for a tally file; timing and threads are the caller's to fill in.
+    pub fn for_tallies(tallies: &TallyFile, command_line: Vec<String>) -> Self {
+        RunInfo {
+            fairaudit_version: env!("CARGO_PKG_VERSION"),
+            command_line,
+            games: tallies.plan.games.clone(),
+            nonces: tallies.plan.nonces.clone(),
+            seed_source: tallies.plan.seed_source.clone(),
+            seed_pairs: tallies.plan.seed_pairs.clone(),
+            threads: None,
+            chunk_size: None,
+            started_at: String::new(),
+            finished_at: String::new(),
+            elapsed_seconds: 0.0,
+            rounds_this_run: 0,
+            rounds_per_second: 0.0,
+            complete: tallies.complete,
+        }
+    }
+
+    /// Pretty JSON with a final newline.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = serde_json::to_vec_pretty(self).expect("run info serialises");
+        bytes.push(b'\n');
+        bytes
+    }
+}

@@ -1,0 +1,142 @@
+//! A table of cells and its CSV form (RFC 4180, UTF-8, header row, `.` decimal point, no
+//! thousands separators), written to bytes so each table is testable without the disk.
+
+use std::borrow::Cow;
+
+/// One cell.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    /// A count.
+    Int(u64),
+    /// A real number (statistics); written so spreadsheets parse it (`0.0123`, `3.2e-15`).
+    Num(f64),
+    /// Text fairaudit chose (labels, names).
+    Text(String),
+    /// Text that came from a user (seeds, file names): neutralised against formula
+    /// injection in CSV.
+    User(String),
+}
+
+impl From<u64> for Cell {
+    fn from(value: u64) -> Self {
+        Cell::Int(value)
+    }
+}
+
+impl From<&str> for Cell {
+    fn from(value: &str) -> Self {
+        Cell::Text(value.to_owned())
+    }
+}
+
+impl From<String> for Cell {
+    fn from(value: String) -> Self {
+        Cell::Text(value)
+    }
+}
+
+/// A named table: one CSV file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// The file name, e.g. `outcome_counts.csv`.
+    pub file_name: String,
+    /// Column names: snake_case, units in the name where there are units.
+    pub header: Vec<&'static str>,
+    /// Rows, each as long as the header.
+    pub rows: Vec<Vec<Cell>>,
+}
+
+impl Table {
+    /// An empty table.
+    pub fn new(file_name: impl Into<String>, header: Vec<&'static str>) -> Self {
+        Table { file_name: file_name.into(), header, rows: Vec::new() }
+    }
+
+    /// Appends a row.
+    pub fn push(&mut self, row: Vec<Cell>) {
+        debug_assert_eq!(row.len(), self.header.len(), "{}: row width", self.file_name);
+        self.rows.push(row);
+    }
+
+    /// The table as CSV bytes.
+    pub fn to_csv(&self) -> Vec<u8> {
+        let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(Vec::new());
+        writer.write_record(&self.header).expect("writing to memory");
+        for row in &self.rows {
+            writer
+                .write_record(row.iter().map(|cell| cell_text(cell).into_owned()))
+                .expect("writing to memory");
+        }
+        writer.into_inner().expect("writing to memory")
+    }
+}
+
+fn cell_text(cell: &Cell) -> Cow<'_, str> {
+    match cell {
+        Cell::Int(value) => value.to_string().into(),
+        Cell::Num(value) => format_number(*value).into(),
+        Cell::Text(text) => text.into(),
+        Cell::User(text) => spreadsheet_safe(text),
+    }
+}
+
+/// A real number as spreadsheets parse it: plain decimals in the ordinary range, `e`
+/// notation for very small or large magnitudes, never thousands separators; `NaN` and
+/// infinities as empty cells' alternatives `nan`, `inf`, `-inf`.
+pub fn format_number(value: f64) -> String {
+    if value.is_nan() {
+        return "nan".into();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    let magnitude = value.abs();
+    if value == 0.0 || (1e-4..1e15).contains(&magnitude) {
+        // Shortest representation that reads back to the same f64.
+        format!("{value}")
+    } else {
+        format!("{value:e}")
+    }
+}
+
+/// Neutralises user text before it goes into a CSV cell, so a spreadsheet does not run it
+/// as a formula: a leading `=`, `+`, `-`, `@`, tab or carriage return gets a `'` in front
+/// (the OWASP recommendation). JSON output keeps the exact value.
+pub fn spreadsheet_safe(text: &str) -> Cow<'_, str> {
+    match text.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}").into(),
+        _ => text.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formulas_are_neutralised_and_plain_text_is_not() {
+        assert_eq!(spreadsheet_safe("=HYPERLINK(\"x\")"), "'=HYPERLINK(\"x\")");
+        assert_eq!(spreadsheet_safe("-1"), "'-1");
+        assert_eq!(spreadsheet_safe("\tx"), "'\tx");
+        assert_eq!(spreadsheet_safe("abc"), "abc");
+        assert_eq!(spreadsheet_safe(""), "");
+    }
+
+    #[test]
+    fn numbers_read_back_exactly() {
+        for value in [0.0, 1.0, 0.5, 0.0123, 3.2e-15, 1e-300, 123456789.25, 5e-324, 2e20] {
+            let text = format_number(value);
+            assert!(!text.contains(','), "{text}");
+            assert_eq!(text.parse::<f64>().unwrap(), value, "{text}");
+        }
+        assert_eq!(format_number(3.2e-15), "3.2e-15");
+        assert_eq!(format_number(0.0123), "0.0123");
+    }
+
+    #[test]
+    fn csv_quotes_and_neutralises() {
+        let mut table = Table::new("t.csv", vec!["seed", "count"]);
+        table.push(vec![Cell::User("=1+1, \"x\"".into()), Cell::Int(3)]);
+        assert_eq!(String::from_utf8(table.to_csv()).unwrap(), "seed,count\r\n\"'=1+1, \"\"x\"\"\",3\r\n");
+    }
+}

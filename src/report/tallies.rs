@@ -1,0 +1,290 @@
+//! The tallies as CSV tables: one table per kind of counter, with a row per seed pair
+//! and, when there are several seed pairs, `all` rows that sum them (each pair closed as
+//! its own sequence first, so no consecutive pair is invented across seed pairs).
+
+use super::table::Table;
+use crate::games::keno::{DRAWN, GRID};
+use crate::games::roulette::DOUBLE_ZERO;
+use crate::games::{GameId, Roulette};
+use crate::sampler::rejected_values;
+use crate::sweep::file::{Entry, TallyFile};
+use crate::tally::keno::{pair_index, PICK_ORDER};
+use crate::tally::roulette::{COLOUR_SYMBOLS, GAP_CAP, LOW_HIGH_SYMBOLS, RUN_CAP};
+use crate::tally::stream::StreamTally;
+use crate::tally::{KenoTally, RouletteTally, SequenceTally};
+
+/// Closed totals of one game: per seed pair, then `all` when there are several.
+pub struct GameTotals<T> {
+    /// The game.
+    pub game: GameId,
+    /// (`"0"`, `"1"`, …, and `"all"`), each with its closed tally.
+    pub rows: Vec<(String, T)>,
+}
+
+fn totals<T: SequenceTally>(
+    file: &TallyFile,
+    game: GameId,
+    pick: impl Fn(&Entry) -> Option<&crate::tally::Segments<T>>,
+) -> GameTotals<T> {
+    let mut rows: Vec<(String, T)> = file
+        .entries
+        .iter()
+        .filter(|e| e.game() == game)
+        .filter_map(|e| Some((e.seed_pair().to_string(), pick(e)?.closed_total()?)))
+        .collect();
+    if rows.len() > 1 {
+        let mut all = rows[0].1.clone();
+        for (_, tally) in &rows[1..] {
+            all.add_closed(tally);
+        }
+        rows.push(("all".to_owned(), all));
+    }
+    GameTotals { game, rows }
+}
+
+/// Keno totals of a tally file (if it has Keno).
+pub fn keno_totals(file: &TallyFile) -> GameTotals<KenoTally> {
+    totals(file, GameId::Keno, |e| match e {
+        Entry::Keno { segments, .. } => Some(segments),
+        _ => None,
+    })
+}
+
+/// Roulette totals of a tally file for one wheel.
+pub fn roulette_totals(file: &TallyFile, game: GameId) -> GameTotals<RouletteTally> {
+    totals(file, game, |e| match e {
+        Entry::RouletteEuropean { segments, .. } | Entry::RouletteAmerican { segments, .. } => Some(segments),
+        _ => None,
+    })
+}
+
+/// Every tally table of a tally file.
+pub fn tally_tables(file: &TallyFile) -> Vec<Table> {
+    let mut counts = Table::new("outcome_counts.csv", vec!["game", "seed_pair", "outcome", "count"]);
+    let mut stream = Table::new(
+        "stream.csv",
+        vec![
+            "game",
+            "seed_pair",
+            "rounds",
+            "words_used",
+            "rounds_beyond_reference_words",
+            "max_words_in_round",
+        ],
+    );
+    let mut rejections = Table::new(
+        "rejections.csv",
+        vec!["game", "seed_pair", "outcomes_p", "draws", "rejected_words", "rejected_values_per_2_32"],
+    );
+    let mut tables = Vec::new();
+    if file.plan.games.contains(&GameId::Keno) {
+        let keno = keno_totals(file);
+        for (pair, tally) in &keno.rows {
+            for (n, &count) in tally.numbers.iter().enumerate() {
+                counts.push(vec!["keno".into(), pair.clone().into(), (n as u64 + 1).into(), count.into()]);
+            }
+            stream_rows(&mut stream, &mut rejections, GameId::Keno, pair, &tally.stream);
+        }
+        tables.extend(keno_tables(&keno));
+    }
+    let mut roulette_out = roulette_tables();
+    let mut any_roulette = false;
+    for game in [GameId::RouletteEuropean, GameId::RouletteAmerican] {
+        if !file.plan.games.contains(&game) {
+            continue;
+        }
+        let roulette = roulette_totals(file, game);
+        for (pair, tally) in &roulette.rows {
+            for (pocket, &count) in tally.pockets.iter().enumerate() {
+                counts.push(vec![
+                    game.name().into(),
+                    pair.clone().into(),
+                    Roulette::label(pocket as u8).into(),
+                    count.into(),
+                ]);
+            }
+            stream_rows(&mut stream, &mut rejections, game, pair, &tally.stream);
+        }
+        roulette_rows(&mut roulette_out, &roulette);
+        any_roulette = true;
+    }
+    if any_roulette {
+        tables.extend(roulette_out);
+    }
+    let mut all = vec![counts, stream, rejections];
+    all.extend(tables);
+    all
+}
+
+fn stream_rows(stream: &mut Table, rejections: &mut Table, game: GameId, pair: &str, tally: &StreamTally) {
+    stream.push(vec![
+        game.name().into(),
+        pair.into(),
+        tally.rounds.into(),
+        tally.words.into(),
+        tally.beyond_reference_words.into(),
+        tally.max_words_in_round.into(),
+    ]);
+    let outcomes_at = |draw: usize| match game {
+        GameId::Keno => crate::games::keno::choices_at_draw(draw),
+        GameId::RouletteEuropean => 37,
+        GameId::RouletteAmerican => 38,
+    };
+    for (draw, &rejected) in tally.rejections.iter().enumerate() {
+        let p = outcomes_at(draw);
+        rejections.push(vec![
+            game.name().into(),
+            pair.into(),
+            u64::from(p).into(),
+            tally.rounds.into(),
+            rejected.into(),
+            rejected_values(p).into(),
+        ]);
+    }
+}
+
+fn keno_tables(keno: &GameTotals<KenoTally>) -> Vec<Table> {
+    let mut positions =
+        Table::new("keno_positions.csv", vec!["seed_pair", "draw_position", "number", "count"]);
+    let mut pairs = Table::new("keno_pairs.csv", vec!["seed_pair", "number_a", "number_b", "count"]);
+    let mut hits = Table::new("keno_hits.csv", vec!["seed_pair", "picks", "pick_set", "hits", "count"]);
+    let mut overlap = Table::new("keno_overlap.csv", vec!["seed_pair", "shared_numbers", "count"]);
+    for (pair, tally) in &keno.rows {
+        for k in 0..DRAWN {
+            for n in 0..GRID {
+                positions.push(vec![
+                    pair.clone().into(),
+                    (k as u64 + 1).into(),
+                    (n as u64 + 1).into(),
+                    tally.positions[k * GRID + n].into(),
+                ]);
+            }
+        }
+        for a in 1..=GRID as u8 {
+            for b in a + 1..=GRID as u8 {
+                pairs.push(vec![
+                    pair.clone().into(),
+                    u64::from(a).into(),
+                    u64::from(b).into(),
+                    tally.pairs[pair_index(a, b)].into(),
+                ]);
+            }
+        }
+        for picks in 1..=DRAWN {
+            let set = PICK_ORDER[..picks].iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+            for h in 0..=picks {
+                hits.push(vec![
+                    pair.clone().into(),
+                    (picks as u64).into(),
+                    set.clone().into(),
+                    (h as u64).into(),
+                    tally.hits[(picks - 1) * (DRAWN + 1) + h].into(),
+                ]);
+            }
+        }
+        for (shared, &count) in tally.overlap.iter().enumerate() {
+            overlap.push(vec![pair.clone().into(), (shared as u64).into(), count.into()]);
+        }
+    }
+    vec![positions, pairs, hits, overlap]
+}
+
+/// The bet groups of SPEC §5 that cover 12 or 18 numbers, and their pockets.
+pub fn roulette_groups() -> Vec<(&'static str, Vec<u8>)> {
+    let numbers = 1..=36u8;
+    vec![
+        ("red", numbers.clone().filter(|&n| crate::games::roulette::is_red(n)).collect()),
+        ("black", numbers.clone().filter(|&n| !crate::games::roulette::is_red(n)).collect()),
+        ("odd", numbers.clone().filter(|n| n % 2 == 1).collect()),
+        ("even", numbers.clone().filter(|n| n % 2 == 0).collect()),
+        ("low", (1..=18).collect()),
+        ("high", (19..=36).collect()),
+        ("dozen_1", (1..=12).collect()),
+        ("dozen_2", (13..=24).collect()),
+        ("dozen_3", (25..=36).collect()),
+        ("column_1", numbers.clone().filter(|n| n % 3 == 1).collect()),
+        ("column_2", numbers.clone().filter(|n| n % 3 == 2).collect()),
+        ("column_3", numbers.filter(|n| n % 3 == 0).collect()),
+    ]
+}
+
+fn roulette_tables() -> [Table; 4] {
+    let pairs = Table::new("roulette_pairs.csv", vec!["game", "seed_pair", "pocket", "next_pocket", "count"]);
+    let groups = Table::new("roulette_groups.csv", vec!["game", "seed_pair", "group", "pockets", "count"]);
+    let runs = Table::new(
+        "roulette_runs.csv",
+        vec!["game", "seed_pair", "sequence", "symbol", "run_length", "bucket", "count"],
+    );
+    let gaps =
+        Table::new("roulette_gaps.csv", vec!["game", "seed_pair", "pocket", "gap_rounds", "bucket", "count"]);
+    [pairs, groups, runs, gaps]
+}
+
+fn roulette_rows(tables: &mut [Table; 4], roulette: &GameTotals<RouletteTally>) {
+    let game = roulette.game.name();
+    let [pairs, groups, runs, gaps] = tables;
+    for (pair, tally) in &roulette.rows {
+        let n = tally.pockets.len();
+        for a in 0..n {
+            for b in 0..n {
+                pairs.push(vec![
+                    game.into(),
+                    pair.clone().into(),
+                    Roulette::label(a as u8).into(),
+                    Roulette::label(b as u8).into(),
+                    tally.pairs[a * n + b].into(),
+                ]);
+            }
+        }
+        let mut group_list = roulette_groups();
+        group_list.push(("green", if n == 38 { vec![0, DOUBLE_ZERO] } else { vec![0] }));
+        for (name, pockets) in group_list {
+            let count = pockets.iter().map(|&p| tally.pockets[usize::from(p)]).sum::<u64>();
+            groups.push(vec![
+                game.into(),
+                pair.clone().into(),
+                name.into(),
+                (pockets.len() as u64).into(),
+                count.into(),
+            ]);
+        }
+        for (sequence, symbols, hist) in [
+            ("colour", COLOUR_SYMBOLS, &tally.colour_runs),
+            ("low_high", LOW_HIGH_SYMBOLS, &tally.low_high_runs),
+        ] {
+            for (s, symbol) in symbols.iter().enumerate() {
+                for length in 1..=RUN_CAP {
+                    runs.push(vec![
+                        game.into(),
+                        pair.clone().into(),
+                        sequence.into(),
+                        (*symbol).into(),
+                        (length as u64).into(),
+                        bucket(length == RUN_CAP).into(),
+                        hist.count(s, length).into(),
+                    ]);
+                }
+            }
+        }
+        for pocket in 0..n {
+            for gap in 0..=GAP_CAP {
+                gaps.push(vec![
+                    game.into(),
+                    pair.clone().into(),
+                    Roulette::label(pocket as u8).into(),
+                    (gap as u64).into(),
+                    bucket(gap == GAP_CAP).into(),
+                    tally.gaps.count(pocket, gap).into(),
+                ]);
+            }
+        }
+    }
+}
+
+fn bucket(capped: bool) -> &'static str {
+    if capped {
+        "at_least"
+    } else {
+        "exact"
+    }
+}

@@ -1,0 +1,299 @@
+//! The tally file (`tally.json`): everything a sweep counted, in a documented, versioned
+//! format that `merge` and `--resume` read back.
+//!
+//! ```text
+//! { "format": "fairaudit-tally", "version": 1,
+//!   "plan": { "games": [...], "nonces": [{"start": A, "end": B}, ...],
+//!             "seed_source": {...}, "seed_pairs": [{"server_seed", "client_seed", "commitment"}] },
+//!   "complete": true,
+//!   "entries": [ { "game": "keno", "seed_pair": 0,
+//!                  "segments": [ { "start": A, "end": B, "tally": { ...counters... } } ] } ] }
+//! ```
+//!
+//! Counter tables are flat arrays of integers whose layout is documented on the tally
+//! types ([`crate::tally::KenoTally`], [`crate::tally::RouletteTally`]). Segments keep the
+//! edge state (first/last outcome, open runs) that joining needs.
+
+use super::seeds::SeedPair;
+use crate::games::GameId;
+use crate::tally::{KenoTally, RouletteTally, Segments, SequenceTally, TallyError};
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+
+/// The `format` field's value.
+pub const FORMAT: &str = "fairaudit-tally";
+/// The version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// A half-open nonce range as written in the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct NonceRange {
+    /// First nonce.
+    pub start: u64,
+    /// One past the last nonce.
+    pub end: u64,
+}
+
+impl From<Range<u64>> for NonceRange {
+    fn from(range: Range<u64>) -> Self {
+        NonceRange { start: range.start, end: range.end }
+    }
+}
+
+impl NonceRange {
+    /// As a `Range`.
+    pub fn range(self) -> Range<u64> {
+        self.start..self.end
+    }
+}
+
+/// Where the seed pairs came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum SeedSource {
+    /// The documented default pair.
+    Default,
+    /// Given on the command line.
+    Given,
+    /// Derived from a master seed.
+    Derived {
+        /// The master seed.
+        master_seed: String,
+    },
+}
+
+/// What was (or is to be) swept.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    /// The games, in report order.
+    pub games: Vec<GameId>,
+    /// Disjoint nonce ranges, ascending (one for a sweep; a merge may hold several).
+    pub nonces: Vec<NonceRange>,
+    /// Where the seed pairs came from.
+    pub seed_source: SeedSource,
+    /// The seed pairs, by index.
+    pub seed_pairs: Vec<SeedPair>,
+}
+
+impl Plan {
+    /// Rounds per game and seed pair.
+    pub fn rounds_per_sequence(&self) -> u64 {
+        self.nonces.iter().map(|r| r.end - r.start).sum()
+    }
+}
+
+/// The tallies of one game and seed pair.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "game", rename_all = "kebab-case")]
+pub enum Entry {
+    /// Keno.
+    Keno {
+        /// Index into the plan's seed pairs.
+        seed_pair: usize,
+        /// The segments tallied.
+        segments: Segments<KenoTally>,
+    },
+    /// European roulette.
+    RouletteEuropean {
+        /// Index into the plan's seed pairs.
+        seed_pair: usize,
+        /// The segments tallied.
+        segments: Segments<RouletteTally>,
+    },
+    /// American roulette.
+    RouletteAmerican {
+        /// Index into the plan's seed pairs.
+        seed_pair: usize,
+        /// The segments tallied.
+        segments: Segments<RouletteTally>,
+    },
+}
+
+impl Entry {
+    /// An entry with no segments yet.
+    pub fn empty(game: GameId, seed_pair: usize) -> Self {
+        match game {
+            GameId::Keno => Entry::Keno { seed_pair, segments: Segments::default() },
+            GameId::RouletteEuropean => Entry::RouletteEuropean { seed_pair, segments: Segments::default() },
+            GameId::RouletteAmerican => Entry::RouletteAmerican { seed_pair, segments: Segments::default() },
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> GameId {
+        match self {
+            Entry::Keno { .. } => GameId::Keno,
+            Entry::RouletteEuropean { .. } => GameId::RouletteEuropean,
+            Entry::RouletteAmerican { .. } => GameId::RouletteAmerican,
+        }
+    }
+
+    /// The seed pair's index.
+    pub fn seed_pair(&self) -> usize {
+        match self {
+            Entry::Keno { seed_pair, .. }
+            | Entry::RouletteEuropean { seed_pair, .. }
+            | Entry::RouletteAmerican { seed_pair, .. } => *seed_pair,
+        }
+    }
+
+    /// The nonce ranges covered.
+    pub fn ranges(&self) -> Vec<Range<u64>> {
+        match self {
+            Entry::Keno { segments, .. } => segments.ranges(),
+            Entry::RouletteEuropean { segments, .. } | Entry::RouletteAmerican { segments, .. } => {
+                segments.ranges()
+            }
+        }
+    }
+
+    /// Merges another entry of the same game and seed pair (any order; overlaps refused).
+    pub fn merge(self, other: Entry) -> Result<Entry, TallyError> {
+        Ok(match (self, other) {
+            (Entry::Keno { seed_pair, segments: a }, Entry::Keno { segments: b, .. }) => {
+                Entry::Keno { seed_pair, segments: Segments::merge([a, b])? }
+            }
+            (
+                Entry::RouletteEuropean { seed_pair, segments: a },
+                Entry::RouletteEuropean { segments: b, .. },
+            ) => Entry::RouletteEuropean { seed_pair, segments: Segments::merge([a, b])? },
+            (
+                Entry::RouletteAmerican { seed_pair, segments: a },
+                Entry::RouletteAmerican { segments: b, .. },
+            ) => Entry::RouletteAmerican { seed_pair, segments: Segments::merge([a, b])? },
+            (a, b) => {
+                return Err(TallyError::Shape(format!("cannot merge {} with {}", a.game(), b.game())));
+            }
+        })
+    }
+
+    /// Checks every segment: table sizes for the game, ascending disjoint ranges, and
+    /// exactly one round tallied per nonce.
+    pub fn validate(&self) -> Result<(), TallyError> {
+        fn check<T: SequenceTally>(segments: &Segments<T>) -> Result<(), TallyError> {
+            let mut previous_end = None;
+            for segment in &segments.0 {
+                segment.tally.validate()?;
+                if segment.start >= segment.end || previous_end.is_some_and(|end| segment.start < end) {
+                    return Err(TallyError::Shape(format!(
+                        "segment {}..{} is empty, overlapping or out of order",
+                        segment.start, segment.end
+                    )));
+                }
+                if segment.tally.rounds() != segment.end - segment.start {
+                    return Err(TallyError::Shape(format!(
+                        "segment {}..{} holds {} rounds",
+                        segment.start,
+                        segment.end,
+                        segment.tally.rounds()
+                    )));
+                }
+                previous_end = Some(segment.end);
+            }
+            Ok(())
+        }
+        let pockets_ok = |segments: &Segments<RouletteTally>, expected: usize| match segments
+            .0
+            .iter()
+            .find(|s| s.tally.pockets.len() != expected)
+        {
+            Some(s) => Err(TallyError::Shape(format!(
+                "{} has {} pockets, expected {expected}",
+                self.game(),
+                s.tally.pockets.len()
+            ))),
+            None => Ok(()),
+        };
+        match self {
+            Entry::Keno { segments, .. } => check(segments),
+            Entry::RouletteEuropean { segments, .. } => {
+                pockets_ok(segments, 37)?;
+                check(segments)
+            }
+            Entry::RouletteAmerican { segments, .. } => {
+                pockets_ok(segments, 38)?;
+                check(segments)
+            }
+        }
+    }
+}
+
+/// The whole tally file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TallyFile {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The format version, [`VERSION`].
+    pub version: u32,
+    /// What the sweep set out to cover.
+    pub plan: Plan,
+    /// Whether every entry covers the whole plan (false after an interruption).
+    pub complete: bool,
+    /// One entry per seed pair and game, seed pairs outer, games in plan order.
+    pub entries: Vec<Entry>,
+}
+
+/// Why a tally file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TallyFileError {
+    /// Not JSON, or not the expected shape.
+    #[error("not a fairaudit tally file: {0}")]
+    Parse(String),
+    /// A different format or version.
+    #[error("unsupported tally file: format '{format}' version {version} (this fairaudit reads '{FORMAT}' version {VERSION})")]
+    Version {
+        /// The format found.
+        format: String,
+        /// The version found.
+        version: u64,
+    },
+    /// The counters are inconsistent.
+    #[error(transparent)]
+    Tally(#[from] TallyError),
+}
+
+impl TallyFile {
+    /// A file for `plan` holding `entries`.
+    pub fn new(plan: Plan, complete: bool, entries: Vec<Entry>) -> Self {
+        TallyFile { format: FORMAT.to_owned(), version: VERSION, plan, complete, entries }
+    }
+
+    /// Serialises as compact JSON with a final newline.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = serde_json::to_vec(self).expect("tallies serialise");
+        bytes.push(b'\n');
+        bytes
+    }
+
+    /// Parses and validates a tally file, checking the format and version first so an
+    /// unknown version gets a clear message rather than a parse error.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, TallyFileError> {
+        #[derive(Deserialize)]
+        struct Header {
+            format: Option<String>,
+            version: Option<u64>,
+        }
+        let header: Header =
+            serde_json::from_slice(bytes).map_err(|e| TallyFileError::Parse(e.to_string()))?;
+        let (format, version) = (header.format.unwrap_or_default(), header.version.unwrap_or(0));
+        if format != FORMAT || version != u64::from(VERSION) {
+            return Err(TallyFileError::Version { format, version });
+        }
+        let file: TallyFile =
+            serde_json::from_slice(bytes).map_err(|e| TallyFileError::Parse(e.to_string()))?;
+        let expected = (0..file.plan.seed_pairs.len())
+            .flat_map(|pair| file.plan.games.iter().map(move |&game| (game, pair)));
+        if file.entries.len() != file.plan.seed_pairs.len() * file.plan.games.len()
+            || !file.entries.iter().map(|e| (e.game(), e.seed_pair())).eq(expected)
+        {
+            return Err(TallyError::Shape(
+                "entries do not list every seed pair and game in plan order".into(),
+            )
+            .into());
+        }
+        for entry in &file.entries {
+            entry.validate()?;
+        }
+        Ok(file)
+    }
+}

@@ -1,0 +1,63 @@
+//! The parallel sweep of one nonce range of one game and seed pair.
+//!
+//! The range is cut into chunks of consecutive nonces; rayon tallies chunks on every
+//! thread and combines neighbouring results in order (rayon's `reduce` on an indexed
+//! iterator is ordered), joining adjacent segments exactly. Each chunk allocates its
+//! tally once; a round allocates nothing. Progress is reported once per chunk.
+
+use crate::chain::RoundHasher;
+use crate::games::Game;
+use crate::tally::{Segment, Segments, SequenceTally};
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Default nonces per chunk: large enough that per-chunk costs vanish, small enough that
+/// an interruption is honoured within a fraction of a second.
+pub const DEFAULT_CHUNK: u64 = 1 << 16;
+
+/// Tallies the rounds `range` of `game` for the seed pair behind `hasher`, on the current
+/// rayon pool. Stops starting new chunks once `stop` is set: the result then covers only
+/// the chunks that were tallied (several segments, possibly). Calls `progress(rounds)`
+/// after each chunk.
+pub fn sweep_range<T: SequenceTally>(
+    game: T::Game,
+    hasher: &RoundHasher,
+    range: Range<u64>,
+    chunk: u64,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Segments<T> {
+    assert!(chunk > 0, "chunk size must be positive");
+    let len = range.end.saturating_sub(range.start);
+    let chunks = usize::try_from(len.div_ceil(chunk)).expect("chunk count fits in usize");
+    (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            if stop.load(Ordering::Relaxed) {
+                return Segments::default();
+            }
+            let start = range.start + c as u64 * chunk;
+            let end = start.saturating_add(chunk).min(range.end);
+            let tally = tally_rounds::<T>(game, hasher, start..end);
+            progress(end - start);
+            Segments(vec![Segment { start, end, tally }])
+        })
+        .reduce(Segments::default, |mut earlier, later| {
+            earlier.extend_after(later);
+            earlier
+        })
+}
+
+/// Tallies `nonces` sequentially: the per-thread inner loop, and the single-round
+/// reference that tests compare the parallel sweep with.
+pub fn tally_rounds<T: SequenceTally>(game: T::Game, hasher: &RoundHasher, nonces: Range<u64>) -> T {
+    let mut tally = T::new(game);
+    let mut round = <T::Game as Game>::Outcome::default();
+    for nonce in nonces {
+        let mut words = hasher.words(nonce);
+        game.draw(&mut words, &mut round);
+        tally.record(&round);
+    }
+    tally
+}

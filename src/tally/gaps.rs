@@ -1,0 +1,146 @@
+//! Gaps between repeats of each outcome, mergeable across segments.
+//!
+//! The gap before a repeat of outcome `x` is the number of rounds strictly between two
+//! consecutive occurrences of `x` (0 when they are adjacent). A segment remembers where
+//! each outcome first and last occurred, so the gap that straddles a join is counted when
+//! two adjacent segments are joined. Gaps open at either end of the whole sequence are
+//! censored (their length is unknown) and are never counted, as in a sequential scan.
+
+use serde::{Deserialize, Serialize};
+
+/// Per-outcome gap histograms, gaps at or above `cap` in one last bucket.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Gaps {
+    /// Number of outcomes.
+    pub outcomes: usize,
+    /// Gaps `0..cap` have their own bucket; bucket `cap` holds every gap `>= cap`.
+    pub cap: usize,
+    /// `hist[outcome * (cap + 1) + min(gap, cap)]`.
+    pub hist: Vec<u64>,
+    /// Rounds in the segment.
+    pub len: u64,
+    /// Position (0-based, within the segment) of each outcome's first occurrence.
+    pub first: Vec<Option<u64>>,
+    /// Position of each outcome's last occurrence.
+    pub last: Vec<Option<u64>>,
+}
+
+impl Gaps {
+    /// An empty tally.
+    pub fn new(outcomes: usize, cap: usize) -> Self {
+        Self {
+            outcomes,
+            cap,
+            hist: vec![0; outcomes * (cap + 1)],
+            len: 0,
+            first: vec![None; outcomes],
+            last: vec![None; outcomes],
+        }
+    }
+
+    /// Gaps of `gap` rounds before a repeat of `outcome` (the last bucket: `>= cap`).
+    pub fn count(&self, outcome: usize, gap: usize) -> u64 {
+        self.hist[outcome * (self.cap + 1) + gap.min(self.cap)]
+    }
+
+    #[inline]
+    fn count_gap(&mut self, outcome: usize, gap: u64) {
+        self.hist[outcome * (self.cap + 1) + gap.min(self.cap as u64) as usize] += 1;
+    }
+
+    /// Records the next round's outcome.
+    #[inline]
+    pub fn record(&mut self, outcome: usize) {
+        let position = self.len;
+        match self.last[outcome] {
+            Some(previous) => self.count_gap(outcome, position - previous - 1),
+            None => self.first[outcome] = Some(position),
+        }
+        self.last[outcome] = Some(position);
+        self.len += 1;
+    }
+
+    /// Joins `later`, the tally of the segment directly after this one.
+    pub fn append(&mut self, later: Gaps) {
+        debug_assert_eq!((self.outcomes, self.cap), (later.outcomes, later.cap));
+        for (mine, theirs) in self.hist.iter_mut().zip(&later.hist) {
+            *mine += theirs;
+        }
+        let offset = self.len;
+        for outcome in 0..self.outcomes {
+            if let (Some(a), Some(b)) = (self.last[outcome], later.first[outcome]) {
+                self.count_gap(outcome, (offset - 1 - a) + b);
+            }
+            if self.first[outcome].is_none() {
+                self.first[outcome] = later.first[outcome].map(|b| b + offset);
+            }
+            if let Some(b) = later.last[outcome] {
+                self.last[outcome] = Some(b + offset);
+            }
+        }
+        self.len += later.len;
+    }
+
+    /// Drops the censored edges: the segment is the whole sequence.
+    pub fn close(&mut self) {
+        self.len = 0;
+        self.first.iter_mut().for_each(|f| *f = None);
+        self.last.iter_mut().for_each(|l| *l = None);
+    }
+
+    /// Adds another closed tally's counts.
+    pub fn add_closed(&mut self, other: &Gaps) {
+        for (mine, theirs) in self.hist.iter_mut().zip(&other.hist) {
+            *mine += theirs;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tally::runs::tests::test_sequence;
+
+    fn direct_scan(sequence: &[u8], outcomes: usize, cap: usize) -> Vec<u64> {
+        let mut hist = vec![0; outcomes * (cap + 1)];
+        for outcome in 0..outcomes {
+            let positions: Vec<usize> = sequence
+                .iter()
+                .enumerate()
+                .filter(|(_, &s)| usize::from(s) == outcome)
+                .map(|(i, _)| i)
+                .collect();
+            for pair in positions.windows(2) {
+                hist[outcome * (cap + 1) + (pair[1] - pair[0] - 1).min(cap)] += 1;
+            }
+        }
+        hist
+    }
+
+    #[test]
+    fn any_segmentation_equals_one_scan() {
+        for seed in 0..300 {
+            let sequence = test_sequence(seed, seed as usize % 60, 5);
+            let mut cuts: Vec<usize> =
+                test_sequence(seed + 7, 4, sequence.len() as u64 + 1).iter().map(|&c| c as usize).collect();
+            cuts.extend([0, sequence.len()]);
+            cuts.sort_unstable();
+            let mut joined = Gaps::new(5, 6);
+            for window in cuts.windows(2) {
+                let mut part = Gaps::new(5, 6);
+                sequence[window[0]..window[1]].iter().for_each(|&s| part.record(usize::from(s)));
+                joined.append(part);
+            }
+            assert_eq!(joined.hist, direct_scan(&sequence, 5, 6), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn adjacent_repeats_have_gap_zero() {
+        let mut gaps = Gaps::new(2, 3);
+        [1, 1, 0, 0, 0, 1].iter().for_each(|&s| gaps.record(s));
+        assert_eq!(gaps.count(1, 0), 1);
+        assert_eq!(gaps.count(1, 3), 1, "gap of 3 in the >= 3 bucket");
+        assert_eq!(gaps.count(0, 0), 2);
+    }
+}

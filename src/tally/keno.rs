@@ -1,0 +1,184 @@
+//! Keno tallies: numbers, draw position × number, pairs within a round, hits for fixed
+//! pick sets, and the overlap between consecutive rounds.
+
+use super::edges::Edges;
+use super::stream::StreamTally;
+use super::{check_len, SequenceTally, TallyError};
+use crate::games::keno::{DRAWN, GRID};
+use crate::games::{Keno, KenoRound};
+use serde::{Deserialize, Serialize};
+
+/// The documented pick sets: a player picking `k` numbers picks the first `k` of these.
+/// Any fixed set has the same hypergeometric law under fairness; these are spread over
+/// the grid's rows and columns so a bias confined to one region shows in some pick set.
+pub const PICK_ORDER: [u8; DRAWN] = [7, 13, 22, 29, 36, 2, 18, 25, 33, 40];
+
+/// Unordered pairs of distinct Keno numbers: 40 · 39 / 2.
+pub const PAIRS: usize = GRID * (GRID - 1) / 2;
+
+/// Index of the pair `{a, b}` (numbers 1..=40, `a != b`) in the pair table, ordered
+/// (1,2), (1,3), …, (1,40), (2,3), …, (39,40).
+pub const fn pair_index(a: u8, b: u8) -> usize {
+    let (lo, hi) = if a < b { (a as usize - 1, b as usize - 1) } else { (b as usize - 1, a as usize - 1) };
+    lo * (2 * GRID - lo - 1) / 2 + (hi - lo - 1)
+}
+
+const fn pick_masks() -> [u64; DRAWN] {
+    let mut masks = [0u64; DRAWN];
+    let mut mask = 0u64;
+    let mut k = 0;
+    while k < DRAWN {
+        mask |= 1 << PICK_ORDER[k];
+        masks[k] = mask;
+        k += 1;
+    }
+    masks
+}
+
+/// `PICK_MASKS[k - 1]` is the bit set of the pick set with `k` numbers.
+pub const PICK_MASKS: [u64; DRAWN] = pick_masks();
+
+/// Integer counters for a run of Keno rounds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KenoTally {
+    /// `numbers[n - 1]`: rounds in which number `n` was drawn.
+    pub numbers: Vec<u64>,
+    /// `positions[k * 40 + n - 1]`: rounds whose draw `k` (0-based) was number `n`.
+    pub positions: Vec<u64>,
+    /// Rounds in which both numbers of a pair were drawn, indexed by [`pair_index`].
+    pub pairs: Vec<u64>,
+    /// `hits[(k - 1) * 11 + h]`: rounds in which the `k`-number pick set had `h` hits.
+    pub hits: Vec<u64>,
+    /// `overlap[c]`: consecutive round pairs (n, n+1) sharing `c` drawn numbers.
+    pub overlap: Vec<u64>,
+    /// The drawn-number bit sets of the segment's first and last rounds.
+    pub edges: Edges<u64>,
+    /// Stream consumption.
+    pub stream: StreamTally,
+}
+
+impl Default for KenoTally {
+    fn default() -> Self {
+        Self {
+            numbers: vec![0; GRID],
+            positions: vec![0; DRAWN * GRID],
+            pairs: vec![0; PAIRS],
+            hits: vec![0; DRAWN * (DRAWN + 1)],
+            overlap: vec![0; DRAWN + 1],
+            edges: Edges::default(),
+            stream: StreamTally::new(DRAWN),
+        }
+    }
+}
+
+impl SequenceTally for KenoTally {
+    type Game = Keno;
+
+    fn new(_game: Keno) -> Self {
+        Self::default()
+    }
+
+    #[inline]
+    fn record(&mut self, round: &KenoRound) {
+        for (k, &n) in round.order.iter().enumerate() {
+            let n = usize::from(n) - 1;
+            self.numbers[n] += 1;
+            self.positions[k * GRID + n] += 1;
+        }
+        let sorted = round.sorted();
+        for (i, &a) in sorted.iter().enumerate() {
+            // Pairs with a fixed smaller number are contiguous in the table.
+            let row = pair_index(a, a + 1) - usize::from(a) - 1;
+            for &b in &sorted[i + 1..] {
+                self.pairs[row + usize::from(b)] += 1;
+            }
+        }
+        let mask = round.mask();
+        for (k, pick) in PICK_MASKS.iter().enumerate() {
+            self.hits[k * (DRAWN + 1) + (mask & pick).count_ones() as usize] += 1;
+        }
+        if let Some(previous) = self.edges.push(mask) {
+            self.overlap[(previous & mask).count_ones() as usize] += 1;
+        }
+        self.stream.record(&round.rejected, crate::games::keno::REFERENCE_WORDS);
+    }
+
+    fn append(&mut self, later: Self) {
+        self.add_counters(&later);
+        if let Some((a, b)) = self.edges.join(later.edges) {
+            self.overlap[(a & b).count_ones() as usize] += 1;
+        }
+    }
+
+    fn close(&mut self) {
+        self.edges = Edges::default();
+    }
+
+    fn add_closed(&mut self, other: &Self) {
+        self.add_counters(other);
+    }
+
+    fn validate(&self) -> Result<(), TallyError> {
+        check_len("numbers", &self.numbers, GRID)?;
+        check_len("positions", &self.positions, DRAWN * GRID)?;
+        check_len("pairs", &self.pairs, PAIRS)?;
+        check_len("hits", &self.hits, DRAWN * (DRAWN + 1))?;
+        check_len("overlap", &self.overlap, DRAWN + 1)?;
+        check_len("stream.rejections", &self.stream.rejections, DRAWN)
+    }
+
+    fn rounds(&self) -> u64 {
+        self.stream.rounds
+    }
+}
+
+impl KenoTally {
+    fn add_counters(&mut self, other: &Self) {
+        for (mine, theirs) in [
+            (&mut self.numbers, &other.numbers),
+            (&mut self.positions, &other.positions),
+            (&mut self.pairs, &other.pairs),
+            (&mut self.hits, &other.hits),
+            (&mut self.overlap, &other.overlap),
+        ] {
+            mine.iter_mut().zip(theirs).for_each(|(m, t)| *m += t);
+        }
+        self.stream.add(&other.stream);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pair_index_enumerates_all_pairs_once_in_order() {
+        let mut expected = 0;
+        for a in 1..=40u8 {
+            for b in a + 1..=40 {
+                assert_eq!(pair_index(a, b), expected);
+                assert_eq!(pair_index(b, a), expected);
+                expected += 1;
+            }
+        }
+        assert_eq!(expected, PAIRS);
+    }
+
+    #[test]
+    fn one_round_counts_ten_numbers_45_pairs_and_one_hit_row_per_pick_count() {
+        let round = KenoRound { order: [7, 13, 1, 2, 3, 4, 5, 6, 8, 9], rejected: [0; 10] };
+        let mut tally = KenoTally::default();
+        tally.record(&round);
+        assert_eq!(tally.numbers.iter().sum::<u64>(), 10);
+        assert_eq!(tally.pairs.iter().sum::<u64>(), 45);
+        assert_eq!(tally.pairs[pair_index(7, 13)], 1);
+        assert_eq!(tally.positions[GRID + 12], 1, "13 drawn second");
+        // Pick sets {7}, {7,13}, {7,13,22}: 1, 2, 2 hits.
+        assert_eq!(tally.hits[1], 1);
+        assert_eq!(tally.hits[11 + 2], 1);
+        assert_eq!(tally.hits[22 + 2], 1);
+        assert_eq!(tally.hits.iter().sum::<u64>(), 10);
+        tally.record(&round);
+        assert_eq!(tally.overlap[10], 1, "identical consecutive rounds share 10 numbers");
+    }
+}

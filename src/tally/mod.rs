@@ -1,0 +1,164 @@
+//! Mergeable integer tallies of a sequence of rounds.
+//!
+//! A tally covers one contiguous *segment* of nonces of one game and seed pair. Counters
+//! are integers and merging is addition, so results never depend on how the rounds were
+//! split among threads, chunks or shards. Statistics that look at consecutive rounds
+//! (serial pairs, runs, gaps, Keno overlap) keep the segment's edges, so that a pair of
+//! rounds straddling two segments is counted exactly once, when the segments are joined
+//! ([`SequenceTally::append`]). [`SequenceTally::close`] then declares the segment a whole
+//! sequence, after which closed tallies of different sequences (other seed pairs, or
+//! non-adjacent ranges) can be summed ([`SequenceTally::add_closed`]).
+
+pub mod edges;
+pub mod gaps;
+pub mod keno;
+pub mod roulette;
+pub mod runs;
+pub mod stream;
+
+use crate::games::Game;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+
+pub use keno::KenoTally;
+pub use roulette::RouletteTally;
+
+/// A problem with tallies read from a file or asked to merge.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TallyError {
+    /// A counter table has the wrong size for its game.
+    #[error("malformed tally: {0}")]
+    Shape(String),
+    /// Two segments cover some of the same nonces.
+    #[error("nonce ranges {0}..{1} and {2}..{3} overlap")]
+    Overlap(u64, u64, u64, u64),
+}
+
+pub(crate) fn check_len<T>(name: &str, table: &[T], expected: usize) -> Result<(), TallyError> {
+    if table.len() == expected {
+        Ok(())
+    } else {
+        Err(TallyError::Shape(format!("{name} has {} entries, expected {expected}", table.len())))
+    }
+}
+
+/// Counters for a sequence of rounds of one game.
+pub trait SequenceTally: Clone + Send + Serialize + DeserializeOwned {
+    /// The game whose rounds are tallied.
+    type Game: Game;
+
+    /// An empty tally.
+    fn new(game: Self::Game) -> Self;
+
+    /// Records the next round of the sequence.
+    fn record(&mut self, round: &<Self::Game as Game>::Outcome);
+
+    /// Joins `later`, the tally of the segment that directly follows this one.
+    fn append(&mut self, later: Self);
+
+    /// Declares the segment a complete sequence: counts what was open at its edges
+    /// (first and last runs) and drops what is censored (gaps open at either end).
+    fn close(&mut self);
+
+    /// Adds a closed tally of another sequence (both must be closed).
+    fn add_closed(&mut self, other: &Self);
+
+    /// Checks that every table has the size its game needs (for tallies read from files).
+    fn validate(&self) -> Result<(), TallyError>;
+
+    /// Rounds tallied.
+    fn rounds(&self) -> u64;
+}
+
+/// The tally of the contiguous nonce range `start..end`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Segment<T> {
+    /// First nonce.
+    pub start: u64,
+    /// One past the last nonce.
+    pub end: u64,
+    /// The counters.
+    pub tally: T,
+}
+
+impl<T> Segment<T> {
+    /// The nonces covered.
+    pub fn range(&self) -> Range<u64> {
+        self.start..self.end
+    }
+}
+
+/// Disjoint segments in nonce order; adjacent segments are always joined into one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Segments<T>(pub Vec<Segment<T>>);
+
+impl<T> Default for Segments<T> {
+    fn default() -> Self {
+        Segments(Vec::new())
+    }
+}
+
+impl<T: SequenceTally> Segments<T> {
+    /// Appends segments that all lie after the current last one, joining adjacent ones.
+    /// This is the merge step of the parallel sweep, which combines neighbours in order.
+    pub fn extend_after(&mut self, later: Segments<T>) {
+        for segment in later.0 {
+            self.push_after(segment);
+        }
+    }
+
+    fn push_after(&mut self, segment: Segment<T>) {
+        if segment.start == segment.end {
+            return;
+        }
+        match self.0.last_mut() {
+            Some(last) if last.end == segment.start => {
+                last.tally.append(segment.tally);
+                last.end = segment.end;
+            }
+            _ => self.0.push(segment),
+        }
+    }
+
+    /// Merges segment lists in any order: sorts, refuses overlaps, joins neighbours.
+    pub fn merge(lists: impl IntoIterator<Item = Segments<T>>) -> Result<Segments<T>, TallyError> {
+        let mut all: Vec<Segment<T>> = lists.into_iter().flat_map(|list| list.0).collect();
+        all.sort_by_key(|segment| (segment.start, segment.end));
+        for pair in all.windows(2) {
+            if pair[1].start < pair[0].end {
+                return Err(TallyError::Overlap(pair[0].start, pair[0].end, pair[1].start, pair[1].end));
+            }
+        }
+        let mut merged = Segments::default();
+        for segment in all {
+            merged.push_after(segment);
+        }
+        Ok(merged)
+    }
+
+    /// The ranges covered.
+    pub fn ranges(&self) -> Vec<Range<u64>> {
+        self.0.iter().map(Segment::range).collect()
+    }
+
+    /// Rounds covered.
+    pub fn rounds(&self) -> u64 {
+        self.0.iter().map(|segment| segment.tally.rounds()).sum()
+    }
+
+    /// The sum of all segments, each closed as a sequence of its own: the counters the
+    /// statistics use. `None` when there are no segments.
+    pub fn closed_total(&self) -> Option<T> {
+        let mut segments = self.0.iter();
+        let mut total = segments.next()?.tally.clone();
+        total.close();
+        for segment in segments {
+            let mut closed = segment.tally.clone();
+            closed.close();
+            total.add_closed(&closed);
+        }
+        Some(total)
+    }
+}

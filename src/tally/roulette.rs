@@ -1,0 +1,154 @@
+//! Roulette tallies: pockets, consecutive-spin pairs, runs of colour and of low/high, and
+//! gaps between repeats of each pocket. The bet groups (colour, parity, low/high, dozens,
+//! columns) are exact sums of pocket counts, so they are derived from them, not counted
+//! twice.
+
+use super::edges::Edges;
+use super::gaps::Gaps;
+use super::runs::RunLengths;
+use super::stream::StreamTally;
+use super::{check_len, SequenceTally, TallyError};
+use crate::games::roulette::is_red;
+use crate::games::{Roulette, Spin};
+use serde::{Deserialize, Serialize};
+
+/// Runs of length `RUN_CAP` or more share the histogram's last bucket.
+pub const RUN_CAP: usize = 32;
+/// Gaps of `GAP_CAP` or more rounds share the histogram's last bucket (about 3% of gaps
+/// on a fair European wheel: (36/37)^128).
+pub const GAP_CAP: usize = 128;
+
+/// Colour symbols in the colour-run tally.
+pub const COLOUR_SYMBOLS: [&str; 3] = ["red", "black", "green"];
+/// Symbols in the low/high-run tally (zero is 0 and 00).
+pub const LOW_HIGH_SYMBOLS: [&str; 3] = ["low", "high", "zero"];
+
+/// The colour symbol of a pocket: 0 red, 1 black, 2 green (0 and 00).
+#[inline]
+pub fn colour(pocket: u8) -> u8 {
+    match pocket {
+        0 | 37 => 2,
+        p if is_red(p) => 0,
+        _ => 1,
+    }
+}
+
+/// The low/high symbol of a pocket: 0 low (1–18), 1 high (19–36), 2 zero (0 and 00).
+#[inline]
+pub fn low_high(pocket: u8) -> u8 {
+    match pocket {
+        1..=18 => 0,
+        19..=36 => 1,
+        _ => 2,
+    }
+}
+
+/// Integer counters for a run of roulette spins on one wheel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouletteTally {
+    /// `pockets[p]`: spins landing on pocket `p` (37 is "00").
+    pub pockets: Vec<u64>,
+    /// `pairs[a * pockets + b]`: consecutive spins (n, n+1) landing on `a` then `b`.
+    pub pairs: Vec<u64>,
+    /// The first and last pocket of the segment.
+    pub edges: Edges<u8>,
+    /// Run lengths of red / black / green.
+    pub colour_runs: RunLengths,
+    /// Run lengths of low / high / zero.
+    pub low_high_runs: RunLengths,
+    /// Gaps between repeats of each pocket.
+    pub gaps: Gaps,
+    /// Stream consumption.
+    pub stream: StreamTally,
+}
+
+impl SequenceTally for RouletteTally {
+    type Game = Roulette;
+
+    fn new(game: Roulette) -> Self {
+        let pockets = game.pockets() as usize;
+        Self {
+            pockets: vec![0; pockets],
+            pairs: vec![0; pockets * pockets],
+            edges: Edges::default(),
+            colour_runs: RunLengths::new(3, RUN_CAP),
+            low_high_runs: RunLengths::new(3, RUN_CAP),
+            gaps: Gaps::new(pockets, GAP_CAP),
+            stream: StreamTally::new(1),
+        }
+    }
+
+    #[inline]
+    fn record(&mut self, spin: &Spin) {
+        let pocket = spin.pocket;
+        self.pockets[usize::from(pocket)] += 1;
+        if let Some(previous) = self.edges.push(pocket) {
+            self.pairs[usize::from(previous) * self.pockets.len() + usize::from(pocket)] += 1;
+        }
+        self.colour_runs.record(colour(pocket));
+        self.low_high_runs.record(low_high(pocket));
+        self.gaps.record(usize::from(pocket));
+        self.stream.record(&[spin.rejected], crate::games::roulette::REFERENCE_WORDS);
+    }
+
+    fn append(&mut self, later: Self) {
+        self.add_counts(&later);
+        if let Some((a, b)) = self.edges.join(later.edges) {
+            self.pairs[usize::from(a) * self.pockets.len() + usize::from(b)] += 1;
+        }
+        self.colour_runs.append(later.colour_runs);
+        self.low_high_runs.append(later.low_high_runs);
+        self.gaps.append(later.gaps);
+    }
+
+    fn close(&mut self) {
+        self.edges = Edges::default();
+        self.colour_runs.close();
+        self.low_high_runs.close();
+        self.gaps.close();
+    }
+
+    fn add_closed(&mut self, other: &Self) {
+        self.add_counts(other);
+        self.colour_runs.add_closed(&other.colour_runs);
+        self.low_high_runs.add_closed(&other.low_high_runs);
+        self.gaps.add_closed(&other.gaps);
+    }
+
+    fn validate(&self) -> Result<(), TallyError> {
+        let n = self.pockets.len();
+        if n != 37 && n != 38 {
+            return Err(TallyError::Shape(format!("pockets has {n} entries, expected 37 or 38")));
+        }
+        check_len("pairs", &self.pairs, n * n)?;
+        check_len("colour_runs.hist", &self.colour_runs.hist, 3 * RUN_CAP)?;
+        check_len("low_high_runs.hist", &self.low_high_runs.hist, 3 * RUN_CAP)?;
+        check_len("gaps.hist", &self.gaps.hist, n * (GAP_CAP + 1))?;
+        check_len("gaps.first", &self.gaps.first, n)?;
+        check_len("gaps.last", &self.gaps.last, n)?;
+        check_len("stream.rejections", &self.stream.rejections, 1)
+    }
+
+    fn rounds(&self) -> u64 {
+        self.stream.rounds
+    }
+}
+
+impl RouletteTally {
+    fn add_counts(&mut self, other: &Self) {
+        self.pockets.iter_mut().zip(&other.pockets).for_each(|(m, t)| *m += t);
+        self.pairs.iter_mut().zip(&other.pairs).for_each(|(m, t)| *m += t);
+        self.stream.add(&other.stream);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_follow_the_table() {
+        assert_eq!((colour(0), colour(37), colour(1), colour(2)), (2, 2, 0, 1));
+        assert_eq!((low_high(0), low_high(18), low_high(19), low_high(37)), (2, 0, 1, 2));
+    }
+}

@@ -1,0 +1,204 @@
+//! Run lengths of a symbol sequence (e.g. red/black/green), mergeable across segments.
+//!
+//! A run is a maximal block of equal consecutive symbols. Within a segment, runs that are
+//! closed on both sides go straight into the histogram; the segment's first run (the
+//! prefix) and last run (the suffix) stay open, because the neighbouring segment may
+//! continue them. Joining two adjacent segments closes or extends those open runs, and
+//! [`RunLengths::close`] finally counts the prefix and suffix as the sequence's first and
+//! last runs. The result equals a single sequential scan, whatever the segmentation.
+
+use serde::{Deserialize, Serialize};
+
+/// Open runs at the ends of a non-empty segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenRuns {
+    /// Symbol of the first run.
+    pub first: u8,
+    /// Length of the first run.
+    pub prefix: u64,
+    /// Symbol of the last run.
+    pub last: u8,
+    /// Length of the last run.
+    pub suffix: u64,
+    /// Length of the segment; the segment is a single run when `prefix == len`.
+    pub len: u64,
+}
+
+/// A histogram of run lengths per symbol, with lengths at or above `cap` in one last bucket.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunLengths {
+    /// Number of distinct symbols.
+    pub symbols: usize,
+    /// Lengths `1..cap` have their own bucket; bucket `cap` holds every length `>= cap`.
+    pub cap: usize,
+    /// `hist[symbol * cap + min(length, cap) - 1]` counts closed runs.
+    pub hist: Vec<u64>,
+    /// The segment's open runs (`None` while empty or once closed).
+    pub open: Option<OpenRuns>,
+}
+
+impl RunLengths {
+    /// An empty tally for `symbols` symbols and the given cap.
+    pub fn new(symbols: usize, cap: usize) -> Self {
+        Self { symbols, cap, hist: vec![0; symbols * cap], open: None }
+    }
+
+    /// Closed runs of `symbol` with length `length` (the last bucket: `>= cap`).
+    pub fn count(&self, symbol: usize, length: usize) -> u64 {
+        self.hist[symbol * self.cap + length.min(self.cap) - 1]
+    }
+
+    #[inline]
+    fn close_run(&mut self, symbol: u8, length: u64) {
+        let bucket = length.min(self.cap as u64) as usize - 1;
+        self.hist[usize::from(symbol) * self.cap + bucket] += 1;
+    }
+
+    /// Records the next symbol of the sequence.
+    #[inline]
+    pub fn record(&mut self, symbol: u8) {
+        let Some(open) = self.open.as_mut() else {
+            self.open = Some(OpenRuns { first: symbol, prefix: 1, last: symbol, suffix: 1, len: 1 });
+            return;
+        };
+        if symbol == open.last {
+            if open.prefix == open.len {
+                open.prefix += 1;
+            }
+            open.suffix += 1;
+            open.len += 1;
+            return;
+        }
+        let (ended, ended_len, was_prefix) = (open.last, open.suffix, open.prefix == open.len);
+        open.last = symbol;
+        open.suffix = 1;
+        open.len += 1;
+        if !was_prefix {
+            self.close_run(ended, ended_len);
+        }
+    }
+
+    /// Joins `later`, the tally of the segment directly after this one.
+    pub fn append(&mut self, later: RunLengths) {
+        debug_assert_eq!((self.symbols, self.cap), (later.symbols, later.cap));
+        for (mine, theirs) in self.hist.iter_mut().zip(&later.hist) {
+            *mine += theirs;
+        }
+        let (a, b) = match (self.open, later.open) {
+            (_, None) => return,
+            (None, Some(b)) => {
+                self.open = Some(b);
+                return;
+            }
+            (Some(a), Some(b)) => (a, b),
+        };
+        let (a_single, b_single) = (a.prefix == a.len, b.prefix == b.len);
+        let (mut prefix, mut suffix) = (a.prefix, b.suffix);
+        if a.last == b.first {
+            let joined = a.suffix + b.prefix;
+            match (a_single, b_single) {
+                (true, true) => (prefix, suffix) = (joined, joined),
+                (true, false) => prefix = joined,
+                (false, true) => suffix = joined,
+                (false, false) => self.close_run(a.last, joined),
+            }
+        } else {
+            if !a_single {
+                self.close_run(a.last, a.suffix);
+            }
+            if !b_single {
+                self.close_run(b.first, b.prefix);
+            }
+        }
+        self.open = Some(OpenRuns { first: a.first, prefix, last: b.last, suffix, len: a.len + b.len });
+    }
+
+    /// Counts the open first and last runs as complete: the segment is the whole sequence.
+    pub fn close(&mut self) {
+        if let Some(open) = self.open.take() {
+            self.close_run(open.first, open.prefix);
+            if open.prefix != open.len {
+                self.close_run(open.last, open.suffix);
+            }
+        }
+    }
+
+    /// Adds another closed tally's counts.
+    pub fn add_closed(&mut self, other: &RunLengths) {
+        debug_assert!(self.open.is_none() && other.open.is_none());
+        for (mine, theirs) in self.hist.iter_mut().zip(&other.hist) {
+            *mine += theirs;
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A small deterministic generator for test sequences (xorshift64*).
+    pub(crate) fn test_sequence(seed: u64, len: usize, symbols: u64) -> Vec<u8> {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..len)
+            .map(|_| {
+                state ^= state >> 12;
+                state ^= state << 25;
+                state ^= state >> 27;
+                (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as u8 % symbols as u8
+            })
+            .collect()
+    }
+
+    fn direct_scan(sequence: &[u8], symbols: usize, cap: usize) -> Vec<u64> {
+        let mut hist = vec![0; symbols * cap];
+        let mut start = 0;
+        for i in 1..=sequence.len() {
+            if i == sequence.len() || sequence[i] != sequence[start] {
+                hist[usize::from(sequence[start]) * cap + (i - start).min(cap) - 1] += 1;
+                start = i;
+            }
+        }
+        hist
+    }
+
+    fn tally(sequence: &[u8]) -> RunLengths {
+        let mut runs = RunLengths::new(3, 4);
+        sequence.iter().for_each(|&s| runs.record(s));
+        runs
+    }
+
+    #[test]
+    fn any_segmentation_equals_one_scan() {
+        for seed in 0..300 {
+            // Two symbols, skewed, so long runs and whole-segment runs are common.
+            let sequence: Vec<u8> = test_sequence(seed, 1 + seed as usize % 40, 5)
+                .iter()
+                .map(|&s| u8::from(s == 0) * 2)
+                .collect();
+            let cuts = test_sequence(seed + 1000, 3, sequence.len() as u64 + 1);
+            let mut cuts: Vec<usize> = cuts.iter().map(|&c| c as usize).collect();
+            cuts.push(0);
+            cuts.push(sequence.len());
+            cuts.sort_unstable();
+            let mut joined = RunLengths::new(3, 4);
+            for window in cuts.windows(2) {
+                joined.append(tally(&sequence[window[0]..window[1]]));
+            }
+            joined.close();
+            assert_eq!(
+                joined.hist,
+                direct_scan(&sequence, 3, 4),
+                "seed {seed}: {sequence:?} cut at {cuts:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn long_runs_share_the_capped_bucket() {
+        let mut runs = tally(&[1, 1, 1, 1, 1, 1, 0]);
+        runs.close();
+        assert_eq!(runs.count(1, 4), 1, "a run of 6 lands in the >= 4 bucket");
+        assert_eq!(runs.count(0, 1), 1);
+        assert_eq!(runs.hist.iter().sum::<u64>(), 2);
+    }
+}

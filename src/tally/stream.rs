@@ -1,0 +1,59 @@
+//! What the rounds consumed from their word streams: words, rejections per draw, and
+//! rounds that needed more words than the operator's published verifier generates.
+
+use serde::{Deserialize, Serialize};
+
+/// Stream consumption counters for one game (merging is addition, and max for the maximum).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamTally {
+    /// Rounds tallied.
+    pub rounds: u64,
+    /// Words consumed in all, accepted and rejected.
+    pub words: u64,
+    /// Rejected words per draw index within a round (Keno draw `k` samples among `40 - k`;
+    /// roulette has one draw).
+    pub rejections: Vec<u64>,
+    /// Rounds that consumed more words than the published verifier generates (80 for Keno,
+    /// 2 for roulette): such a round could not have been verified by it.
+    pub beyond_reference_words: u64,
+    /// The most words any single round consumed.
+    pub max_words_in_round: u64,
+}
+
+impl StreamTally {
+    /// Empty counters for a game with `draws` draws per round.
+    pub fn new(draws: usize) -> Self {
+        Self {
+            rounds: 0,
+            words: 0,
+            rejections: vec![0; draws],
+            beyond_reference_words: 0,
+            max_words_in_round: 0,
+        }
+    }
+
+    /// Records one round that rejected `rejected[k]` words at draw `k`.
+    #[inline]
+    pub fn record(&mut self, rejected: &[u32], reference_words: u64) {
+        let mut words = rejected.len() as u64;
+        for (total, &r) in self.rejections.iter_mut().zip(rejected) {
+            *total += u64::from(r);
+            words += u64::from(r);
+        }
+        self.rounds += 1;
+        self.words += words;
+        self.beyond_reference_words += u64::from(words > reference_words);
+        self.max_words_in_round = self.max_words_in_round.max(words);
+    }
+
+    /// Adds another tally.
+    pub fn add(&mut self, other: &StreamTally) {
+        self.rounds += other.rounds;
+        self.words += other.words;
+        for (mine, theirs) in self.rejections.iter_mut().zip(&other.rejections) {
+            *mine += theirs;
+        }
+        self.beyond_reference_words += other.beyond_reference_words;
+        self.max_words_in_round = self.max_words_in_round.max(other.max_words_in_round);
+    }
+}

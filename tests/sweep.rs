@@ -1,0 +1,289 @@
+//! The sweep's guarantees: identical results whatever the threads, chunks or shards;
+//! resume after interruption; merge refusals; tallies equal to a naive replay of the
+//! same rounds through the single-round API.
+
+use assert_cmd::Command;
+use fairaudit::games::GameId;
+use fairaudit::report::tallies::{keno_totals, roulette_totals};
+use fairaudit::sweep::file::{Plan, SeedSource, TallyFile};
+use fairaudit::sweep::seeds::SeedPair;
+use fairaudit::sweep::{self, SweepControl};
+use fairaudit::verify::replay;
+use predicates::prelude::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+fn fairaudit() -> Command {
+    Command::cargo_bin("fairaudit").unwrap()
+}
+
+fn sweep_cmd(out: &Path, nonces: &str, extra: &[&str]) -> assert_cmd::assert::Assert {
+    fairaudit()
+        .args(["sweep", "--nonces", nonces, "--quiet", "--out"])
+        .arg(out)
+        .args(["--server-seed", "=HYPERLINK(\"http://x\",\"y\")", "--client-seed", "shard-test"])
+        .args(extra)
+        .assert()
+}
+
+/// Every output file except run.json (which records timing), by name.
+fn outputs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name() != "run.json")
+        .map(|e| (e.file_name().into_string().unwrap(), std::fs::read(e.path()).unwrap()))
+        .collect()
+}
+
+fn assert_same_outputs(a: &Path, b: &Path) {
+    let (a, b) = (outputs(a), outputs(b));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (name, bytes) in &a {
+        assert!(bytes == &b[name], "{name} differs");
+    }
+}
+
+#[test]
+fn thread_count_and_chunk_size_do_not_change_a_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one");
+    sweep_cmd(&one, "0..30000", &["--threads", "1"]).code(0);
+    for (name, extra) in [
+        ("two", vec!["--threads", "2"]),
+        ("four", vec!["--threads", "4", "--chunk-size", "777"]),
+        ("tiny-chunks", vec!["--threads", "3", "--chunk-size", "1"]),
+    ] {
+        let other = dir.path().join(name);
+        sweep_cmd(&other, "0..30000", &extra).code(0);
+        assert_same_outputs(&one, &other);
+    }
+    assert!(outputs(&one).len() >= 10, "tally.json and the tally tables");
+}
+
+#[test]
+fn shards_merged_equal_one_run_including_the_boundary_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole");
+    sweep_cmd(&whole, "100..20100", &[]).code(0);
+    let (a, b, c) = (dir.path().join("a"), dir.path().join("b"), dir.path().join("c"));
+    sweep_cmd(&a, "100..7331", &["--chunk-size", "1000"]).code(0);
+    sweep_cmd(&b, "7331..7332", &[]).code(0);
+    sweep_cmd(&c, "7332..20100", &["--threads", "1"]).code(0);
+    let merged = dir.path().join("merged");
+    // Inputs in any order.
+    fairaudit().arg("merge").arg(&c).arg(&a).arg(&b).arg("--out").arg(&merged).assert().code(0);
+    assert_same_outputs(&whole, &merged);
+}
+
+#[test]
+fn merge_refuses_overlaps_other_games_other_seeds_unknown_versions_and_interrupted_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name);
+    sweep_cmd(&p("a"), "0..1000", &["--game", "keno"]).code(0);
+    sweep_cmd(&p("overlap"), "999..2000", &["--game", "keno"]).code(0);
+    sweep_cmd(&p("roulette"), "1000..2000", &["--game", "roulette-european"]).code(0);
+    fairaudit()
+        .args(["sweep", "--nonces", "1000..2000", "--quiet", "--game", "keno", "--out"])
+        .arg(p("seeds"))
+        .assert()
+        .code(0);
+    let merge =
+        |other: &str| fairaudit().arg("merge").arg(p("a")).arg(p(other)).arg("--out").arg(p("m")).assert();
+    merge("overlap").code(2).stderr(predicate::str::contains("overlap"));
+    merge("roulette").code(2).stderr(predicate::str::contains("different games"));
+    merge("seeds").code(2).stderr(predicate::str::contains("different seed pairs"));
+
+    let tally = std::fs::read_to_string(p("overlap").join("tally.json")).unwrap();
+    std::fs::write(p("overlap").join("tally.json"), tally.replacen("\"version\":1", "\"version\":99", 1))
+        .unwrap();
+    merge("overlap").code(2).stderr(predicate::str::contains("version 99"));
+    std::fs::write(
+        p("overlap").join("tally.json"),
+        tally.replacen("\"complete\":true", "\"complete\":false", 1),
+    )
+    .unwrap();
+    merge("overlap").code(2).stderr(predicate::str::contains("interrupted"));
+    std::fs::write(p("overlap").join("tally.json"), "{\"format\":\"fairaudit-tally\",\"version\":1}")
+        .unwrap();
+    merge("overlap").code(2).stderr(predicate::str::contains("not a fairaudit tally file"));
+    assert!(!p("m").exists(), "nothing written on refusal");
+}
+
+fn plan(games: Vec<GameId>, nonces: std::ops::Range<u64>) -> Plan {
+    Plan {
+        games,
+        nonces: vec![nonces.into()],
+        seed_source: SeedSource::Given,
+        seed_pairs: vec![SeedPair::new("resume-server", "resume-client")],
+    }
+}
+
+#[test]
+fn a_sweep_stopped_midway_and_resumed_equals_an_uninterrupted_one() {
+    let plan = plan(GameId::ALL.to_vec(), 0..50_000);
+    let never = AtomicBool::new(false);
+    let quiet = |_: u64| {};
+    let whole =
+        sweep::run(&plan, None, &SweepControl { chunk: 1000, stop: &never, progress: &quiet }).unwrap();
+    assert!(whole.complete);
+
+    // Stop after about 60 chunks: the partial result holds what was tallied, possibly
+    // in several segments; resuming fills the holes.
+    let stop = AtomicBool::new(false);
+    let chunks = AtomicU64::new(0);
+    let count = |_: u64| {
+        if chunks.fetch_add(1, Ordering::SeqCst) == 60 {
+            stop.store(true, Ordering::SeqCst);
+        }
+    };
+    let partial =
+        sweep::run(&plan, None, &SweepControl { chunk: 1000, stop: &stop, progress: &count }).unwrap();
+    assert!(!partial.complete);
+    let partial = TallyFile::from_bytes(&partial.to_bytes()).unwrap();
+    let resumed =
+        sweep::run(&plan, Some(partial), &SweepControl { chunk: 777, stop: &never, progress: &quiet })
+            .unwrap();
+    assert_eq!(resumed.to_bytes(), whole.to_bytes());
+}
+
+#[test]
+fn sigterm_saves_progress_and_resume_finishes_with_identical_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, interrupted) = (dir.path().join("whole"), dir.path().join("interrupted"));
+    let nonces = "0..4000000";
+    let args = ["--game", "roulette-american", "--chunk-size", "4096"];
+    let bin = assert_cmd::cargo::cargo_bin("fairaudit");
+    let mut child = std::process::Command::new(&bin)
+        .args(["sweep", "--nonces", nonces, "--quiet", "--out"])
+        .arg(&interrupted)
+        .args(args)
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "interrupted sweeps exit 130");
+    let saved = TallyFile::from_bytes(&std::fs::read(interrupted.join("tally.json")).unwrap()).unwrap();
+    assert!(!saved.complete);
+
+    // Without --resume the interrupted work is not thrown away.
+    fairaudit()
+        .args(["sweep", "--nonces", nonces, "--quiet", "--out"])
+        .arg(&interrupted)
+        .args(args)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--resume"));
+    fairaudit()
+        .args(["sweep", "--nonces", nonces, "--quiet", "--resume", "--out"])
+        .arg(&interrupted)
+        .args(args)
+        .assert()
+        .code(0);
+    fairaudit()
+        .args(["sweep", "--nonces", nonces, "--quiet", "--out"])
+        .arg(&whole)
+        .args(args)
+        .assert()
+        .code(0);
+    assert_same_outputs(&whole, &interrupted);
+}
+
+#[test]
+fn output_folder_rules_protect_other_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    sweep_cmd(&out, "0..100", &["--game", "keno"]).code(0);
+    std::fs::write(out.join("my-notes.txt"), "mine").unwrap();
+    sweep_cmd(&out, "0..100", &["--game", "keno"]).code(0); // the same plan again: reproduces it
+    sweep_cmd(&out, "0..200", &["--game", "keno"])
+        .code(2)
+        .stderr(predicate::str::contains("different sweep"));
+    sweep_cmd(&out, "0..200", &["--game", "keno", "--force"]).code(0);
+    assert_eq!(std::fs::read_to_string(out.join("my-notes.txt")).unwrap(), "mine");
+    sweep_cmd(&dir.path().join("none"), "0..100", &["--resume"])
+        .code(2)
+        .stderr(predicate::str::contains("nothing to resume"));
+}
+
+#[test]
+fn bad_sweep_arguments_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for (nonces, message) in
+        [("5..5", "empty"), ("10", "not a range"), ("a..b", "not a non-negative"), ("0..-1", "")]
+    {
+        fairaudit()
+            .args(["sweep", "--quiet", "--nonces", nonces, "--out"])
+            .arg(dir.path())
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+    fairaudit().args(["sweep", "--server-seed", "s"]).assert().code(2);
+    fairaudit().args(["sweep", "--seed-pairs", "0"]).assert().code(2);
+    fairaudit().args(["sweep", "--game", "poker"]).assert().code(2);
+}
+
+/// Naive per-round replay through `verify::replay` (strings), counted by hand.
+#[test]
+fn tallies_equal_a_naive_replay_of_the_same_rounds() {
+    let range = 5_000..7_000u64;
+    let plan = plan(GameId::ALL.to_vec(), range.clone());
+    let never = AtomicBool::new(false);
+    let file =
+        sweep::run(&plan, None, &SweepControl { chunk: 300, stop: &never, progress: &|_| {} }).unwrap();
+    let (server, client) = ("resume-server", "resume-client");
+
+    let keno = &keno_totals(&file).rows[0].1;
+    let mut numbers = [0u64; 40];
+    let mut positions = vec![0u64; 400];
+    let mut pair_total = 0u64;
+    let mut overlap = [0u64; 11];
+    let mut previous: Option<Vec<u64>> = None;
+    for nonce in range.clone() {
+        let round = replay(GameId::Keno, server, client, nonce);
+        let order: Vec<u64> = round.draw_order.split(' ').map(|n| n.parse().unwrap()).collect();
+        for (k, &n) in order.iter().enumerate() {
+            numbers[n as usize - 1] += 1;
+            positions[k * 40 + n as usize - 1] += 1;
+        }
+        pair_total += 45;
+        if let Some(prev) = &previous {
+            overlap[order.iter().filter(|n| prev.contains(n)).count()] += 1;
+        }
+        previous = Some(order);
+    }
+    assert_eq!(keno.numbers, numbers);
+    assert_eq!(keno.positions, positions);
+    assert_eq!(keno.pairs.iter().sum::<u64>(), pair_total);
+    assert_eq!(keno.overlap, overlap);
+
+    for game in [GameId::RouletteEuropean, GameId::RouletteAmerican] {
+        let tally = &roulette_totals(&file, game).rows[0].1;
+        let n = tally.pockets.len();
+        let pockets: Vec<usize> = range
+            .clone()
+            .map(|nonce| replay(game, server, client, nonce).draw_order.parse().unwrap())
+            .collect();
+        let mut counts = vec![0u64; n];
+        let mut pairs = vec![0u64; n * n];
+        for (i, &p) in pockets.iter().enumerate() {
+            counts[p] += 1;
+            if i > 0 {
+                pairs[pockets[i - 1] * n + p] += 1;
+            }
+        }
+        assert_eq!(tally.pockets, counts);
+        assert_eq!(tally.pairs, pairs);
+        // Gap before each repeat of pocket 0, counted naively.
+        let zeros: Vec<usize> = pockets.iter().enumerate().filter(|(_, &p)| p == 0).map(|(i, _)| i).collect();
+        let gap_count = zeros.windows(2).filter(|w| w[1] - w[0] - 1 == 5).count() as u64;
+        assert_eq!(tally.gaps.count(0, 5), gap_count);
+        // Colour runs: the number of runs equals one plus the colour changes.
+        let colours: Vec<u8> = pockets.iter().map(|&p| fairaudit::tally::roulette::colour(p as u8)).collect();
+        let runs = 1 + colours.windows(2).filter(|w| w[0] != w[1]).count() as u64;
+        assert_eq!(tally.colour_runs.hist.iter().sum::<u64>(), runs);
+    }
+}
