@@ -1,7 +1,8 @@
 //! Criterion benchmarks of the engine: one Keccak-f[1600] permutation (the unit every
 //! other figure is compared with), the SHAKE256 word stream, and whole rounds.
 //!
-//! Run with `cargo bench --bench engine`. A Keno round with 64-character seeds and a
+//! Run with `cargo bench --bench engine`. `sweep_round/*` is the sweep's per-round cost
+//! (signature, stream, draw and all tallies) on one thread. A Keno round with 64-character seeds and a
 //! 7-digit nonce needs three permutations (two for the 137-byte signature message, one
 //! for the stream), so compare `round/keno` with 3 × `keccak/f1600`.
 
@@ -9,6 +10,8 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use fairaudit::chain::sponge::{permute, KeccakState};
 use fairaudit::chain::{RoundHasher, ShakeWords, WordSource};
 use fairaudit::games::{Game, Keno, KenoRound, Roulette, Spin};
+use fairaudit::sweep::tally_rounds;
+use fairaudit::tally::{KenoTally, RouletteTally};
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 use std::hint::black_box;
 
@@ -91,5 +94,19 @@ fn draws_only(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, keccak, shake_stream, rounds, draws_only);
+fn sweep_rounds(c: &mut Criterion) {
+    // Whole rounds as the sweep runs them: signature, stream, draw and every tally.
+    const ROUNDS: u64 = 4096;
+    let hasher = RoundHasher::new(SERVER, CLIENT);
+    let mut group = c.benchmark_group("sweep_round");
+    group.throughput(Throughput::Elements(ROUNDS));
+    let nonces = FIRST_NONCE..FIRST_NONCE + ROUNDS;
+    group.bench_function("keno", |b| b.iter(|| tally_rounds::<KenoTally>(Keno, &hasher, nonces.clone())));
+    group.bench_function("roulette-european", |b| {
+        b.iter(|| tally_rounds::<RouletteTally>(Roulette::EUROPEAN, &hasher, nonces.clone()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, keccak, shake_stream, rounds, draws_only, sweep_rounds);
 criterion_main!(benches);
