@@ -4,7 +4,7 @@
 
 use assert_cmd::Command;
 use fairaudit::games::GameId;
-use fairaudit::report::tallies::{keno_totals, roulette_totals};
+
 use fairaudit::sweep::file::{Plan, SeedSource, TallyFile};
 use fairaudit::sweep::seeds::SeedPair;
 use fairaudit::sweep::{self, SweepControl};
@@ -236,7 +236,7 @@ fn tallies_equal_a_naive_replay_of_the_same_rounds() {
         sweep::run(&plan, None, &SweepControl { chunk: 300, stop: &never, progress: &|_| {} }).unwrap();
     let (server, client) = ("resume-server", "resume-client");
 
-    let keno = &keno_totals(&file).rows[0].1;
+    let keno = &file.keno_totals().rows[0].1;
     let mut numbers = [0u64; 40];
     let mut positions = vec![0u64; 400];
     let mut pair_total = 0u64;
@@ -261,7 +261,7 @@ fn tallies_equal_a_naive_replay_of_the_same_rounds() {
     assert_eq!(keno.overlap, overlap);
 
     for game in [GameId::RouletteEuropean, GameId::RouletteAmerican] {
-        let tally = &roulette_totals(&file, game).rows[0].1;
+        let tally = &file.roulette_totals(game).rows[0].1;
         let n = tally.pockets.len();
         let pockets: Vec<usize> = range
             .clone()

@@ -28,6 +28,27 @@ pub fn is_red(pocket: u8) -> bool {
     RED.contains(&pocket)
 }
 
+/// The groups of pockets that the outside bets cover (SPEC §5), plus `green` (0, and 00
+/// on a 38-pocket wheel), each with its pockets: the categories of the bet-group tests.
+pub fn outside_groups(pockets: usize) -> Vec<(&'static str, Vec<u8>)> {
+    let numbers = 1..=36u8;
+    vec![
+        ("red", numbers.clone().filter(|&n| is_red(n)).collect()),
+        ("black", numbers.clone().filter(|&n| !is_red(n)).collect()),
+        ("odd", numbers.clone().filter(|n| n % 2 == 1).collect()),
+        ("even", numbers.clone().filter(|n| n % 2 == 0).collect()),
+        ("low", (1..=18).collect()),
+        ("high", (19..=36).collect()),
+        ("dozen_1", (1..=12).collect()),
+        ("dozen_2", (13..=24).collect()),
+        ("dozen_3", (25..=36).collect()),
+        ("column_1", numbers.clone().filter(|n| n % 3 == 1).collect()),
+        ("column_2", numbers.clone().filter(|n| n % 3 == 2).collect()),
+        ("column_3", numbers.filter(|n| n % 3 == 0).collect()),
+        ("green", if pockets == 38 { vec![0, DOUBLE_ZERO] } else { vec![0] }),
+    ]
+}
+
 /// The roulette game on one wheel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Roulette {

@@ -4,59 +4,14 @@
 
 use super::table::Table;
 use crate::games::keno::{DRAWN, GRID};
-use crate::games::roulette::DOUBLE_ZERO;
+use crate::games::roulette::outside_groups;
 use crate::games::{GameId, Roulette};
 use crate::sampler::rejected_values;
-use crate::sweep::file::{Entry, TallyFile};
+use crate::sweep::file::{GameTotals, TallyFile};
 use crate::tally::keno::{pair_index, PICK_ORDER};
 use crate::tally::roulette::{COLOUR_SYMBOLS, GAP_CAP, LOW_HIGH_SYMBOLS, RUN_CAP};
 use crate::tally::stream::StreamTally;
-use crate::tally::{KenoTally, RouletteTally, SequenceTally};
-
-/// Closed totals of one game: per seed pair, then `all` when there are several.
-pub struct GameTotals<T> {
-    /// The game.
-    pub game: GameId,
-    /// (`"0"`, `"1"`, …, and `"all"`), each with its closed tally.
-    pub rows: Vec<(String, T)>,
-}
-
-fn totals<T: SequenceTally>(
-    file: &TallyFile,
-    game: GameId,
-    pick: impl Fn(&Entry) -> Option<&crate::tally::Segments<T>>,
-) -> GameTotals<T> {
-    let mut rows: Vec<(String, T)> = file
-        .entries
-        .iter()
-        .filter(|e| e.game() == game)
-        .filter_map(|e| Some((e.seed_pair().to_string(), pick(e)?.closed_total()?)))
-        .collect();
-    if rows.len() > 1 {
-        let mut all = rows[0].1.clone();
-        for (_, tally) in &rows[1..] {
-            all.add_closed(tally);
-        }
-        rows.push(("all".to_owned(), all));
-    }
-    GameTotals { game, rows }
-}
-
-/// Keno totals of a tally file (if it has Keno).
-pub fn keno_totals(file: &TallyFile) -> GameTotals<KenoTally> {
-    totals(file, GameId::Keno, |e| match e {
-        Entry::Keno { segments, .. } => Some(segments),
-        _ => None,
-    })
-}
-
-/// Roulette totals of a tally file for one wheel.
-pub fn roulette_totals(file: &TallyFile, game: GameId) -> GameTotals<RouletteTally> {
-    totals(file, game, |e| match e {
-        Entry::RouletteEuropean { segments, .. } | Entry::RouletteAmerican { segments, .. } => Some(segments),
-        _ => None,
-    })
-}
+use crate::tally::{KenoTally, RouletteTally};
 
 /// Every tally table of a tally file.
 pub fn tally_tables(file: &TallyFile) -> Vec<Table> {
@@ -78,7 +33,7 @@ pub fn tally_tables(file: &TallyFile) -> Vec<Table> {
     );
     let mut tables = Vec::new();
     if file.plan.games.contains(&GameId::Keno) {
-        let keno = keno_totals(file);
+        let keno = file.keno_totals();
         for (pair, tally) in &keno.rows {
             for (n, &count) in tally.numbers.iter().enumerate() {
                 counts.push(vec!["keno".into(), pair.clone().into(), (n as u64 + 1).into(), count.into()]);
@@ -93,7 +48,7 @@ pub fn tally_tables(file: &TallyFile) -> Vec<Table> {
         if !file.plan.games.contains(&game) {
             continue;
         }
-        let roulette = roulette_totals(file, game);
+        let roulette = file.roulette_totals(game);
         for (pair, tally) in &roulette.rows {
             for (pocket, &count) in tally.pockets.iter().enumerate() {
                 counts.push(vec![
@@ -189,25 +144,6 @@ fn keno_tables(keno: &GameTotals<KenoTally>) -> Vec<Table> {
     vec![positions, pairs, hits, overlap]
 }
 
-/// The bet groups of SPEC §5 that cover 12 or 18 numbers, and their pockets.
-pub fn roulette_groups() -> Vec<(&'static str, Vec<u8>)> {
-    let numbers = 1..=36u8;
-    vec![
-        ("red", numbers.clone().filter(|&n| crate::games::roulette::is_red(n)).collect()),
-        ("black", numbers.clone().filter(|&n| !crate::games::roulette::is_red(n)).collect()),
-        ("odd", numbers.clone().filter(|n| n % 2 == 1).collect()),
-        ("even", numbers.clone().filter(|n| n % 2 == 0).collect()),
-        ("low", (1..=18).collect()),
-        ("high", (19..=36).collect()),
-        ("dozen_1", (1..=12).collect()),
-        ("dozen_2", (13..=24).collect()),
-        ("dozen_3", (25..=36).collect()),
-        ("column_1", numbers.clone().filter(|n| n % 3 == 1).collect()),
-        ("column_2", numbers.clone().filter(|n| n % 3 == 2).collect()),
-        ("column_3", numbers.filter(|n| n % 3 == 0).collect()),
-    ]
-}
-
 fn roulette_tables() -> [Table; 4] {
     let pairs = Table::new("roulette_pairs.csv", vec!["game", "seed_pair", "pocket", "next_pocket", "count"]);
     let groups = Table::new("roulette_groups.csv", vec!["game", "seed_pair", "group", "pockets", "count"]);
@@ -236,9 +172,7 @@ fn roulette_rows(tables: &mut [Table; 4], roulette: &GameTotals<RouletteTally>) 
                 ]);
             }
         }
-        let mut group_list = roulette_groups();
-        group_list.push(("green", if n == 38 { vec![0, DOUBLE_ZERO] } else { vec![0] }));
-        for (name, pockets) in group_list {
+        for (name, pockets) in outside_groups(n) {
             let count = pockets.iter().map(|&p| tally.pockets[usize::from(p)]).sum::<u64>();
             groups.push(vec![
                 game.into(),

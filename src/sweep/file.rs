@@ -297,3 +297,52 @@ impl TallyFile {
         Ok(file)
     }
 }
+
+/// Closed totals of one game: per seed pair, then `all` when there are several.
+pub struct GameTotals<T> {
+    /// The game.
+    pub game: GameId,
+    /// (`"0"`, `"1"`, …, and `"all"`), each with its closed tally.
+    pub rows: Vec<(String, T)>,
+}
+
+fn totals<T: SequenceTally>(
+    file: &TallyFile,
+    game: GameId,
+    pick: impl Fn(&Entry) -> Option<&Segments<T>>,
+) -> GameTotals<T> {
+    let mut rows: Vec<(String, T)> = file
+        .entries
+        .iter()
+        .filter(|e| e.game() == game)
+        .filter_map(|e| Some((e.seed_pair().to_string(), pick(e)?.closed_total()?)))
+        .collect();
+    if rows.len() > 1 {
+        let mut all = rows[0].1.clone();
+        for (_, tally) in &rows[1..] {
+            all.add_closed(tally);
+        }
+        rows.push(("all".to_owned(), all));
+    }
+    GameTotals { game, rows }
+}
+
+impl TallyFile {
+    /// Keno totals (per seed pair, closed; empty when the file has no Keno).
+    pub fn keno_totals(&self) -> GameTotals<KenoTally> {
+        totals(self, GameId::Keno, |e| match e {
+            Entry::Keno { segments, .. } => Some(segments),
+            _ => None,
+        })
+    }
+
+    /// Roulette totals for one wheel (per seed pair, closed).
+    pub fn roulette_totals(&self, game: GameId) -> GameTotals<RouletteTally> {
+        totals(self, game, |e| match e {
+            Entry::RouletteEuropean { segments, .. } | Entry::RouletteAmerican { segments, .. } => {
+                Some(segments)
+            }
+            _ => None,
+        })
+    }
+}

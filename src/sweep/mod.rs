@@ -12,7 +12,7 @@ use file::{Entry, NonceRange, Plan, TallyFile};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub use runner::{sweep_range, tally_rounds, DEFAULT_CHUNK};
+pub use runner::{sweep_range, tally_rounds, tally_words, DEFAULT_CHUNK};
 
 /// How a sweep runs (none of this changes its results).
 pub struct SweepControl<'a> {

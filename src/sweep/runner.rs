@@ -5,7 +5,7 @@
 //! iterator is ordered), joining adjacent segments exactly. Each chunk allocates its
 //! tally once; a round allocates nothing. Progress is reported once per chunk.
 
-use crate::chain::RoundHasher;
+use crate::chain::{RoundHasher, WordSource};
 use crate::games::Game;
 use crate::tally::{Segment, Segments, SequenceTally};
 use rayon::prelude::*;
@@ -57,6 +57,19 @@ pub fn tally_rounds<T: SequenceTally>(game: T::Game, hasher: &RoundHasher, nonce
     for nonce in nonces {
         let mut words = hasher.words(nonce);
         game.draw(&mut words, &mut round);
+        tally.record(&round);
+    }
+    tally
+}
+
+/// Tallies `rounds` consecutive rounds drawn from one continuous word source. The same
+/// draw and tally code as the sweep, driven by any generator: the calibration and mutant
+/// tests feed it an independent generator and deliberately broken ones.
+pub fn tally_words<T: SequenceTally, W: WordSource + ?Sized>(game: T::Game, words: &mut W, rounds: u64) -> T {
+    let mut tally = T::new(game);
+    let mut round = <T::Game as Game>::Outcome::default();
+    for _ in 0..rounds {
+        game.draw(words, &mut round);
         tally.record(&round);
     }
     tally

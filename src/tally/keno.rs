@@ -81,19 +81,24 @@ impl SequenceTally for KenoTally {
     #[inline]
     fn record(&mut self, round: &KenoRound) {
         for (k, &n) in round.order.iter().enumerate() {
-            let n = usize::from(n) - 1;
-            self.numbers[n] += 1;
-            self.positions[k * GRID + n] += 1;
+            self.positions[k * GRID + usize::from(n) - 1] += 1;
         }
-        let sorted = round.sorted();
-        for (i, &a) in sorted.iter().enumerate() {
+        // Numbers and pairs come from the set of drawn numbers, so a broken draw that
+        // repeats a number is counted as what it is (fewer than ten numbers), not twice.
+        let mask = round.mask();
+        let mut remaining = mask;
+        while remaining != 0 {
+            let a = remaining.trailing_zeros() as u8;
+            remaining &= remaining - 1;
+            self.numbers[usize::from(a) - 1] += 1;
             // Pairs with a fixed smaller number are contiguous in the table.
             let row = pair_index(a, a + 1) - usize::from(a) - 1;
-            for &b in &sorted[i + 1..] {
-                self.pairs[row + usize::from(b)] += 1;
+            let mut partners = remaining;
+            while partners != 0 {
+                self.pairs[row + partners.trailing_zeros() as usize] += 1;
+                partners &= partners - 1;
             }
         }
-        let mask = round.mask();
         for (k, pick) in PICK_MASKS.iter().enumerate() {
             self.hits[k * (DRAWN + 1) + (mask & pick).count_ones() as usize] += 1;
         }
