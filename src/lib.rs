@@ -18,4 +18,5 @@
 pub mod chain;
 pub mod games;
 pub mod sampler;
+pub mod stats;
 pub mod verify;
