@@ -19,6 +19,7 @@ pub mod chain;
 pub mod games;
 pub mod report;
 pub mod sampler;
+pub mod stats;
 pub mod sweep;
 pub mod tally;
 pub mod verify;
