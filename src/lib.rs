@@ -15,6 +15,7 @@
 
 #![deny(missing_docs)]
 
+pub mod audit;
 pub mod chain;
 pub mod games;
 pub mod report;

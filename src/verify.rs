@@ -30,18 +30,23 @@ pub fn replay(game: GameId, server_seed: &str, client_seed: &str, nonce: u64) ->
     replay_with(game, &RoundHasher::new(server_seed, client_seed), commitment(server_seed), nonce)
 }
 
-fn replay_with(game: GameId, hasher: &RoundHasher, commitment: String, nonce: u64) -> Replayed {
+/// The draw order, result and words used of one round, from a seed pair's hasher.
+pub fn replay_outcome(game: GameId, hasher: &RoundHasher, nonce: u64) -> (String, String, u64) {
     fn texts<G: Game>(game: G, hasher: &RoundHasher, nonce: u64) -> (String, String, u64) {
         let mut words = hasher.words(nonce);
         let mut round = G::Outcome::default();
         game.draw(&mut words, &mut round);
         (game.draw_order_text(&round), game.result_text(&round), words.words_used())
     }
-    let (draw_order, result, u32_used) = match game {
+    match game {
         GameId::Keno => texts(Keno, hasher, nonce),
         GameId::RouletteEuropean => texts(Roulette::EUROPEAN, hasher, nonce),
         GameId::RouletteAmerican => texts(Roulette::AMERICAN, hasher, nonce),
-    };
+    }
+}
+
+fn replay_with(game: GameId, hasher: &RoundHasher, commitment: String, nonce: u64) -> Replayed {
+    let (draw_order, result, u32_used) = replay_outcome(game, hasher, nonce);
     Replayed {
         game,
         nonce,

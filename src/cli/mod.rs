@@ -4,6 +4,7 @@
 //! Exit status, for every command: 0 = everything checked out; 1 = a fairness finding
 //! (a mismatch, a failed test or claim); 2 = usage or input error.
 
+mod audit;
 mod output;
 mod sweep;
 mod verify;
@@ -27,6 +28,8 @@ enum Command {
     Merge(sweep::MergeArgs),
     /// Recompute one round, or check a whole bet history, against the provably-fair chain.
     Verify(verify::VerifyArgs),
+    /// Run the statistical battery on outcomes recorded elsewhere (an operator's logs).
+    Audit(audit::AuditArgs),
 }
 
 /// What a command concluded, when it ran to the end.
@@ -62,6 +65,7 @@ pub fn main() -> ExitCode {
         Command::Sweep(args) => sweep::run_sweep(args),
         Command::Merge(args) => sweep::run_merge(args),
         Command::Verify(args) => verify::run(args),
+        Command::Audit(args) => audit::run(args),
     };
     match outcome {
         Ok(Verdict::Clean) => ExitCode::SUCCESS,

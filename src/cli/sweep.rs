@@ -7,6 +7,7 @@ use clap::Args;
 use fairaudit::chain::REFERENCE_MAX_NONCE;
 use fairaudit::games::GameId;
 use fairaudit::report::{output_files, RunInfo};
+use fairaudit::stats::battery::{p_value_text, run_battery, Battery, Verdict as TestVerdict};
 use fairaudit::sweep::file::{NonceRange, Plan, SeedSource, TallyFile};
 use fairaudit::sweep::seeds::{default_seed_pair, derive_seed_pairs, SeedPair, DEFAULT_MASTER_SEED};
 use fairaudit::sweep::{self, rounds_remaining, SweepControl, DEFAULT_CHUNK};
@@ -58,6 +59,9 @@ pub struct SweepArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Level of the statistical battery (family-wise, Holm-adjusted).
+    #[arg(long, value_name = "A", default_value_t = 0.01, value_parser = parse_alpha)]
+    alpha: f64,
 }
 
 #[derive(Debug, Args)]
@@ -71,6 +75,17 @@ pub struct MergeArgs {
     /// Replace another run's output in --out.
     #[arg(long)]
     force: bool,
+    /// Level of the statistical battery (family-wise, Holm-adjusted).
+    #[arg(long, value_name = "A", default_value_t = 0.01, value_parser = parse_alpha)]
+    alpha: f64,
+}
+
+/// Parses a significance level: a number strictly between 0 and 1.
+pub fn parse_alpha(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(alpha) if alpha > 0.0 && alpha < 1.0 => Ok(alpha),
+        _ => Err(format!("alpha must be a number between 0 and 1 (exclusive), got '{text}'")),
+    }
 }
 
 fn parse_range(text: &str) -> Result<NonceRange, String> {
@@ -137,7 +152,8 @@ pub fn run_sweep(args: SweepArgs) -> Result<Verdict> {
     info.chunk_size = Some(args.chunk_size);
     let done = bar.position();
     fill_timing(&mut info, started, done);
-    let mut files = output_files(&tallies);
+    let battery = tallies.complete.then(|| run_battery(&tallies, args.alpha));
+    let mut files = output_files(&tallies, battery.as_ref());
     files.push(("run.json".to_owned(), info.to_bytes()));
     write_files(&args.out, &files)?;
 
@@ -158,7 +174,41 @@ pub fn run_sweep(args: SweepArgs) -> Result<Verdict> {
         info.rounds_per_second,
     );
     println!("output: {}", args.out.display());
-    Ok(Verdict::Clean)
+    Ok(print_battery(battery.as_ref().expect("complete sweeps run the battery")))
+}
+
+/// Prints the battery's verdict line and every test that did not pass; the verdict.
+pub fn print_battery(battery: &Battery) -> Verdict {
+    let counts = battery.counts();
+    let overall = battery.overall();
+    println!(
+        "battery at alpha {}: {} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
+        battery.alpha,
+        battery.results.len(),
+        counts.pass,
+        counts.weak,
+        counts.fail,
+        counts.insufficient,
+        overall.as_str()
+    );
+    for result in battery.results.iter().filter(|r| r.verdict != TestVerdict::Pass) {
+        let which = format!("{} {} {}", result.game, result.seed_pair, result.outcome.test);
+        match (result.outcome.p_value, result.adjusted_p) {
+            (Some(p), Some(adjusted)) => println!(
+                "  {:<12} {which}: p {}, adjusted {} ({})",
+                result.verdict.as_str(),
+                p_value_text(p),
+                p_value_text(adjusted),
+                result.outcome.note
+            ),
+            _ => println!("  {:<12} {which}: {}", result.verdict.as_str(), result.outcome.note),
+        }
+    }
+    if overall == TestVerdict::Fail {
+        Verdict::Finding
+    } else {
+        Verdict::Clean
+    }
 }
 
 fn fill_timing(info: &mut RunInfo, started: (SystemTime, Instant), rounds: u64) {
@@ -203,7 +253,8 @@ pub fn run_merge(args: MergeArgs) -> Result<Verdict> {
     }
     let mut info = RunInfo::for_tallies(&merged, command_line());
     fill_timing(&mut info, started, 0);
-    let mut outputs = output_files(&merged);
+    let battery = run_battery(&merged, args.alpha);
+    let mut outputs = output_files(&merged, Some(&battery));
     outputs.push(("run.json".to_owned(), info.to_bytes()));
     write_files(&args.out, &outputs)?;
     println!(
@@ -212,5 +263,5 @@ pub fn run_merge(args: MergeArgs) -> Result<Verdict> {
         merged.plan.rounds_per_sequence(),
         args.out.display()
     );
-    Ok(Verdict::Clean)
+    Ok(print_battery(&battery))
 }

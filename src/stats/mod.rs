@@ -8,13 +8,32 @@
 //!   for the second level of the battery (are the p-values of many tests uniform?).
 //! * [`multiple`]: Holm–Bonferroni adjustment across the tests of one report.
 //!
+//! On top of them, one file per test family, each stating its statistic and null
+//! distribution where it is coded: [`frequency`] (pockets, bet groups, Keno numbers with
+//! the without-replacement correction, hits), [`serial`] (consecutive rounds),
+//! [`runs`], [`gaps`], [`keno_structure`] (position × number and pairs, with the number
+//! totals projected out), [`rejections`], [`across_pairs`]; [`chisquare`] and [`power`]
+//! are their shared machinery, and [`battery`] runs them all, adjusts for multiplicity
+//! and gives verdicts.
+//!
 //! Every p-value comes from a survival function, never `1 − cdf`. Every routine is tested
 //! against 60-digit reference values from `reference_values.py` (mpmath), which writes the
 //! test-only module `reference_values.rs`; the per-routine error bounds are stated in each
 //! function's docs and asserted by its tests.
 
+pub mod across_pairs;
+pub mod battery;
+pub mod chisquare;
 pub mod distributions;
+pub mod frequency;
+pub mod gaps;
+pub mod keno_structure;
 pub mod multiple;
+pub mod outcome;
+pub mod power;
+pub mod rejections;
+pub mod runs;
+pub mod serial;
 pub mod uniformity;
 
 #[cfg(test)]

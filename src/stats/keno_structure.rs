@@ -1,0 +1,142 @@
+//! Keno structure tests that must see past the number totals: draw position × number,
+//! and pairs of numbers drawn together. Both are derived from the exact covariance of a
+//! uniformly random ordered draw of 10 distinct numbers from 40.
+
+use super::chisquare::{independence, MIN_EXPECTED};
+use super::distributions::chi_square_sf;
+use super::outcome::TestOutcome;
+use crate::games::keno::{DRAWN, GRID};
+use crate::tally::keno::{pair_index, PAIRS};
+use crate::tally::KenoTally;
+
+/// Degrees of freedom of the position × number interaction: (10 − 1)(40 − 1).
+pub const POSITION_DF: usize = (DRAWN - 1) * (GRID - 1);
+
+/// Draw position × number.
+///
+/// # Formula
+///
+/// `Mₖₙ` counts rounds whose k-th draw was `n`; each row sums to `R`. For one round the
+/// 400 indicators have covariance `δδ'/40 − 1/1600 + [k≠k'][n≠n']/1560`. In the
+/// decomposition of the 10×40 table into grand mean, position effects, number effects and
+/// interaction, its eigenvalues are 0, 0, 1/52 and 1/39 (dimensions 1, 9, 39, 351). The
+/// interaction part carries any position-dependent bias that leaves the number totals
+/// alone; the Pearson statistic of independence `X² = Σ (Mₖₙ − Mₖ·M·ₙ/T)² / (Mₖ·M·ₙ/T)`
+/// estimates `(40/R)` times its squared norm, so `X² · 39/40` is asymptotically χ² with
+/// 351 degrees of freedom.
+pub fn positions(tally: &KenoTally) -> TestOutcome {
+    let rounds = tally.stream.rounds as f64;
+    if rounds / (GRID as f64) < MIN_EXPECTED {
+        return TestOutcome::insufficient(
+            "position_by_number",
+            format!("expected count {:.2} per cell", rounds / GRID as f64),
+        );
+    }
+    let (chi, _) = independence(&tally.positions, DRAWN, GRID);
+    let scale = (GRID - 1) as f64 / GRID as f64;
+    let statistic = chi * scale;
+    let df = POSITION_DF as f64;
+    // One cell raised by δ·R/40 keeps 351/400 of its square in the interaction part; the
+    // statistic is (39/R)·|interaction|².
+    let cell = rounds / GRID as f64;
+    let per_unit = (GRID - 1) as f64 / rounds * cell * cell * POSITION_DF as f64 / (DRAWN * GRID) as f64;
+    TestOutcome {
+        test: "position_by_number".into(),
+        statistic,
+        df: Some(df),
+        p_value: Some(chi_square_sf(statistic, df)),
+        insufficient: None,
+        noncentrality_per_unit_bias: Some(per_unit),
+        continuous: true,
+        note: "chi-square of independence x 39/40 (position x number interaction)".into(),
+    }
+}
+
+/// Degrees of freedom of the pair test: the pair space (780) minus the grand mean (1) and
+/// the number effects (39).
+pub const PAIR_DF: usize = PAIRS - GRID;
+
+/// Probability that a given set of `j` numbers is all drawn: `K!/(K−j)! · (N−j)!/N!`.
+fn all_drawn(j: u64) -> f64 {
+    (0..j).map(|i| (DRAWN as u64 - i) as f64 / (GRID as u64 - i) as f64).product()
+}
+
+/// The per-round variance of each component of the pair table in the interaction space.
+///
+/// # Formula
+///
+/// For a random 10-subset the pair indicators `Wₐᵦ` have covariance `p₂(1 − p₂)` (same
+/// pair), `p₃ − p₂²` (pairs sharing a number) and `p₄ − p₂²` (disjoint pairs), where `pⱼ`
+/// is the probability that `j` given numbers are all drawn. Pair space is the Johnson
+/// scheme J(40, 2); on its 740-dimensional interaction space the two adjacency relations
+/// have eigenvalues −2 and 1, so the covariance has the single eigenvalue
+/// `λ₂ = p₂ − 2p₃ + p₄`.
+pub fn pair_interaction_variance() -> f64 {
+    all_drawn(2) - 2.0 * all_drawn(3) + all_drawn(4)
+}
+
+/// Pairs of numbers drawn together, beyond what the number totals explain.
+///
+/// # Formula
+///
+/// `Bₐᵦ` counts rounds in which both `a` and `b` were drawn. Its row sums are `9·cₐ`, so
+/// the raw pair counts mostly echo the number totals, and a χ² on them would drown a pair
+/// bias in that echo. The test removes it: with `rₐ = Σᵦ Bₐᵦ` and `S = Σ Bₐᵦ`, the
+/// interaction residual `xₐᵦ = Bₐᵦ − (rₐ + rᵦ)/(N − 2) + 2S/((N − 1)(N − 2))` is the
+/// projection of `B` onto the space orthogonal to the grand mean and all number effects.
+/// Its covariance there is `R·λ₂` times the identity ([`pair_interaction_variance`]), so
+/// `X² = Σ xₐᵦ² / (R λ₂)` is asymptotically χ² with 740 degrees of freedom.
+pub fn pairs(tally: &KenoTally) -> TestOutcome {
+    let rounds = tally.stream.rounds as f64;
+    let expected = rounds * all_drawn(2);
+    if expected < MIN_EXPECTED {
+        return TestOutcome::insufficient("pairs", format!("expected count {expected:.2} per pair"));
+    }
+    let n = GRID as f64;
+    let mut row = [0.0f64; GRID];
+    let mut sum = 0.0;
+    for a in 1..=GRID as u8 {
+        for b in a + 1..=GRID as u8 {
+            let count = tally.pairs[pair_index(a, b)] as f64;
+            row[usize::from(a) - 1] += count;
+            row[usize::from(b) - 1] += count;
+            sum += count;
+        }
+    }
+    let mean_term = 2.0 * sum / ((n - 1.0) * (n - 2.0));
+    let mut squared = 0.0;
+    for a in 1..=GRID as u8 {
+        for b in a + 1..=GRID as u8 {
+            let residual = tally.pairs[pair_index(a, b)] as f64
+                - (row[usize::from(a) - 1] + row[usize::from(b) - 1]) / (n - 2.0)
+                + mean_term;
+            squared += residual * residual;
+        }
+    }
+    let variance = rounds * pair_interaction_variance();
+    let statistic = squared / variance;
+    let df = PAIR_DF as f64;
+    TestOutcome {
+        test: "pairs".into(),
+        statistic,
+        df: Some(df),
+        p_value: Some(chi_square_sf(statistic, df)),
+        insufficient: None,
+        // One pair raised by δ·E keeps 740/780 of its square in the interaction space.
+        noncentrality_per_unit_bias: Some(expected * expected * (PAIR_DF as f64 / PAIRS as f64) / variance),
+        continuous: true,
+        note: "chi-square of pair co-occurrence after removing number totals (740 df)".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pair_probabilities_are_the_hypergeometric_ones() {
+        assert!((all_drawn(2) - 90.0 / 1560.0).abs() < 1e-15);
+        assert!((all_drawn(4) - 5040.0 / 2_193_360.0).abs() < 1e-15);
+        assert!((pair_interaction_variance() - 0.035_698_6).abs() < 1e-6);
+    }
+}

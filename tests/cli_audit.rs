@@ -1,0 +1,160 @@
+//! `fairaudit audit` and the battery's exit status through the real binary.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+
+fn fairaudit() -> Command {
+    Command::cargo_bin("fairaudit").unwrap()
+}
+
+fn log() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/american-log.csv")
+}
+
+fn audit(game: &str, file: &Path) -> assert_cmd::assert::Assert {
+    fairaudit().args(["audit", "--game", game, "--outcomes"]).arg(file).assert()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_fair_log_verified_against_the_chain_passes() {
+    audit("roulette-american", &log())
+        .code(0)
+        .stdout(predicate::str::contains("3000 rounds read; 3000 replayed against the chain, 0 mismatches"))
+        .stdout(predicate::str::contains("FAIL, 1 INSUFFICIENT: PASS"));
+}
+
+#[test]
+fn a_tampered_round_is_listed_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(log()).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let original = lines[5].to_owned();
+    let (prefix, result) = original.rsplit_once(',').unwrap();
+    let changed = format!("{prefix},{}", if result == "7" { "8" } else { "7" });
+    lines[5] = &changed;
+    let file = write(dir.path(), "log.csv", &(lines.join("\n") + "\n"));
+    audit("roulette-american", &file)
+        .code(1)
+        .stdout(predicate::str::contains("line 6: result: file has '"))
+        .stdout(predicate::str::contains("1 mismatches"));
+}
+
+#[test]
+fn a_biased_log_fails_the_battery_and_writes_its_report() {
+    let dir = tempfile::tempdir().unwrap();
+    // 3,700 spins where pocket 0 never comes up and 17 comes up twice as often.
+    let rows: String = (0..3700).map(|i| format!("{}\n", if i % 37 == 0 { 17 } else { i % 37 })).collect();
+    let file = write(dir.path(), "log.csv", &format!("result\n{rows}"));
+    let out = dir.path().join("report");
+    fairaudit()
+        .args(["audit", "--game", "roulette-european", "--outcomes"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("FAIL         roulette-european log pocket_frequency"));
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["verdict"], "FAIL");
+    let mut tests = csv::Reader::from_path(out.join("tests.csv")).unwrap();
+    assert!(tests.records().map(Result::unwrap).any(|r| &r[2] == "pocket_frequency" && &r[7] == "FAIL"));
+    // The report is not overwritten without --force.
+    fairaudit()
+        .args(["audit", "--game", "roulette-european", "--outcomes"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("already exists"));
+}
+
+#[test]
+fn keno_logs_enable_the_position_test_only_with_draw_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut with_order = String::from("draw_order,result\n");
+    let mut without = String::from("result\n");
+    for nonce in 0..300u64 {
+        let round = fairaudit::verify::replay(fairaudit::games::GameId::Keno, "s", "c", nonce);
+        with_order.push_str(&format!("{},{}\n", round.draw_order, round.result));
+        without.push_str(&format!("{}\n", round.result));
+    }
+    audit("keno", &write(dir.path(), "a.csv", &with_order)).code(0);
+    let out = dir.path().join("with");
+    fairaudit()
+        .args(["audit", "--game", "keno", "--outcomes"])
+        .arg(write(dir.path(), "a.csv", &with_order))
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(0);
+    let tests = std::fs::read_to_string(out.join("tests.csv")).unwrap();
+    assert!(tests.contains("position_by_number"));
+    let out = dir.path().join("without");
+    fairaudit()
+        .args(["audit", "--game", "keno", "--outcomes"])
+        .arg(write(dir.path(), "b.csv", &without))
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(0);
+    assert!(!std::fs::read_to_string(out.join("tests.csv")).unwrap().contains("position_by_number"));
+}
+
+#[test]
+fn malformed_rows_exit_2_with_their_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("roulette-european", "result\n1\n00\n", "line 3"),
+        ("roulette-european", "result\n1\n37\n", "line 3"),
+        ("roulette-european", "pocket\n1\n", "missing required column 'result'"),
+        ("keno", "result\n1 2 3 4 5 6 7 8 9 10\n1 2 3\n", "has 3 numbers"),
+        ("keno", "result\n10 9 8 7 6 5 4 3 2 1\n", "ascending"),
+        ("keno", "draw_order,result\n11 2 3 4 5 6 7 8 9 10,1 2 3 4 5 6 7 8 9 10\n", "not the same numbers"),
+        ("keno", "game,result\nroulette-european,1\n", "column 'game'"),
+    ];
+    for (i, (game, text, needle)) in cases.iter().enumerate() {
+        let file = write(dir.path(), &format!("{i}.csv"), text);
+        let output = fairaudit().args(["audit", "--game", game, "--outcomes"]).arg(&file).output().unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{text:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(needle), "{needle:?} not in {stderr:?}");
+    }
+}
+
+#[test]
+fn a_sweep_whose_tallies_fail_the_battery_exits_1() {
+    // Doctor a real tally (move every spin of pocket 1 to pocket 0), then merge it: the
+    // battery must FAIL pocket_frequency and the exit status must be 1.
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    fairaudit()
+        .args(["sweep", "--game", "roulette-european", "--nonces", "0..20000", "--quiet", "--out"])
+        .arg(&run)
+        .assert()
+        .code(0);
+    let path = run.join("tally.json");
+    let mut tally: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let pockets = &mut tally["entries"][0]["segments"][0]["tally"]["pockets"];
+    let moved = pockets[1].as_u64().unwrap();
+    pockets[0] = (pockets[0].as_u64().unwrap() + moved).into();
+    pockets[1] = 0.into();
+    std::fs::write(&path, serde_json::to_vec(&tally).unwrap()).unwrap();
+    fairaudit()
+        .arg("merge")
+        .arg(&run)
+        .arg("--out")
+        .arg(dir.path().join("merged"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("FAIL").and(predicate::str::contains("pocket_frequency")));
+}
