@@ -5,6 +5,7 @@
 //! (a mismatch, a failed test or claim); 2 = usage or input error.
 
 mod output;
+mod rtp;
 mod sweep;
 mod verify;
 
@@ -27,6 +28,8 @@ enum Command {
     Merge(sweep::MergeArgs),
     /// Recompute one round, or check a whole bet history, against the provably-fair chain.
     Verify(verify::VerifyArgs),
+    /// Exact RTP of every bet type, and the operator's published claims checked against it.
+    Rtp(rtp::RtpArgs),
 }
 
 /// What a command concluded, when it ran to the end.
@@ -62,6 +65,7 @@ pub fn main() -> ExitCode {
         Command::Sweep(args) => sweep::run_sweep(args),
         Command::Merge(args) => sweep::run_merge(args),
         Command::Verify(args) => verify::run(args),
+        Command::Rtp(args) => rtp::run(args),
     };
     match outcome {
         Ok(Verdict::Clean) => ExitCode::SUCCESS,
