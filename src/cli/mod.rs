@@ -6,6 +6,7 @@
 
 mod audit;
 mod output;
+mod rtp;
 mod sweep;
 mod verify;
 
@@ -30,6 +31,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Run the statistical battery on outcomes recorded elsewhere (an operator's logs).
     Audit(audit::AuditArgs),
+    /// Exact RTP of every bet type, and the operator's published claims checked against it.
+    Rtp(rtp::RtpArgs),
 }
 
 /// What a command concluded, when it ran to the end.
@@ -66,6 +69,7 @@ pub fn main() -> ExitCode {
         Command::Merge(args) => sweep::run_merge(args),
         Command::Verify(args) => verify::run(args),
         Command::Audit(args) => audit::run(args),
+        Command::Rtp(args) => rtp::run(args),
     };
     match outcome {
         Ok(Verdict::Clean) => ExitCode::SUCCESS,

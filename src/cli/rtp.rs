@@ -1,0 +1,240 @@
+//! `fairaudit rtp`: the exact RTP of every bet type, and the published claims checked
+//! against it. The figures come from the library (`fairaudit::rtp`); this file parses the
+//! arguments, reads the input files, prints and chooses the exit status.
+
+use super::Verdict;
+use anyhow::{Context, Result};
+use clap::Args;
+use fairaudit::games::GameId;
+use fairaudit::rtp::claims::{builtin_claims, Claim, ClaimVerdict, BUILTIN_CLAIMS_PATH};
+use fairaudit::rtp::decimal::{format_fixed, format_fraction, format_trimmed};
+use fairaudit::rtp::paytable::ILLUSTRATIVE_LABEL;
+use fairaudit::rtp::{check_claim, exact_rtp, parse_claims, ExactRtp, Paytable, PaytableOrigin};
+use num_rational::BigRational;
+use num_traits::{Signed, ToPrimitive};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Args)]
+pub struct RtpArgs {
+    /// The game: keno, roulette-european or roulette-american; repeat for several
+    /// (default: all three).
+    #[arg(long = "game", value_name = "G", value_parser = super::verify::parse_game)]
+    games: Vec<GameId>,
+    /// The Keno paytable, CSV `picks,hits,multiplier` (multiplier = total return per unit
+    /// stake). Default: the ILLUSTRATIVE example, NOT the operator's.
+    #[arg(long, value_name = "FILE")]
+    paytable: Option<PathBuf>,
+    /// The published claims, CSV `game,metric,figure,tolerance,source`. Default: the
+    /// built-in data/claims.csv (SPEC §6).
+    #[arg(long, value_name = "FILE")]
+    claims: Option<PathBuf>,
+}
+
+/// Digits after the point for percentages, percentage points and variances.
+const PLACES: usize = 6;
+
+pub fn run(args: RtpArgs) -> Result<Verdict> {
+    let games = if args.games.is_empty() { GameId::ALL.to_vec() } else { dedup(args.games) };
+    let paytable = match &args.paytable {
+        Some(path) => {
+            let file = open(path)?;
+            let origin = PaytableOrigin::File(path.display().to_string());
+            Paytable::parse(file, origin).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+        }
+        None => Paytable::example(),
+    };
+    let (claims, claims_name) = match &args.claims {
+        Some(path) => {
+            let claims = parse_claims(open(path)?).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            (claims, path.display().to_string())
+        }
+        None => (builtin_claims(), format!("{BUILTIN_CLAIMS_PATH} (SPEC §6, built in)")),
+    };
+    let illustrative = games.contains(&GameId::Keno) && paytable.is_illustrative();
+    if illustrative {
+        eprintln!(
+            "warning: Keno uses the {ILLUSTRATIVE_LABEL}; pass the operator's paytable with --paytable FILE"
+        );
+    }
+
+    let mut all_bets = Vec::new();
+    for (i, &game) in games.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        let bets = exact_rtp(game, &paytable);
+        print_game(game, &bets, &paytable);
+        all_bets.extend(bets);
+    }
+
+    let relevant: Vec<&Claim> = claims.iter().filter(|claim| games.contains(&claim.game)).collect();
+    println!();
+    println!("claims: {claims_name}");
+    if relevant.is_empty() {
+        println!("no claims about the games shown");
+        return Ok(Verdict::Clean);
+    }
+    let verdicts: Vec<ClaimVerdict> = relevant.iter().map(|claim| check_claim(claim, &all_bets)).collect();
+    for verdict in &verdicts {
+        print_verdict(verdict, verdict.claim.game == GameId::Keno && paytable.is_illustrative());
+    }
+    let failed: Vec<&ClaimVerdict> = verdicts.iter().filter(|v| !v.holds()).collect();
+    if failed.is_empty() {
+        println!("verdict: every claim holds ({} of {})", verdicts.len(), verdicts.len());
+    } else {
+        let names: Vec<String> =
+            failed.iter().map(|v| format!("{} rtp {}%", v.claim.game, v.claim.figure_text)).collect();
+        println!("verdict: {} of {} claims DO NOT HOLD: {}", failed.len(), verdicts.len(), names.join(", "));
+    }
+    if illustrative {
+        println!("(Keno figures: {ILLUSTRATIVE_LABEL})");
+    }
+    Ok(if failed.is_empty() { Verdict::Clean } else { Verdict::Finding })
+}
+
+fn dedup(games: Vec<GameId>) -> Vec<GameId> {
+    let mut seen = Vec::new();
+    for game in games {
+        if !seen.contains(&game) {
+            seen.push(game);
+        }
+    }
+    seen
+}
+
+fn open(path: &Path) -> Result<std::fs::File> {
+    std::fs::File::open(path).with_context(|| format!("{}: cannot open", path.display()))
+}
+
+fn percent(value: &BigRational) -> String {
+    format_fixed(&(value * BigRational::from_integer(100.into())), PLACES)
+}
+
+fn print_game(game: GameId, bets: &[ExactRtp], paytable: &Paytable) {
+    let keno = game == GameId::Keno;
+    if keno {
+        println!("keno: exact RTP per pick count");
+        println!("paytable: {}", paytable.describe());
+        if paytable.is_illustrative() {
+            println!(
+                "*** ILLUSTRATIVE, NOT THE OPERATOR'S: these Keno figures certify nothing about the operator; \
+                 pass the operator's paytable with --paytable FILE ***"
+            );
+        }
+        println!(
+            "P(h hits | k picks) = C(10,h) C(30,k-h) / C(40,k); multiplier = total return per unit stake"
+        );
+    } else {
+        let pockets = if game == GameId::RouletteEuropean { 37 } else { 38 };
+        println!("{game}: exact RTP per bet type");
+        println!("{pockets} equally likely pockets; a bet paying k:1 returns the stake plus k times it");
+    }
+    let mut header = vec!["bet_type"];
+    header.extend(if keno { vec!["picks"] } else { vec!["bets", "pockets", "pays"] });
+    header.extend(["rtp_%", "house_edge_%", "hit_freq_%", "variance", "sd", "max_return", "rtp_exact"]);
+    if keno {
+        header.push("multipliers_by_hits");
+    }
+    let rows: Vec<Vec<String>> = bets
+        .iter()
+        .map(|bet| {
+            let mut row = vec![bet.bet_type.clone()];
+            if keno {
+                row.push(bet.covers.to_string());
+            } else {
+                row.extend([bet.bets.to_string(), bet.covers.to_string(), bet.pays.clone()]);
+            }
+            let sd = bet.variance.to_f64().unwrap_or(f64::NAN).sqrt();
+            row.extend([
+                percent(&bet.rtp),
+                percent(&bet.house_edge()),
+                percent(&bet.hit_frequency),
+                format_fixed(&bet.variance, PLACES),
+                format!("{sd:.PLACES$}"),
+                format_trimmed(&bet.max_return, 12),
+                format_fraction(&bet.rtp),
+            ]);
+            if keno {
+                row.push(paytable.row_text(bet.covers));
+            }
+            row
+        })
+        .collect();
+    for line in aligned(&header, &rows) {
+        println!("{line}");
+    }
+}
+
+/// Columns padded to their widest cell: text left-aligned, numbers right-aligned; no
+/// trailing spaces.
+fn aligned(header: &[&str], rows: &[Vec<String>]) -> Vec<String> {
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).chain([header[c].len()]).max().unwrap_or(0))
+        .collect();
+    let numeric: Vec<bool> = (0..header.len())
+        .map(|c| rows.iter().all(|r| r[c].starts_with(|ch: char| ch.is_ascii_digit()) && !r[c].contains(' ')))
+        .collect();
+    let line = |cells: Vec<&str>| {
+        let padded: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(|(c, cell)| {
+                if numeric[c] {
+                    format!("{cell:>width$}", width = widths[c])
+                } else {
+                    format!("{cell:<width$}", width = widths[c])
+                }
+            })
+            .collect();
+        padded.join("  ").trim_end().to_owned()
+    };
+    let mut lines = vec![line(header.to_vec())];
+    lines.extend(rows.iter().map(|row| line(row.iter().map(String::as_str).collect())));
+    lines
+}
+
+fn print_verdict(verdict: &ClaimVerdict, illustrative: bool) {
+    let claim = &verdict.claim;
+    let source = if claim.source.is_empty() { String::new() } else { format!(" [{}]", claim.source) };
+    println!(
+        "line {}: {} rtp {}% +/- {} pp{source}",
+        claim.line,
+        claim.game,
+        claim.figure_text,
+        format_trimmed(&claim.tolerance, 12)
+    );
+    let against = if illustrative { format!(" (against the {ILLUSTRATIVE_LABEL})") } else { String::new() };
+    let total = verdict.checks.len();
+    let side = |deviation: &BigRational| if deviation.is_negative() { "below" } else { "above" };
+    if verdict.holds() {
+        let furthest = verdict.furthest().expect("a verdict that holds has checks");
+        println!(
+            "  HOLDS for all {total} bet types{against}: furthest is {} at {}%, {} pp {} the claim",
+            furthest.bet_type,
+            format_fixed(&furthest.rtp_percent, PLACES),
+            format_fixed(&furthest.deviation.abs(), PLACES),
+            side(&furthest.deviation),
+        );
+    } else {
+        let failures: Vec<_> = verdict.failures().collect();
+        println!("  DOES NOT HOLD for {} of {total} bet types{against}:", failures.len());
+        let rows: Vec<Vec<String>> = failures
+            .iter()
+            .map(|check| {
+                vec![
+                    check.bet_type.clone(),
+                    format!("{}%", format_fixed(&check.rtp_percent, PLACES)),
+                    format!(
+                        "{} pp {} the claim, {} pp beyond the tolerance",
+                        format_fixed(&check.deviation.abs(), PLACES),
+                        side(&check.deviation),
+                        format_fixed(&check.beyond_tolerance, PLACES)
+                    ),
+                ]
+            })
+            .collect();
+        for line in aligned(&["bet_type", "rtp", "deviation"], &rows).into_iter().skip(1) {
+            println!("    {line}");
+        }
+    }
+}
