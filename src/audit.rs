@@ -120,6 +120,9 @@ pub fn audit_outcomes<R: Read>(
             mismatches += u64::from(row_mismatch);
         }
     }
+    // The log is a whole sequence: count its first and last runs.
+    keno.close();
+    roulette.close();
     let tallies = match game {
         GameId::Keno => {
             AuditTallies::Keno { tally: Box::new(keno), has_draw_order: columns.draw_order.is_some() }

@@ -22,7 +22,7 @@ fn ks_uniform(values: &[f64]) -> (f64, f64) {
     (result.statistic, result.p_value)
 }
 use fairaudit::sweep::tally_words;
-use fairaudit::tally::{KenoTally, RouletteTally};
+use fairaudit::tally::{KenoTally, RouletteTally, SequenceTally};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -70,7 +70,8 @@ fn keno_tests_are_calibrated() {
     let runs: Vec<Vec<TestOutcome>> = (0..RUNS)
         .into_par_iter()
         .map(|run| {
-            let tally: KenoTally = tally_words(Keno, &mut ChaChaWords::seeded(run), KENO_ROUNDS);
+            let mut tally: KenoTally = tally_words(Keno, &mut ChaChaWords::seeded(run), KENO_ROUNDS);
+            tally.close();
             keno_tests(&tally, true, true)
         })
         .collect();

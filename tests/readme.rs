@@ -80,16 +80,6 @@ fn readme_examples_print_what_the_readme_shows() {
 }
 
 /// The RTP section, written beside the README until it is merged into it.
-#[test]
-fn rtp_section_examples_print_what_they_show() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README-rtp-section.md");
-    if let Ok(section) = std::fs::read_to_string(path) {
-        let examples = examples(&section);
-        assert!(examples.len() >= 3, "the RTP section shows each game");
-        run_examples(examples);
-    }
-}
-
 fn run_examples(examples: Vec<Example>) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     for example in examples {

@@ -1,6 +1,7 @@
 //! `fairaudit audit`: the battery on outcomes recorded elsewhere.
 
 use super::output::write_files;
+use super::rtp::load_paytable;
 use super::sweep::{parse_alpha, print_battery};
 use super::verify::parse_game;
 use super::Verdict;
@@ -8,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::audit::{audit_outcomes, AuditTallies};
 use fairaudit::games::GameId;
+use fairaudit::rtp::empirical::{rtp_table_of, GameTallies};
 use fairaudit::stats::battery::{assess, keno_tests, roulette_tests};
 use std::io::Read;
 use std::path::PathBuf;
@@ -29,12 +31,16 @@ pub struct AuditArgs {
     /// Level of the battery (family-wise, Holm-adjusted).
     #[arg(long, value_name = "A", default_value_t = 0.01, value_parser = parse_alpha)]
     alpha: f64,
+    /// The operator's Keno paytable for rtp.csv (default: the illustrative example).
+    #[arg(long, value_name = "FILE")]
+    paytable: Option<PathBuf>,
 }
 
 pub fn run(args: AuditArgs) -> Result<Verdict> {
     let name = args.outcomes.display().to_string();
+    let paytable = load_paytable(args.paytable.as_deref())?;
     if let Some(dir) = &args.out {
-        for file in ["tests.csv", "summary.json"] {
+        for file in ["tests.csv", "summary.json", "rtp.csv"] {
             // Check before reading a possibly huge file: refuse early, write nothing.
             if dir.join(file).exists() && !args.force {
                 bail!(
@@ -68,11 +74,23 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         audit.rounds, audit.verified, audit.mismatches
     );
     if let Some(dir) = &args.out {
+        let label = "log".to_owned();
+        let rtp = match &audit.tallies {
+            AuditTallies::Keno { tally, .. } => {
+                rtp_table_of(&[GameTallies::Keno(&[(label, (**tally).clone())])], &paytable, args.alpha)
+            }
+            AuditTallies::Roulette(tally) => rtp_table_of(
+                &[GameTallies::Roulette(args.game, &[(label, (**tally).clone())])],
+                &paytable,
+                args.alpha,
+            ),
+        };
         write_files(
             dir,
             &[
                 ("tests.csv".to_owned(), battery.tests_table().to_csv()),
                 ("summary.json".to_owned(), battery.summary_json()),
+                (rtp.file_name.clone(), rtp.to_csv()),
             ],
         )?;
     }

@@ -35,14 +35,7 @@ const PLACES: usize = 6;
 
 pub fn run(args: RtpArgs) -> Result<Verdict> {
     let games = if args.games.is_empty() { GameId::ALL.to_vec() } else { dedup(args.games) };
-    let paytable = match &args.paytable {
-        Some(path) => {
-            let file = open(path)?;
-            let origin = PaytableOrigin::File(path.display().to_string());
-            Paytable::parse(file, origin).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
-        }
-        None => Paytable::example(),
-    };
+    let paytable = load_paytable(args.paytable.as_deref())?;
     let (claims, claims_name) = match &args.claims {
         Some(path) => {
             let claims = parse_claims(open(path)?).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -100,6 +93,17 @@ fn dedup(games: Vec<GameId>) -> Vec<GameId> {
         }
     }
     seen
+}
+
+/// The operator's paytable from `path`, or the illustrative example without one.
+pub fn load_paytable(path: Option<&Path>) -> Result<Paytable> {
+    Ok(match path {
+        Some(path) => {
+            let origin = PaytableOrigin::File(path.display().to_string());
+            Paytable::parse(open(path)?, origin).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+        }
+        None => Paytable::example(),
+    })
 }
 
 fn open(path: &Path) -> Result<std::fs::File> {

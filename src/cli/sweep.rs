@@ -1,6 +1,7 @@
 //! `fairaudit sweep` and `fairaudit merge`.
 
 use super::output::{check_output_dir, read_tally, write_files, TALLY_FILE};
+use super::rtp::load_paytable;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -62,6 +63,9 @@ pub struct SweepArgs {
     /// Level of the statistical battery (family-wise, Holm-adjusted).
     #[arg(long, value_name = "A", default_value_t = 0.01, value_parser = parse_alpha)]
     alpha: f64,
+    /// The operator's Keno paytable for rtp.csv (default: the illustrative example).
+    #[arg(long, value_name = "FILE")]
+    paytable: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -78,6 +82,9 @@ pub struct MergeArgs {
     /// Level of the statistical battery (family-wise, Holm-adjusted).
     #[arg(long, value_name = "A", default_value_t = 0.01, value_parser = parse_alpha)]
     alpha: f64,
+    /// The operator's Keno paytable for rtp.csv (default: the illustrative example).
+    #[arg(long, value_name = "FILE")]
+    paytable: Option<PathBuf>,
 }
 
 /// Parses a significance level: a number strictly between 0 and 1.
@@ -126,6 +133,7 @@ static STOP: AtomicBool = AtomicBool::new(false);
 
 pub fn run_sweep(args: SweepArgs) -> Result<Verdict> {
     let plan = plan_of(&args);
+    let paytable = load_paytable(args.paytable.as_deref())?;
     let prior = check_output_dir(&args.out, &plan, args.resume, args.force)?;
     if args.nonces.end - 1 > REFERENCE_MAX_NONCE {
         eprintln!(
@@ -153,7 +161,7 @@ pub fn run_sweep(args: SweepArgs) -> Result<Verdict> {
     let done = bar.position();
     fill_timing(&mut info, started, done);
     let battery = tallies.complete.then(|| run_battery(&tallies, args.alpha));
-    let mut files = output_files(&tallies, battery.as_ref());
+    let mut files = output_files(&tallies, battery.as_ref(), Some(&paytable));
     files.push(("run.json".to_owned(), info.to_bytes()));
     write_files(&args.out, &files)?;
 
@@ -237,6 +245,7 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
 
 pub fn run_merge(args: MergeArgs) -> Result<Verdict> {
     let started = (SystemTime::now(), Instant::now());
+    let paytable = load_paytable(args.paytable.as_deref())?;
     let mut files = Vec::new();
     for dir in &args.inputs {
         files.push(read_tally(&dir.join(TALLY_FILE))?);
@@ -254,7 +263,7 @@ pub fn run_merge(args: MergeArgs) -> Result<Verdict> {
     let mut info = RunInfo::for_tallies(&merged, command_line());
     fill_timing(&mut info, started, 0);
     let battery = run_battery(&merged, args.alpha);
-    let mut outputs = output_files(&merged, Some(&battery));
+    let mut outputs = output_files(&merged, Some(&battery), Some(&paytable));
     outputs.push(("run.json".to_owned(), info.to_bytes()));
     write_files(&args.out, &outputs)?;
     println!(

@@ -47,6 +47,7 @@ use crate::games::{GameId, Wheel};
 use crate::report::{Cell, Table};
 use crate::sweep::file::TallyFile;
 use crate::tally::keno::PICK_ORDER;
+use crate::tally::{KenoTally, RouletteTally};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
@@ -157,6 +158,31 @@ pub fn estimate(total_return: &BigRational, rounds: u64, exact: &ExactRtp, alpha
 /// # Panics
 /// When `alpha` is not strictly between 0 and 1.
 pub fn rtp_table(file: &TallyFile, paytable: &Paytable, alpha: f64) -> Table {
+    let keno = file.keno_totals();
+    let roulette: Vec<_> = file.plan.games.iter().map(|&g| file.roulette_totals(g)).collect();
+    let games: Vec<GameTallies<'_>> = file
+        .plan
+        .games
+        .iter()
+        .zip(&roulette)
+        .map(|(&game, wheel)| match game {
+            GameId::Keno => GameTallies::Keno(&keno.rows),
+            _ => GameTallies::Roulette(game, &wheel.rows),
+        })
+        .collect();
+    rtp_table_of(&games, paytable, alpha)
+}
+
+/// Closed tallies of one game, labelled by seed pair (or `log` for an audit).
+pub enum GameTallies<'a> {
+    /// Keno.
+    Keno(&'a [(String, KenoTally)]),
+    /// One roulette wheel.
+    Roulette(GameId, &'a [(String, RouletteTally)]),
+}
+
+/// [`rtp_table`] for tallies that do not come from a tally file (an audited log).
+pub fn rtp_table_of(games: &[GameTallies<'_>], paytable: &Paytable, alpha: f64) -> Table {
     let mut table = Table::new(
         RTP_TABLE,
         vec![
@@ -186,7 +212,8 @@ pub fn rtp_table(file: &TallyFile, paytable: &Paytable, alpha: f64) -> Table {
                rounds: u64,
                note: Cell| {
         let e = estimate(&total, rounds, exact, alpha);
-        let p_value = if e.p_value < 1e-300 { Cell::Text("< 1e-300".into()) } else { Cell::Num(e.p_value) };
+        // A number, like every p-value in fairaudit's CSVs (0 where it underflowed).
+        let p_value = Cell::Num(e.p_value);
         table.push(vec![
             game.name().into(),
             pair.into(),
@@ -205,17 +232,21 @@ pub fn rtp_table(file: &TallyFile, paytable: &Paytable, alpha: f64) -> Table {
             note,
         ]);
     };
-    for &game in &file.plan.games {
+    for tallies in games {
+        let game = match tallies {
+            GameTallies::Keno(_) => GameId::Keno,
+            GameTallies::Roulette(game, _) => *game,
+        };
         let exact = exact_rtp(game, paytable);
-        match game {
-            GameId::Keno => {
+        match tallies {
+            GameTallies::Keno(rows) => {
                 let note = match paytable.origin() {
                     PaytableOrigin::Example => {
                         Cell::Text(format!("{ILLUSTRATIVE_LABEL} ({EXAMPLE_PAYTABLE_PATH})"))
                     }
                     PaytableOrigin::File(name) => Cell::User(format!("paytable {name}")),
                 };
-                for (pair, tally) in &file.keno_totals().rows {
+                for (pair, tally) in rows.iter() {
                     for (k, bet) in (1..=DRAWN).zip(&exact) {
                         let total: BigRational = (0..=k)
                             .map(|h| {
@@ -228,11 +259,11 @@ pub fn rtp_table(file: &TallyFile, paytable: &Paytable, alpha: f64) -> Table {
                     }
                 }
             }
-            GameId::RouletteEuropean | GameId::RouletteAmerican => {
+            GameTallies::Roulette(_, rows) => {
                 let wheel = if game == GameId::RouletteEuropean { Wheel::European } else { Wheel::American };
                 let note =
                     Cell::Text("representative bet; every bet of the type has the same exact RTP".into());
-                for (pair, tally) in &file.roulette_totals(game).rows {
+                for (pair, tally) in rows.iter() {
                     for (kind, bet) in BetType::on(wheel).into_iter().zip(&exact) {
                         let chosen = representative(wheel, kind).expect("every offered type has a bet");
                         let wins: u64 = chosen.pockets.iter().map(|&p| tally.pockets[usize::from(p)]).sum();

@@ -73,7 +73,7 @@ pub struct Battery {
     pub results: Vec<TestResult>,
 }
 
-/// The tests on one Keno tally. `with_positions` is false when draw order is unknown
+/// The tests on one closed Keno tally (see [`crate::tally::SequenceTally::close`]). `with_positions` is false when draw order is unknown
 /// (audits of logs that record only the result); `with_rejections` when the stream is.
 pub fn keno_tests(tally: &KenoTally, with_positions: bool, with_rejections: bool) -> Vec<TestOutcome> {
     let mut tests = vec![frequency::keno_numbers(tally)];
@@ -91,7 +91,8 @@ pub fn keno_tests(tally: &KenoTally, with_positions: bool, with_rejections: bool
     tests
 }
 
-/// The tests on one roulette tally.
+/// The tests on one closed roulette tally: runs are counted only once the sequence's first
+/// and last runs are closed.
 pub fn roulette_tests(tally: &RouletteTally, with_rejections: bool) -> Vec<TestOutcome> {
     let pockets = tally.pockets.len();
     let spins = tally.stream.rounds;
