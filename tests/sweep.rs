@@ -27,12 +27,13 @@ fn sweep_cmd(out: &Path, nonces: &str, extra: &[&str]) -> assert_cmd::assert::As
         .assert()
 }
 
-/// Every output file except run.json (which records timing), by name.
+/// Every output file except run.json and report.html (which record how the run was made:
+/// command line, threads, timing), by name.
 fn outputs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap())
-        .filter(|e| e.file_name() != "run.json")
+        .filter(|e| e.file_name() != "run.json" && e.file_name() != "report.html")
         .map(|e| (e.file_name().into_string().unwrap(), std::fs::read(e.path()).unwrap()))
         .collect()
 }

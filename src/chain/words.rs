@@ -38,10 +38,18 @@ pub struct ShakeWords {
 impl ShakeWords {
     /// The stream for a round whose signature, as 64 lowercase hex characters, is `hex`.
     pub fn from_signature_hex(hex: &[u8; 64]) -> Self {
-        let mut state: KeccakState = [0; 25];
-        for (lane, chunk) in state.iter_mut().zip(hex.chunks_exact(8)) {
+        let mut lanes = [0u64; 8];
+        for (lane, chunk) in lanes.iter_mut().zip(hex.chunks_exact(8)) {
             *lane = u64::from_le_bytes(chunk.try_into().expect("8-byte chunk"));
         }
+        Self::from_hex_lanes(&lanes)
+    }
+
+    /// The stream for a round whose 64 hex characters are given as eight little-endian
+    /// lanes (see [`crate::chain::hex_lanes`]).
+    pub fn from_hex_lanes(lanes: &[u64; 8]) -> Self {
+        let mut state: KeccakState = [0; 25];
+        state[..8].copy_from_slice(lanes);
         // pad10*1 with the SHAKE suffix right after the 64 message bytes (lane 8, byte 0)
         // and the final bit on the last byte of the block (lane 16, byte 7).
         state[64 / 8] ^= u64::from(SHAKE_DOMAIN);

@@ -106,6 +106,14 @@ pub fn load_paytable(path: Option<&Path>) -> Result<Paytable> {
     })
 }
 
+/// The operator's claims from `path`, or the built-in published claims without one.
+pub fn load_claims(path: Option<&Path>) -> Result<Vec<Claim>> {
+    Ok(match path {
+        Some(path) => parse_claims(open(path)?).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+        None => builtin_claims(),
+    })
+}
+
 fn open(path: &Path) -> Result<std::fs::File> {
     std::fs::File::open(path).with_context(|| format!("{}: cannot open", path.display()))
 }

@@ -1,13 +1,13 @@
 //! `fairaudit sweep` and `fairaudit merge`.
 
 use super::output::{check_output_dir, read_tally, write_files, TALLY_FILE};
-use super::rtp::load_paytable;
+use super::rtp::{load_claims, load_paytable};
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::chain::REFERENCE_MAX_NONCE;
 use fairaudit::games::GameId;
-use fairaudit::report::{output_files, RunInfo};
+use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::stats::battery::{p_value_text, run_battery, Battery, Verdict as TestVerdict};
 use fairaudit::sweep::file::{NonceRange, Plan, SeedSource, TallyFile};
 use fairaudit::sweep::seeds::{default_seed_pair, derive_seed_pairs, SeedPair, DEFAULT_MASTER_SEED};
@@ -66,6 +66,9 @@ pub struct SweepArgs {
     /// The operator's Keno paytable for rtp.csv (default: the illustrative example).
     #[arg(long, value_name = "FILE")]
     paytable: Option<PathBuf>,
+    /// The operator's published claims for report.html (default: the built-in SPEC claims).
+    #[arg(long, value_name = "FILE")]
+    claims: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -85,6 +88,9 @@ pub struct MergeArgs {
     /// The operator's Keno paytable for rtp.csv (default: the illustrative example).
     #[arg(long, value_name = "FILE")]
     paytable: Option<PathBuf>,
+    /// The operator's published claims for report.html (default: the built-in SPEC claims).
+    #[arg(long, value_name = "FILE")]
+    claims: Option<PathBuf>,
 }
 
 /// Parses a significance level: a number strictly between 0 and 1.
@@ -134,6 +140,7 @@ static STOP: AtomicBool = AtomicBool::new(false);
 pub fn run_sweep(args: SweepArgs) -> Result<Verdict> {
     let plan = plan_of(&args);
     let paytable = load_paytable(args.paytable.as_deref())?;
+    let claims = load_claims(args.claims.as_deref())?;
     let prior = check_output_dir(&args.out, &plan, args.resume, args.force)?;
     if args.nonces.end - 1 > REFERENCE_MAX_NONCE {
         eprintln!(
@@ -161,9 +168,14 @@ pub fn run_sweep(args: SweepArgs) -> Result<Verdict> {
     let done = bar.position();
     fill_timing(&mut info, started, done);
     let battery = tallies.complete.then(|| run_battery(&tallies, args.alpha));
-    let mut files = output_files(&tallies, battery.as_ref(), Some(&paytable));
-    files.push(("run.json".to_owned(), info.to_bytes()));
-    write_files(&args.out, &files)?;
+    let report = RunReport {
+        tallies: &tallies,
+        run: &info,
+        battery: battery.as_ref(),
+        paytable: &paytable,
+        claims: &claims,
+    };
+    write_files(&args.out, &report.files())?;
 
     if !tallies.complete {
         eprintln!(
@@ -246,6 +258,7 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
 pub fn run_merge(args: MergeArgs) -> Result<Verdict> {
     let started = (SystemTime::now(), Instant::now());
     let paytable = load_paytable(args.paytable.as_deref())?;
+    let claims = load_claims(args.claims.as_deref())?;
     let mut files = Vec::new();
     for dir in &args.inputs {
         files.push(read_tally(&dir.join(TALLY_FILE))?);
@@ -263,9 +276,14 @@ pub fn run_merge(args: MergeArgs) -> Result<Verdict> {
     let mut info = RunInfo::for_tallies(&merged, command_line());
     fill_timing(&mut info, started, 0);
     let battery = run_battery(&merged, args.alpha);
-    let mut outputs = output_files(&merged, Some(&battery), Some(&paytable));
-    outputs.push(("run.json".to_owned(), info.to_bytes()));
-    write_files(&args.out, &outputs)?;
+    let report = RunReport {
+        tallies: &merged,
+        run: &info,
+        battery: Some(&battery),
+        paytable: &paytable,
+        claims: &claims,
+    };
+    write_files(&args.out, &report.files())?;
     println!(
         "merged {} inputs: {} nonces per game and seed pair; output: {}",
         args.inputs.len(),

@@ -1,37 +1,113 @@
-//! Output: tables written as CSV, run facts as JSON, everything as bytes (the CLI writes
-//! them to disk atomically).
+//! Output: every file a run writes, produced as bytes behind one trait ([`Export`]) so
+//! each format is tested without the disk; the CLI writes them atomically.
 
+pub mod html;
 pub mod run_info;
+pub mod svg;
 pub mod table;
 pub mod tallies;
 
+use crate::rtp::claims::Claim;
 use crate::rtp::empirical::rtp_table;
 use crate::rtp::paytable::Paytable;
 use crate::stats::battery::Battery;
 use crate::sweep::file::TallyFile;
+pub use html::HtmlReport;
 pub use run_info::RunInfo;
 pub use table::{format_number, spreadsheet_safe, Cell, Table};
 
-/// The files derived from a tally file, by name: `tally.json`, every tally table, and
-/// with a battery `tests.csv` and `summary.json`, with a paytable `rtp.csv` (empirical RTP
-/// per bet type). `run.json` is separate because it records timing, which differs
-/// between runs.
-pub fn output_files(
-    tallies: &TallyFile,
-    battery: Option<&Battery>,
-    paytable: Option<&Paytable>,
-) -> Vec<(String, Vec<u8>)> {
-    let mut files = vec![("tally.json".to_owned(), tallies.to_bytes())];
-    if tallies.complete {
-        files.extend(tallies::tally_tables(tallies).into_iter().map(|t| (t.file_name.clone(), t.to_csv())));
+/// A file fairaudit writes: its name in the output folder and its bytes.
+pub trait Export {
+    /// The file name, e.g. `tests.csv`.
+    fn file_name(&self) -> String;
+    /// The file's complete contents.
+    fn to_bytes(&self) -> Vec<u8>;
+}
+
+impl Export for Table {
+    fn file_name(&self) -> String {
+        self.file_name.clone()
     }
-    if let Some(battery) = battery {
-        files.push(("tests.csv".to_owned(), battery.tests_table().to_csv()));
-        files.push(("summary.json".to_owned(), battery.summary_json()));
+    fn to_bytes(&self) -> Vec<u8> {
+        self.to_csv()
     }
-    if let (Some(paytable), true) = (paytable, tallies.complete) {
-        let table = rtp_table(tallies, paytable, battery.map_or(0.01, |b| b.alpha));
-        files.push((table.file_name.clone(), table.to_csv()));
+}
+
+impl Export for TallyFile {
+    fn file_name(&self) -> String {
+        "tally.json".into()
     }
-    files
+    fn to_bytes(&self) -> Vec<u8> {
+        TallyFile::to_bytes(self)
+    }
+}
+
+impl Export for RunInfo {
+    fn file_name(&self) -> String {
+        "run.json".into()
+    }
+    fn to_bytes(&self) -> Vec<u8> {
+        RunInfo::to_bytes(self)
+    }
+}
+
+/// `summary.json` of a battery.
+pub struct Summary<'a>(pub &'a Battery);
+
+impl Export for Summary<'_> {
+    fn file_name(&self) -> String {
+        "summary.json".into()
+    }
+    fn to_bytes(&self) -> Vec<u8> {
+        self.0.summary_json()
+    }
+}
+
+impl Export for HtmlReport<'_> {
+    fn file_name(&self) -> String {
+        "report.html".into()
+    }
+    fn to_bytes(&self) -> Vec<u8> {
+        self.render().into_bytes()
+    }
+}
+
+/// Everything one sweep or merge writes.
+pub struct RunReport<'a> {
+    /// The tallies.
+    pub tallies: &'a TallyFile,
+    /// How the run was made.
+    pub run: &'a RunInfo,
+    /// The battery (complete runs only).
+    pub battery: Option<&'a Battery>,
+    /// The Keno paytable for RTP.
+    pub paytable: &'a Paytable,
+    /// The published claims the report checks.
+    pub claims: &'a [Claim],
+}
+
+impl RunReport<'_> {
+    /// The files, by name. An interrupted sweep writes only `tally.json` and `run.json`;
+    /// a complete one also the tally tables, `tests.csv`, `summary.json`, `rtp.csv` and
+    /// `report.html`.
+    pub fn files(&self) -> Vec<(String, Vec<u8>)> {
+        let mut exports: Vec<Box<dyn Export + '_>> =
+            vec![Box::new(self.tallies.clone()), Box::new(self.run.clone())];
+        if let (true, Some(battery)) = (self.tallies.complete, self.battery) {
+            exports.extend(
+                tallies::tally_tables(self.tallies).into_iter().map(|t| Box::new(t) as Box<dyn Export>),
+            );
+            exports.push(Box::new(battery.tests_table()));
+            exports.push(Box::new(Summary(battery)));
+            exports.push(Box::new(rtp_table(self.tallies, self.paytable, battery.alpha)));
+            exports.push(Box::new(HtmlReport {
+                run: self.run,
+                tallies: self.tallies,
+                battery,
+                paytable: self.paytable,
+                claims: self.claims,
+            }));
+        }
+        exports.iter().map(|e| (e.file_name(), e.to_bytes())).collect()
+    }
 }

@@ -2,7 +2,7 @@
 //! and, when there are several seed pairs, `all` rows that sum them (each pair closed as
 //! its own sequence first, so no consecutive pair is invented across seed pairs).
 
-use super::table::Table;
+use super::table::{Cell, Table};
 use crate::games::keno::{DRAWN, GRID};
 use crate::games::roulette::outside_groups;
 use crate::games::{GameId, Roulette};
@@ -66,7 +66,17 @@ pub fn tally_tables(file: &TallyFile) -> Vec<Table> {
     if any_roulette {
         tables.extend(roulette_out);
     }
-    let mut all = vec![counts, stream, rejections];
+    let mut seeds =
+        Table::new("seed_pairs.csv", vec!["seed_pair", "server_seed", "client_seed", "commitment"]);
+    for (i, pair) in file.plan.seed_pairs.iter().enumerate() {
+        seeds.push(vec![
+            (i as u64).into(),
+            Cell::User(pair.server_seed.clone()),
+            Cell::User(pair.client_seed.clone()),
+            pair.commitment.clone().into(),
+        ]);
+    }
+    let mut all = vec![seeds, counts, stream, rejections];
     all.extend(tables);
     all
 }

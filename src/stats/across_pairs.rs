@@ -16,7 +16,7 @@ use super::outcome::TestOutcome;
 use super::uniformity::kolmogorov_smirnov;
 
 /// Smallest number of seed pairs for the tests across pairs.
-pub const MIN_PAIRS: usize = 5;
+pub const MIN_PAIRS: usize = 2;
 
 /// Tests across the numbered seed pairs of `per_pair` (rows labelled `all` are ignored).
 pub fn across_pairs(per_pair: &[(String, Vec<TestOutcome>)], alpha: f64) -> Vec<TestOutcome> {

@@ -92,27 +92,7 @@ pub fn pairs(tally: &KenoTally) -> TestOutcome {
     if expected < MIN_EXPECTED {
         return TestOutcome::insufficient("pairs", format!("expected count {expected:.2} per pair"));
     }
-    let n = GRID as f64;
-    let mut row = [0.0f64; GRID];
-    let mut sum = 0.0;
-    for a in 1..=GRID as u8 {
-        for b in a + 1..=GRID as u8 {
-            let count = tally.pairs[pair_index(a, b)] as f64;
-            row[usize::from(a) - 1] += count;
-            row[usize::from(b) - 1] += count;
-            sum += count;
-        }
-    }
-    let mean_term = 2.0 * sum / ((n - 1.0) * (n - 2.0));
-    let mut squared = 0.0;
-    for a in 1..=GRID as u8 {
-        for b in a + 1..=GRID as u8 {
-            let residual = tally.pairs[pair_index(a, b)] as f64
-                - (row[usize::from(a) - 1] + row[usize::from(b) - 1]) / (n - 2.0)
-                + mean_term;
-            squared += residual * residual;
-        }
-    }
+    let squared: f64 = pair_residuals(tally).iter().map(|x| x * x).sum();
     let variance = rounds * pair_interaction_variance();
     let statistic = squared / variance;
     let df = PAIR_DF as f64;
@@ -127,6 +107,31 @@ pub fn pairs(tally: &KenoTally) -> TestOutcome {
         continuous: true,
         note: "chi-square of pair co-occurrence after removing number totals (740 df)".into(),
     }
+}
+
+/// The interaction residual `xₐᵦ` of every pair, in [`pair_index`] order (see [`pairs`]).
+pub fn pair_residuals(tally: &KenoTally) -> Vec<f64> {
+    let n = GRID as f64;
+    let mut row = [0.0f64; GRID];
+    let mut sum = 0.0;
+    for a in 1..=GRID as u8 {
+        for b in a + 1..=GRID as u8 {
+            let count = tally.pairs[pair_index(a, b)] as f64;
+            row[usize::from(a) - 1] += count;
+            row[usize::from(b) - 1] += count;
+            sum += count;
+        }
+    }
+    let mean_term = 2.0 * sum / ((n - 1.0) * (n - 2.0));
+    let mut residuals = vec![0.0; PAIRS];
+    for a in 1..=GRID as u8 {
+        for b in a + 1..=GRID as u8 {
+            residuals[pair_index(a, b)] = tally.pairs[pair_index(a, b)] as f64
+                - (row[usize::from(a) - 1] + row[usize::from(b) - 1]) / (n - 2.0)
+                + mean_term;
+        }
+    }
+    residuals
 }
 
 #[cfg(test)]

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Reads every CSV in a folder the way a spreadsheet import does (Python's csv module,
+UTF-8, RFC 4180) and checks fairaudit's conventions: a header of snake_case names, every
+row as wide as the header, numbers that parse with '.' as the decimal point and no
+thousands separators, and no cell that a spreadsheet would run as a formula.
+
+Usage: check_csv.py DIR   (exit status 0 when every file passes; problems on stderr)
+"""
+import csv
+import pathlib
+import re
+import sys
+
+SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
+NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def check(path):
+    problems = []
+    with open(path, newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    if not rows:
+        return [f"{path.name}: empty"]
+    header, body = rows[0], rows[1:]
+    for name in header:
+        if not SNAKE.match(name):
+            problems.append(f"{path.name}: header '{name}' is not snake_case")
+    for number, row in enumerate(body, start=2):
+        if len(row) != len(header):
+            problems.append(f"{path.name}:{number}: {len(row)} cells, header has {len(header)}")
+        for cell in row:
+            # A leading '-' is a formula start only when the cell is not a plain number.
+            if cell.startswith(FORMULA_START) and not NUMBER.match(cell):
+                problems.append(f"{path.name}:{number}: cell {cell!r} would run as a formula")
+            if re.match(r"^-?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?$", cell):
+                problems.append(f"{path.name}:{number}: {cell!r} has a thousands separator")
+    return problems
+
+
+def main(folder):
+    files = sorted(pathlib.Path(folder).glob("*.csv"))
+    if not files:
+        print(f"no CSV files in {folder}", file=sys.stderr)
+        return 1
+    problems = [p for f in files for p in check(f)]
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"{len(files)} CSV files read, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
