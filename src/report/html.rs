@@ -108,10 +108,15 @@ impl HtmlReport<'_> {
             .iter()
             .map(|(claim, holds, _)| {
                 format!(
-                    "{} {}%: <b>{}</b>",
+                    "{} {}%: <b>{}</b>{}",
                     claim.game,
                     escape(&claim.figure_text),
-                    if *holds { "holds" } else { "does not hold" }
+                    if *holds { "holds" } else { "does not hold" },
+                    if claim.game == GameId::Keno && self.paytable.is_illustrative() {
+                        " (against the ILLUSTRATIVE example paytable, not the operator's)"
+                    } else {
+                        ""
+                    }
                 )
             })
             .collect();
