@@ -2,7 +2,7 @@
 //!
 //! Why by hand: the chain needs SHA3-256 and SHAKE256, and the `sha3` crate computes both
 //! correctly, but its XOF reader permutes again after every block it hands out, so a Keno
-//! round would cost four Keccak-f[1600] permutations instead of the three it needs
+//! round would cost four Keccak-f\[1600\] permutations instead of the three it needs
 //! (two for a signature of a 136-byte-or-longer message, one for the stream). The sweep
 //! runs billions of rounds, so we drive the sponge ourselves: absorb, pad, permute only
 //! when more output is actually read. The `sha3` crate stays the reference: the tests
@@ -24,11 +24,11 @@ pub const SHA3_DOMAIN: u8 = 0x06;
 /// Domain-separation suffix of SHAKE256 (bits `1111`, then the first pad bit), FIPS 202 §6.2.
 pub const SHAKE_DOMAIN: u8 = 0x1F;
 
-/// The Keccak-f[1600] state: 25 lanes, byte `i` of the sponge is byte `i % 8`
+/// The Keccak-f\[1600\] state: 25 lanes, byte `i` of the sponge is byte `i % 8`
 /// (little-endian) of lane `i / 8`.
 pub type KeccakState = [u64; 25];
 
-/// Applies one Keccak-f[1600] permutation. Every permutation in fairaudit goes through here.
+/// Applies one Keccak-f\[1600\] permutation. Every permutation in fairaudit goes through here.
 #[inline]
 pub fn permute(state: &mut KeccakState) {
     keccak::f1600(state);
