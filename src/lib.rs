@@ -4,7 +4,8 @@
 //! signature and its SHAKE256 word stream; [`sampler`] turns words into fair choices by
 //! rejection sampling; [`games`] turn choices into Keno draws and roulette spins;
 //! [`verify`] replays recorded rounds against the chain; [`rtp`] certifies the return to
-//! player of every bet type, exactly, and checks the operator's claims. Everything here is pure library
+//! player of every bet type, exactly, and checks the operator's claims; [`stream`] exports the
+//! raw word stream for generic batteries (dieharder, PractRand). Everything here is pure library
 //! code that returns typed errors: printing and exit codes live in the binary's CLI layer.
 //!
 //! ```
@@ -23,6 +24,7 @@ pub mod report;
 pub mod rtp;
 pub mod sampler;
 pub mod stats;
+pub mod stream;
 pub mod sweep;
 pub mod tally;
 pub mod verify;

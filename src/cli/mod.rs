@@ -7,6 +7,7 @@
 mod audit;
 mod output;
 mod rtp;
+mod stream;
 mod sweep;
 mod verify;
 
@@ -33,6 +34,9 @@ enum Command {
     Audit(audit::AuditArgs),
     /// Exact RTP of every bet type, and the operator's published claims checked against it.
     Rtp(rtp::RtpArgs),
+    /// Write the raw SHAKE256 output of consecutive rounds to stdout, as binary, for
+    /// dieharder and PractRand.
+    Stream(stream::StreamArgs),
 }
 
 /// What a command concluded, when it ran to the end.
@@ -70,6 +74,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Rtp(args) => rtp::run(args),
+        Command::Stream(args) => stream::run(args),
     };
     match outcome {
         Ok(Verdict::Clean) => ExitCode::SUCCESS,

@@ -101,7 +101,8 @@ pub fn parse_alpha(text: &str) -> Result<f64, String> {
     }
 }
 
-fn parse_range(text: &str) -> Result<NonceRange, String> {
+/// Parses a half-open nonce range `A..B` of plain decimal `u64`, refusing an empty one.
+pub(crate) fn parse_range(text: &str) -> Result<NonceRange, String> {
     let (a, b) = text.split_once("..").ok_or_else(|| format!("'{text}' is not a range A..B"))?;
     let start = parse_nonce(a).map_err(|e| e.to_string())?;
     let end = parse_nonce(b).map_err(|e| e.to_string())?;

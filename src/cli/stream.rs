@@ -1,0 +1,80 @@
+//! `fairaudit stream`: the raw SHAKE256 output of consecutive rounds, as binary on stdout,
+//! for dieharder (`-g 200`) and PractRand (`RNG_test stdin32`). The bytes come from
+//! [`fairaudit::stream::ThreadedStream`]; this layer only parses, refuses a terminal, and
+//! copies.
+
+use super::Verdict;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use fairaudit::stream::{StreamPlan, ThreadedStream, DEFAULT_WORDS_PER_ROUND};
+use fairaudit::sweep::file::NonceRange;
+use fairaudit::sweep::seeds::default_seed_pair;
+use std::io::{self, IsTerminal, Write};
+
+/// Every nonce a `u64` range can hold: an endless stream for any practical reader.
+const DEFAULT_NONCES: &str = "0..18446744073709551615";
+
+/// Bytes per write: large enough that system calls cost nothing next to the hashing.
+const BUFFER_BYTES: usize = 64 * 1024;
+
+#[derive(Debug, Args)]
+pub struct StreamArgs {
+    /// Server seed (with --client-seed). Default: the default seed pair.
+    #[arg(long, value_name = "S", requires = "client_seed", allow_hyphen_values = true)]
+    server_seed: Option<String>,
+    /// Client seed (with --server-seed).
+    #[arg(long, value_name = "C", requires = "server_seed", allow_hyphen_values = true)]
+    client_seed: Option<String>,
+    /// Half-open nonce range A..B (plain decimal u64): the rounds, in order.
+    #[arg(long, value_name = "A..B", default_value = DEFAULT_NONCES, value_parser = super::sweep::parse_range)]
+    nonces: NonceRange,
+    /// 32-bit words taken from the start of each round's stream (34 = one whole block).
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_WORDS_PER_ROUND, value_parser = clap::value_parser!(u32).range(1..))]
+    words_per_round: u32,
+    /// Stop after exactly N bytes (a prefix of the same stream without --bytes).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64))]
+    bytes: Option<u64>,
+    /// Hashing threads (default: all cores); the bytes do not depend on it.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
+}
+
+pub fn run(args: StreamArgs) -> Result<Verdict> {
+    let (server, client) = match (args.server_seed, args.client_seed) {
+        (Some(server), Some(client)) => (server, client),
+        _ => {
+            let pair = default_seed_pair();
+            (pair.server_seed, pair.client_seed)
+        }
+    };
+    let plan =
+        StreamPlan { nonces: args.nonces.range(), words_per_round: args.words_per_round, bytes: args.bytes };
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        |t| t as usize,
+    );
+    let mut stream = ThreadedStream::new(&server, &client, &plan, threads)?;
+    let stdout = io::stdout();
+    if stdout.is_terminal() {
+        bail!(
+            "refusing to write binary to a terminal: redirect stdout to a file or a pipe \
+             (e.g. 'fairaudit stream | dieharder -a -g 200')"
+        );
+    }
+    match copy_out(&mut stream, &mut stdout.lock()) {
+        // The reader closing the pipe is how a battery says it has read enough. Rust
+        // ignores SIGPIPE, so it arrives here as an error, and it is not one.
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(Verdict::Clean),
+        result => result.context("cannot write to stdout").map(|()| Verdict::Clean),
+    }
+}
+
+fn copy_out(stream: &mut ThreadedStream, out: &mut impl Write) -> io::Result<()> {
+    let mut buffer = vec![0u8; BUFFER_BYTES];
+    loop {
+        match stream.fill(&mut buffer) {
+            0 => return out.flush(),
+            filled => out.write_all(&buffer[..filled])?,
+        }
+    }
+}
