@@ -60,15 +60,8 @@ pub struct SweepArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
-    /// Level of the statistical battery (family-wise, Holm-adjusted).
-    #[arg(long, value_name = "A", default_value_t = 0.01, value_parser = parse_alpha)]
-    alpha: f64,
-    /// The operator's Keno paytable for rtp.csv (default: the illustrative example).
-    #[arg(long, value_name = "FILE")]
-    paytable: Option<PathBuf>,
-    /// The operator's published claims for report.html (default: the built-in SPEC claims).
-    #[arg(long, value_name = "FILE")]
-    claims: Option<PathBuf>,
+    #[command(flatten)]
+    report: ReportArgs,
 }
 
 #[derive(Debug, Args)]
@@ -82,6 +75,13 @@ pub struct MergeArgs {
     /// Replace another run's output in --out.
     #[arg(long)]
     force: bool,
+    #[command(flatten)]
+    report: ReportArgs,
+}
+
+/// How the battery and the report are made (shared by `sweep` and `merge`).
+#[derive(Debug, Args)]
+pub struct ReportArgs {
     /// Level of the statistical battery (family-wise, Holm-adjusted).
     #[arg(long, value_name = "A", default_value_t = 0.01, value_parser = parse_alpha)]
     alpha: f64,
@@ -140,8 +140,8 @@ static STOP: AtomicBool = AtomicBool::new(false);
 
 pub fn run_sweep(args: SweepArgs) -> Result<Verdict> {
     let plan = plan_of(&args);
-    let paytable = load_paytable(args.paytable.as_deref())?;
-    let claims = load_claims(args.claims.as_deref())?;
+    let paytable = load_paytable(args.report.paytable.as_deref())?;
+    let claims = load_claims(args.report.claims.as_deref())?;
     let prior = check_output_dir(&args.out, &plan, args.resume, args.force)?;
     if args.nonces.end - 1 > REFERENCE_MAX_NONCE {
         eprintln!(
@@ -168,7 +168,7 @@ pub fn run_sweep(args: SweepArgs) -> Result<Verdict> {
     info.chunk_size = Some(args.chunk_size);
     let done = bar.position();
     fill_timing(&mut info, started, done);
-    let battery = tallies.complete.then(|| run_battery(&tallies, args.alpha));
+    let battery = tallies.complete.then(|| run_battery(&tallies, args.report.alpha));
     let report = RunReport {
         tallies: &tallies,
         run: &info,
@@ -258,8 +258,8 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
 
 pub fn run_merge(args: MergeArgs) -> Result<Verdict> {
     let started = (SystemTime::now(), Instant::now());
-    let paytable = load_paytable(args.paytable.as_deref())?;
-    let claims = load_claims(args.claims.as_deref())?;
+    let paytable = load_paytable(args.report.paytable.as_deref())?;
+    let claims = load_claims(args.report.claims.as_deref())?;
     let mut files = Vec::new();
     for dir in &args.inputs {
         files.push(read_tally(&dir.join(TALLY_FILE))?);
@@ -276,7 +276,7 @@ pub fn run_merge(args: MergeArgs) -> Result<Verdict> {
     }
     let mut info = RunInfo::for_tallies(&merged, command_line());
     fill_timing(&mut info, started, 0);
-    let battery = run_battery(&merged, args.alpha);
+    let battery = run_battery(&merged, args.report.alpha);
     let report = RunReport {
         tallies: &merged,
         run: &info,
