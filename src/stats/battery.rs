@@ -17,7 +17,6 @@ use crate::games::keno::choices_at_draw;
 use crate::games::GameId;
 use crate::report::{Cell, Table};
 use crate::sweep::file::TallyFile;
-use crate::tally::roulette::LOW_HIGH_SYMBOLS;
 use crate::tally::{KenoTally, RouletteTally};
 use serde::Serialize;
 
@@ -99,20 +98,10 @@ pub fn roulette_tests(tally: &RouletteTally, with_rejections: bool) -> Vec<TestO
     let mut tests = vec![frequency::pocket_frequency(tally)];
     tests.extend(frequency::bet_groups(tally));
     tests.push(serial::serial_pairs(tally));
-    tests.push(runs::runs_test(
-        "runs_colour",
-        &tally.colour_runs,
-        spins,
-        &runs::colour_probabilities(pockets),
-    ));
-    debug_assert_eq!(LOW_HIGH_SYMBOLS.len(), 3);
-    // Low and high have 18 pockets each, like red and black; zero is the rest.
-    tests.push(runs::runs_test(
-        "runs_low_high",
-        &tally.low_high_runs,
-        spins,
-        &runs::colour_probabilities(pockets),
-    ));
+    // Both sequences have two symbols of 18 pockets (red/black, low/high) and the zeros.
+    let probabilities = runs::eighteen_eighteen_zeros(pockets);
+    tests.push(runs::runs_test("runs_colour", &tally.colour_runs, spins, &probabilities));
+    tests.push(runs::runs_test("runs_low_high", &tally.low_high_runs, spins, &probabilities));
     tests.push(gaps::gap_test(&tally.gaps));
     if with_rejections {
         tests.push(rejections::rejection_test(pockets as u32, spins, tally.stream.rejections[0]));

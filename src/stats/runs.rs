@@ -42,8 +42,9 @@ pub fn runs_test(test: &str, runs: &RunLengths, spins: u64, probabilities: &[f64
     }
 }
 
-/// Symbol probabilities of the colour sequence (red, black, green) on a wheel of `pockets`.
-pub fn colour_probabilities(pockets: usize) -> [f64; 3] {
+/// Symbol probabilities of a sequence whose first two symbols cover 18 pockets each and
+/// whose third is the zeros (red/black/green, low/high/zero) on a wheel of `pockets`.
+pub fn eighteen_eighteen_zeros(pockets: usize) -> [f64; 3] {
     let p = pockets as f64;
     [18.0 / p, 18.0 / p, (pockets - 36) as f64 / p]
 }
