@@ -24,6 +24,15 @@ pub trait Export {
     fn to_bytes(&self) -> Vec<u8>;
 }
 
+impl<T: Export + ?Sized> Export for &T {
+    fn file_name(&self) -> String {
+        (**self).file_name()
+    }
+    fn to_bytes(&self) -> Vec<u8> {
+        (**self).to_bytes()
+    }
+}
+
 impl Export for Table {
     fn file_name(&self) -> String {
         self.file_name.clone()
