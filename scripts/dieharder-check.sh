@@ -8,9 +8,10 @@
 # Each test reads a fresh run of STREAM_COMMAND through a pipe (`dieharder -g 200`,
 # stdin_input_raw), so every test sees the same bytes from the stream's start. The stream
 # must not end before dieharder has read enough: with a pipe dieharder cannot rewind, and
-# an ended stream is reported as an error here. Fixed data and a fixed `-S` seed make the
-# outcome deterministic: a run that passes once passes every time (until dieharder or the
-# stream changes), so CI is not flaky.
+# an ended stream is reported as an error here. Fixed data make the outcome deterministic:
+# a run that passes once passes every time (until dieharder or the stream changes), so CI
+# is not flaky. (`-S` is fixed for form: with stdin input dieharder prints a random seed
+# but seeds nothing the tests read.)
 #
 # Exit status: 0 when every assessment is PASSED or WEAK; 1 when any is FAILED; 2 when the
 # check could not be made (dieharder missing, a test that reported nothing, dieharder or

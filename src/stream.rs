@@ -209,13 +209,13 @@ pub const CHUNK_BYTES: usize = 256 * 1024;
 
 /// The same bytes as [`RawStream`], hashed by several threads ahead of the reader.
 ///
-/// One thread hashes about 150 MB/s, which is slower than dieharder reads in its
-/// lagged-sum tests and far slower than PractRand reads, so the stream would set their
-/// pace. Rounds are independent, so `T` workers each hash every `T`-th chunk of whole
-/// rounds into a buffer and hand it over in order through a bounded channel (at most two
-/// chunks ahead each); [`ThreadedStream::fill`] copies from the chunk at hand. The bytes
-/// do not depend on `T`. Buffers go back to their worker, so nothing is allocated once
-/// each worker has its few buffers.
+/// One thread hashes about 150 MB/s, slower than dieharder reads in its lagged-sum tests
+/// (about 210 MB/s), so there the stream would set the pace. Rounds are independent, so
+/// `T` workers each hash every `T`-th chunk of whole rounds into a buffer and hand it over
+/// in order through a bounded channel (at most two chunks ahead each);
+/// [`ThreadedStream::fill`] copies from the chunk at hand. The bytes do not depend on `T`.
+/// Buffers go back to their worker, so nothing is allocated once each worker has its few
+/// buffers.
 ///
 /// A round longer than [`CHUNK_BYTES`] cannot be split between workers (a SHAKE256 stream
 /// cannot be entered in the middle without squeezing everything before it), so such plans,
