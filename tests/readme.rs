@@ -79,17 +79,6 @@ fn readme_examples_print_what_the_readme_shows() {
     run_examples(examples);
 }
 
-/// The stream section, written beside the README until it is merged into it.
-#[test]
-fn stream_section_examples_print_what_they_show() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README-stream-section.md");
-    if let Ok(section) = std::fs::read_to_string(path) {
-        let examples = examples(&section);
-        assert!(!examples.is_empty(), "the stream section ties the stream to a verified round");
-        run_examples(examples);
-    }
-}
-
 /// Runs each example from the repository root and compares its stdout with the text shown.
 fn run_examples(examples: Vec<Example>) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
