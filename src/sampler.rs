@@ -33,6 +33,14 @@ pub const fn rejected_values(outcomes: u32) -> u64 {
     (1u64 << 32) - limit(outcomes)
 }
 
+/// The expected number of rejected words over `draws` draws among `outcomes` choices:
+/// each word is rejected with probability `q = (2³² mod P)/2³²`, so a draw rejects a
+/// geometric number of words with mean `q/(1 − q)`.
+pub fn expected_rejections(outcomes: u32, draws: u64) -> f64 {
+    let q = rejected_values(outcomes) as f64 / (1u64 << 32) as f64;
+    draws as f64 * q / (1.0 - q)
+}
+
 /// Chooses uniformly among `outcomes` choices, consuming words from `words` until one is
 /// accepted.
 ///

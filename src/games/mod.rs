@@ -27,6 +27,16 @@ impl GameId {
     /// Every game, in the order reports list them.
     pub const ALL: [GameId; 3] = [GameId::Keno, GameId::RouletteEuropean, GameId::RouletteAmerican];
 
+    /// How many outcomes draw `draw` (0-based) of a round samples among: Keno 40, 39, …,
+    /// 31; roulette 37 or 38.
+    pub const fn outcomes_at_draw(self, draw: usize) -> u32 {
+        match self {
+            GameId::Keno => keno::choices_at_draw(draw),
+            GameId::RouletteEuropean => 37,
+            GameId::RouletteAmerican => 38,
+        }
+    }
+
     /// The name used in files and on the command line.
     pub const fn name(self) -> &'static str {
         match self {

@@ -10,8 +10,9 @@ use crate::rtp::claims::{check_claim, Claim};
 use crate::rtp::decimal::format_fixed;
 use crate::rtp::exact::exact_rtp;
 use crate::rtp::paytable::Paytable;
-use crate::sampler::rejected_values;
+use crate::sampler::expected_rejections;
 use crate::stats::battery::{p_value_text, Battery, Verdict};
+use crate::stats::chisquare::margins;
 use crate::stats::keno_structure::{pair_interaction_variance, pair_residuals, PAIR_DF};
 use crate::sweep::file::TallyFile;
 use crate::tally::keno::{pair_index, PAIRS};
@@ -225,18 +226,13 @@ impl HtmlReport<'_> {
             };
             for (pair, stream) in rows {
                 for (draw, &rejected) in stream.rejections.iter().enumerate() {
-                    let p = match game {
-                        GameId::Keno => crate::games::keno::choices_at_draw(draw),
-                        GameId::RouletteEuropean => 37,
-                        GameId::RouletteAmerican => 38,
-                    };
-                    let q = rejected_values(p) as f64 / 4_294_967_296.0;
+                    let p = game.outcomes_at_draw(draw);
                     let _ = write!(
                         html,
                         "<tr><td>{game}</td><td>{}</td><td class=\"num\">{p}</td><td class=\"num\">{}</td><td class=\"num\">{rejected}</td><td class=\"num\">{:.4}</td><td class=\"num\">{}</td></tr>",
                         escape(&pair),
                         stream.rounds,
-                        stream.rounds as f64 * q / (1.0 - q),
+                        expected_rejections(p, stream.rounds),
                         stream.beyond_reference_words
                     );
                 }
@@ -330,9 +326,7 @@ fn roulette_charts(html: &mut String, game: GameId, label: &str, tally: &Roulett
         band: vec![Z99 * (spins * p * (1.0 - p)).sqrt(); pockets],
     };
     html.push_str(&chart.svg());
-    let rows: Vec<f64> = tally.pairs.chunks_exact(pockets).map(|r| r.iter().sum::<u64>() as f64).collect();
-    let cols: Vec<f64> =
-        (0..pockets).map(|b| tally.pairs.iter().skip(b).step_by(pockets).sum::<u64>() as f64).collect();
+    let (rows, cols) = margins(&tally.pairs, pockets);
     let total: f64 = rows.iter().sum();
     let serial = HeatMap {
         title: &format!(

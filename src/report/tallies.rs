@@ -90,13 +90,8 @@ fn stream_rows(stream: &mut Table, rejections: &mut Table, game: GameId, pair: &
         tally.beyond_reference_words.into(),
         tally.max_words_in_round.into(),
     ]);
-    let outcomes_at = |draw: usize| match game {
-        GameId::Keno => crate::games::keno::choices_at_draw(draw),
-        GameId::RouletteEuropean => 37,
-        GameId::RouletteAmerican => 38,
-    };
     for (draw, &rejected) in tally.rejections.iter().enumerate() {
-        let p = outcomes_at(draw);
+        let p = game.outcomes_at_draw(draw);
         rejections.push(vec![
             game.name().into(),
             pair.into(),

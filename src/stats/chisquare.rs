@@ -65,13 +65,18 @@ pub fn merge_sparse(observed: &[u64], expected: &[f64], min_expected: f64) -> (V
     (merged_o, merged_e)
 }
 
+/// Row and column sums of a table with `cols` columns stored row by row.
+pub fn margins(table: &[u64], cols: usize) -> (Vec<f64>, Vec<f64>) {
+    let rows = table.chunks_exact(cols).map(|row| row.iter().sum::<u64>() as f64).collect();
+    let columns = (0..cols).map(|j| table.iter().skip(j).step_by(cols).sum::<u64>() as f64).collect();
+    (rows, columns)
+}
+
 /// Pearson's statistic of independence for a `rows × cols` table stored row by row:
 /// `Σ (Nᵢⱼ − rᵢcⱼ/T)² / (rᵢcⱼ/T)` with `rᵢ`, `cⱼ` the margins and `T` the total. Returns
 /// the statistic and the smallest expected cell count (cells expecting 0 are skipped).
 pub fn independence(table: &[u64], rows: usize, cols: usize) -> (f64, f64) {
-    let row_sums: Vec<f64> = table.chunks_exact(cols).map(|row| row.iter().sum::<u64>() as f64).collect();
-    let col_sums: Vec<f64> =
-        (0..cols).map(|j| table.iter().skip(j).step_by(cols).sum::<u64>() as f64).collect();
+    let (row_sums, col_sums) = margins(table, cols);
     debug_assert_eq!(row_sums.len(), rows);
     let total: f64 = row_sums.iter().sum();
     let (mut statistic, mut min_expected) = (0.0, f64::INFINITY);

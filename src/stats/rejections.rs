@@ -13,12 +13,11 @@
 
 use super::distributions::poisson_two_sided;
 use super::outcome::TestOutcome;
-use crate::sampler::rejected_values;
+use crate::sampler::expected_rejections;
 
 /// The test for one P: `rejected` words over `draws` draws.
 pub fn rejection_test(outcomes: u32, draws: u64, rejected: u64) -> TestOutcome {
-    let q = rejected_values(outcomes) as f64 / 4_294_967_296.0;
-    let mean = draws as f64 * q / (1.0 - q);
+    let mean = expected_rejections(outcomes, draws);
     TestOutcome {
         test: format!("rejections_p{outcomes}"),
         statistic: rejected as f64,
