@@ -6,7 +6,7 @@ use crate::chain::RoundHasher;
 use crate::games::keno::{DRAWN, GRID};
 use crate::games::roulette::DOUBLE_ZERO;
 use crate::games::{GameId, KenoRound, Roulette, Spin};
-use crate::tally::{KenoTally, RouletteTally, SequenceTally};
+use crate::tally::{Closed, KenoTally, RouletteTally, SequenceTally};
 use crate::verify::{parse_nonce, replay_outcome, Mismatch, RoundsError};
 use std::io::Read;
 
@@ -16,12 +16,12 @@ pub enum AuditTallies {
     /// Keno rounds; `has_draw_order` says whether positions are known.
     Keno {
         /// The counters.
-        tally: Box<KenoTally>,
+        tally: Box<Closed<KenoTally>>,
         /// Whether the log recorded the draw order (enables the position test).
         has_draw_order: bool,
     },
     /// Roulette spins.
-    Roulette(Box<RouletteTally>),
+    Roulette(Box<Closed<RouletteTally>>),
 }
 
 /// What an audit found.
@@ -121,13 +121,12 @@ pub fn audit_outcomes<R: Read>(
         }
     }
     // The log is a whole sequence: count its first and last runs.
-    keno.close();
-    roulette.close();
     let tallies = match game {
-        GameId::Keno => {
-            AuditTallies::Keno { tally: Box::new(keno), has_draw_order: columns.draw_order.is_some() }
-        }
-        _ => AuditTallies::Roulette(Box::new(roulette)),
+        GameId::Keno => AuditTallies::Keno {
+            tally: Box::new(Closed::sequence(keno)),
+            has_draw_order: columns.draw_order.is_some(),
+        },
+        _ => AuditTallies::Roulette(Box::new(Closed::sequence(roulette))),
     };
     Ok(Audit { game, tallies, rounds, verified, mismatches })
 }

@@ -27,7 +27,7 @@ fn a_fair_log_verified_against_the_chain_passes() {
     audit("roulette-american", &log())
         .code(0)
         .stdout(predicate::str::contains("3000 rounds read; 3000 replayed against the chain, 0 mismatches"))
-        .stdout(predicate::str::contains("FAIL, 1 INSUFFICIENT: PASS"));
+        .stdout(predicate::str::contains("0 FAIL, 3 INSUFFICIENT: PASS"));
 }
 
 #[test]

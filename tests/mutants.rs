@@ -14,7 +14,8 @@ use fairaudit::games::keno::{choices_at_draw, DRAWN, GRID};
 use fairaudit::games::{Game, GameId, Keno, KenoRound, Roulette, Spin};
 use fairaudit::sampler::sample;
 use fairaudit::stats::battery::{assess, keno_tests, p_value_text, roulette_tests, Battery, Verdict};
-use fairaudit::tally::{KenoTally, RouletteTally, SequenceTally};
+use fairaudit::tally::roulette::colour;
+use fairaudit::tally::{Closed, KenoTally, RouletteTally, SequenceTally};
 
 const KENO_ROUNDS: u64 = 500_000;
 const SPINS: u64 = 2_000_000;
@@ -28,25 +29,29 @@ fn spins(seed: u64, mut spin: impl FnMut(&mut ChaChaWords, &mut Spin)) -> Batter
         spin(&mut words, &mut current);
         tally.record(&current);
     }
-    tally.close();
-    let rows = roulette_tests(&tally, true)
+    let rows = roulette_tests(&Closed::sequence(tally), true)
         .into_iter()
         .map(|t| (GameId::RouletteEuropean, "0".to_owned(), t))
         .collect();
     assess(rows, ALPHA)
 }
 
-fn keno_rounds(seed: u64, mut draw: impl FnMut(&mut ChaChaWords, &mut KenoRound)) -> Battery {
+fn keno_rounds(seed: u64, draw: impl FnMut(&mut ChaChaWords, &mut KenoRound)) -> Battery {
+    keno_rounds_of(seed, KENO_ROUNDS, draw)
+}
+
+fn keno_rounds_of(seed: u64, rounds: u64, mut draw: impl FnMut(&mut ChaChaWords, &mut KenoRound)) -> Battery {
     let mut words = ChaChaWords::seeded(seed);
     let mut tally = KenoTally::new(Keno);
     let mut round = KenoRound::default();
-    for _ in 0..KENO_ROUNDS {
+    for _ in 0..rounds {
         draw(&mut words, &mut round);
         tally.record(&round);
     }
-    tally.close();
-    let rows =
-        keno_tests(&tally, true, true).into_iter().map(|t| (GameId::Keno, "0".to_owned(), t)).collect();
+    let rows = keno_tests(&Closed::sequence(tally), true, true)
+        .into_iter()
+        .map(|t| (GameId::Keno, "0".to_owned(), t))
+        .collect();
     assess(rows, ALPHA)
 }
 
@@ -115,6 +120,47 @@ fn roulette_mutants_are_caught() {
         "serial_pairs",
         &["pocket_frequency"],
     );
+    let mut history: Vec<u8> = Vec::new();
+    caught(
+        "0.3% of spins copy the spin three back (lag 3; lag 1 untouched)",
+        &spins(15, |w, s| {
+            Roulette::EUROPEAN.draw(w, s);
+            if history.len() >= 3 && w.chance(0.003) {
+                s.pocket = history[history.len() - 3];
+            }
+            history.push(s.pocket);
+        }),
+        "serial_lags",
+        &["serial_pairs", "serial_max", "pocket_frequency"],
+    );
+    let (mut before_previous, reds, blacks) = (None::<u8>, red_pockets(true), red_pockets(false));
+    caught(
+        "streaks reshaped: runs of 2+ broken 1% more, fresh runs kept 0.95% more (lag-1 colour transitions unchanged)",
+        &spins(16, |w, s| {
+            let previous = s.pocket;
+            Roulette::EUROPEAN.draw(w, s);
+            let (c1, c2, now) = (colour(previous), before_previous.map(colour), colour(s.pocket));
+            if c1 < 2 && now < 2 {
+                // A fair wheel continues a red or black run with probability 18/37 whatever
+                // its length. This one continues runs of two or more ε = 1% less often and
+                // runs of one 18ε/19 more often: on average the same-colour transitions stay
+                // 18/37, so the lag-1 table is unchanged, while the run lengths are not.
+                let long = c2 == Some(c1);
+                let flip = if long { now == c1 && w.chance(0.01) } else { now != c1 && w.chance(0.01 * 18.0 / 19.0) };
+                if flip {
+                    let target = if now == 0 { &blacks } else { &reds };
+                    s.pocket = target[w.below(18) as usize];
+                }
+            }
+            before_previous = Some(previous);
+        }),
+        "run_lengths_colour",
+        &["serial_pairs", "runs_colour", "pocket_frequency", "colour"],
+    );
+}
+
+fn red_pockets(red: bool) -> Vec<u8> {
+    (1..=36u8).filter(|&p| fairaudit::games::roulette::is_red(p) == red).collect()
 }
 
 #[test]
@@ -194,6 +240,46 @@ fn keno_mutants_are_caught() {
         "position_by_number",
         &["number_frequency", "pairs"],
     );
+    let mut history: Vec<KenoRound> = Vec::new();
+    caught(
+        "2% of rounds carry one number over from the round three back (lag 3; lag 1 untouched)",
+        &keno_rounds(28, |w, r| {
+            Keno.draw(w, r);
+            if history.len() >= 3 && w.chance(0.02) {
+                let three_back = &history[history.len() - 3];
+                let carried = three_back.order[w.below(DRAWN as u32) as usize];
+                if !r.order.contains(&carried) {
+                    r.order[w.below(DRAWN as u32) as usize] = carried;
+                }
+            }
+            history.push(r.clone());
+        }),
+        "overlap_lags",
+        &["serial_overlap", "number_frequency", "pairs"],
+    );
+}
+
+/// A single pair drawn together 3% more often, at 1,000,000 rounds: the omnibus pair test
+/// spreads its power over 740 directions and needs about 4% here; the largest standardised
+/// residual looks at each pair on its own.
+#[test]
+fn a_single_keno_pair_three_percent_more_often_is_caught_at_a_million_rounds() {
+    // Pair 17-23 is drawn with probability 90/1560 per round; when 17 is drawn and 23 is
+    // not (probability 10/40 · 30/39), 23 replaces another drawn number with probability
+    // ε, adding ε · 0.1923 per round: 3% of 0.0577 needs ε = 0.009.
+    let battery = keno_rounds_of(29, 1_000_000, |w, r| {
+        Keno.draw(w, r);
+        if r.order.contains(&17) && !r.order.contains(&23) && w.chance(0.009) {
+            let mut at = w.below(DRAWN as u32) as usize;
+            while r.order[at] == 17 {
+                at = w.below(DRAWN as u32) as usize;
+            }
+            r.order[at] = 23;
+        }
+    });
+    caught("pair 17-23 drawn together 3% more often (1,000,000 rounds)", &battery, "pairs_max", &[]);
+    let max = battery.results.iter().find(|r| r.outcome.test == "pairs_max").unwrap();
+    assert!(max.outcome.note.contains("pair 17-23"), "{}", max.outcome.note);
 }
 
 /// Mutants no statistic can catch at any practical size, and the vectors that catch them:

@@ -5,11 +5,12 @@
 
 use fairaudit::games::GameId;
 use fairaudit::games::Wheel;
+use fairaudit::report::results::rtp_table;
 use fairaudit::report::Cell;
 use fairaudit::rtp::claims::{builtin_claims, check_claim};
 use fairaudit::rtp::exact::{keno_hit_probability, keno_rtp, roulette_rtp};
 use fairaudit::rtp::paytable::EXAMPLE_PAYTABLE_CSV;
-use fairaudit::rtp::{exact_rtp, rtp_table, ExactRtp, Paytable};
+use fairaudit::rtp::{exact_rtp, rtp_rows, ExactRtp, Paytable};
 use fairaudit::sweep::file::{Entry, Plan, SeedSource, TallyFile};
 use fairaudit::sweep::seeds::default_seed_pair;
 use fairaudit::sweep::{self, SweepControl};
@@ -178,7 +179,8 @@ fn num(cell: &Cell) -> f64 {
 
 #[test]
 fn empirical_99_percent_intervals_cover_the_exact_rtp_on_a_sweep() {
-    let table = rtp_table(&sweep_default_pair(GameId::ALL.to_vec(), 200_000), &Paytable::example(), 0.01);
+    let table =
+        rtp_table(&rtp_rows(&sweep_default_pair(GameId::ALL.to_vec(), 200_000), &Paytable::example(), 0.01));
     assert_eq!(table.file_name, "rtp.csv");
     let rows = table.rows;
     // 10 Keno pick counts + 14 bet types on each wheel, one seed pair.
@@ -213,7 +215,7 @@ fn a_wheel_that_favours_the_house_is_caught() {
         pockets[0] += pockets[17];
         pockets[17] = 0;
     }
-    let rows = rtp_table(&file, &Paytable::example(), 0.01).rows;
+    let rows = rtp_table(&rtp_rows(&file, &Paytable::example(), 0.01)).rows;
     let straight = &rows[0];
     assert_eq!(straight[3], Cell::Text("17".into()));
     assert_eq!(num(&straight[6]), 0.0);

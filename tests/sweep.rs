@@ -97,16 +97,22 @@ fn merge_refuses_overlaps_other_games_other_seeds_unknown_versions_and_interrupt
     merge("seeds").code(2).stderr(predicate::str::contains("different seed pairs"));
 
     let tally = std::fs::read_to_string(p("overlap").join("tally.json")).unwrap();
-    std::fs::write(p("overlap").join("tally.json"), tally.replacen("\"version\":1", "\"version\":99", 1))
+    std::fs::write(p("overlap").join("tally.json"), tally.replacen("\"version\":2", "\"version\":99", 1))
         .unwrap();
     merge("overlap").code(2).stderr(predicate::str::contains("version 99"));
+    std::fs::write(p("overlap").join("tally.json"), tally.replacen("\"version\":2", "\"version\":1", 1))
+        .unwrap();
+    merge("overlap")
+        .code(2)
+        .stderr(predicate::str::contains("version 1 (fairaudit 0.1)"))
+        .stderr(predicate::str::contains("re-run the sweep that made it to regenerate it"));
     std::fs::write(
         p("overlap").join("tally.json"),
         tally.replacen("\"complete\":true", "\"complete\":false", 1),
     )
     .unwrap();
     merge("overlap").code(2).stderr(predicate::str::contains("interrupted"));
-    std::fs::write(p("overlap").join("tally.json"), "{\"format\":\"fairaudit-tally\",\"version\":1}")
+    std::fs::write(p("overlap").join("tally.json"), "{\"format\":\"fairaudit-tally\",\"version\":2}")
         .unwrap();
     merge("overlap").code(2).stderr(predicate::str::contains("not a fairaudit tally file"));
     assert!(!p("m").exists(), "nothing written on refusal");
@@ -237,12 +243,13 @@ fn tallies_equal_a_naive_replay_of_the_same_rounds() {
         sweep::run(&plan, None, &SweepControl { chunk: 300, stop: &never, progress: &|_| {} }).unwrap();
     let (server, client) = ("resume-server", "resume-client");
 
-    let keno = &file.keno_totals().rows[0].1;
+    let keno = &file.keno_totals().rows[0].1.tally;
     let mut numbers = [0u64; 40];
     let mut positions = vec![0u64; 400];
     let mut pair_total = 0u64;
     let mut overlap = [0u64; 11];
-    let mut previous: Option<Vec<u64>> = None;
+    let mut lag_overlap = vec![0u64; 9 * 11];
+    let mut rounds: Vec<Vec<u64>> = Vec::new();
     for nonce in range.clone() {
         let round = replay(GameId::Keno, server, client, nonce);
         let order: Vec<u64> = round.draw_order.split(' ').map(|n| n.parse().unwrap()).collect();
@@ -251,18 +258,25 @@ fn tallies_equal_a_naive_replay_of_the_same_rounds() {
             positions[k * 40 + n as usize - 1] += 1;
         }
         pair_total += 45;
-        if let Some(prev) = &previous {
-            overlap[order.iter().filter(|n| prev.contains(n)).count()] += 1;
+        for lag in 1..=10usize.min(rounds.len()) {
+            let earlier = &rounds[rounds.len() - lag];
+            let shared = order.iter().filter(|n| earlier.contains(n)).count();
+            if lag == 1 {
+                overlap[shared] += 1;
+            } else {
+                lag_overlap[(lag - 2) * 11 + shared] += 1;
+            }
         }
-        previous = Some(order);
+        rounds.push(order);
     }
     assert_eq!(keno.numbers, numbers);
     assert_eq!(keno.positions, positions);
     assert_eq!(keno.pairs.iter().sum::<u64>(), pair_total);
     assert_eq!(keno.overlap, overlap);
+    assert_eq!(keno.lag_overlap, lag_overlap, "overlaps at lags 2..10 across 300-nonce chunks");
 
     for game in [GameId::RouletteEuropean, GameId::RouletteAmerican] {
-        let tally = &file.roulette_totals(game).rows[0].1;
+        let tally = &file.roulette_totals(game).rows[0].1.tally;
         let n = tally.pockets.len();
         let pockets: Vec<usize> = range
             .clone()
@@ -270,14 +284,19 @@ fn tallies_equal_a_naive_replay_of_the_same_rounds() {
             .collect();
         let mut counts = vec![0u64; n];
         let mut pairs = vec![0u64; n * n];
+        let mut lag_pairs = vec![0u64; 9 * n * n];
         for (i, &p) in pockets.iter().enumerate() {
             counts[p] += 1;
             if i > 0 {
                 pairs[pockets[i - 1] * n + p] += 1;
             }
+            for lag in 2..=10usize.min(i) {
+                lag_pairs[(lag - 2) * n * n + pockets[i - lag] * n + p] += 1;
+            }
         }
         assert_eq!(tally.pockets, counts);
         assert_eq!(tally.pairs, pairs);
+        assert_eq!(tally.lag_pairs, lag_pairs, "{game} pairs at lags 2..10 across 300-nonce chunks");
         // Gap before each repeat of pocket 0, counted naively.
         let zeros: Vec<usize> = pockets.iter().enumerate().filter(|(_, &p)| p == 0).map(|(i, _)| i).collect();
         let gap_count = zeros.windows(2).filter(|w| w[1] - w[0] - 1 == 5).count() as u64;

@@ -9,7 +9,8 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::audit::{audit_outcomes, AuditTallies};
 use fairaudit::games::GameId;
-use fairaudit::rtp::empirical::{rtp_table_of, GameTallies};
+use fairaudit::report::results::{rtp_table, summary_json, tests_table};
+use fairaudit::rtp::empirical::{rtp_rows_of, GameTallies};
 use fairaudit::stats::battery::{assess, keno_tests, roulette_tests};
 use std::io::Read;
 use std::path::PathBuf;
@@ -77,19 +78,20 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         let label = "log".to_owned();
         let rtp = match &audit.tallies {
             AuditTallies::Keno { tally, .. } => {
-                rtp_table_of(&[GameTallies::Keno(&[(label, (**tally).clone())])], &paytable, args.alpha)
+                rtp_rows_of(&[GameTallies::Keno(&[(label, (**tally).clone())])], &paytable, args.alpha)
             }
-            AuditTallies::Roulette(tally) => rtp_table_of(
+            AuditTallies::Roulette(tally) => rtp_rows_of(
                 &[GameTallies::Roulette(args.game, &[(label, (**tally).clone())])],
                 &paytable,
                 args.alpha,
             ),
         };
+        let rtp = rtp_table(&rtp);
         write_files(
             dir,
             &[
-                ("tests.csv".to_owned(), battery.tests_table().to_csv()),
-                ("summary.json".to_owned(), battery.summary_json()),
+                ("tests.csv".to_owned(), tests_table(&battery).to_csv()),
+                ("summary.json".to_owned(), summary_json(&battery)),
                 (rtp.file_name.clone(), rtp.to_csv()),
             ],
         )?;

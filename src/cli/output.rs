@@ -72,6 +72,10 @@ pub fn check_output_dir(dir: &Path, plan: &Plan, resume: bool, force: bool) -> R
         }
         return Ok(None);
     }
+    if force && !resume {
+        // Replacing whatever is there: it need not even be readable.
+        return Ok(None);
+    }
     let existing = read_tally(&path)?;
     if resume {
         if existing.plan != *plan {
@@ -82,9 +86,6 @@ pub fn check_output_dir(dir: &Path, plan: &Plan, resume: bool, force: bool) -> R
             );
         }
         return Ok(Some(existing));
-    }
-    if force {
-        return Ok(None);
     }
     if !existing.complete {
         bail!(

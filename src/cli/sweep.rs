@@ -198,7 +198,10 @@ pub fn run_sweep(args: SweepArgs) -> Result<Verdict> {
     Ok(print_battery(battery.as_ref().expect("complete sweeps run the battery")))
 }
 
-/// Prints the battery's verdict line and every test that did not pass; the verdict.
+/// Prints the battery's verdict line, every FAIL and WEAK test, and the INSUFFICIENT
+/// tests grouped by name (one line per test and game, however many seed pairs); with
+/// several rows per test, a count of PASS and INSUFFICIENT per test name. Returns the
+/// verdict.
 pub fn print_battery(battery: &Battery) -> Verdict {
     let counts = battery.counts();
     let overall = battery.overall();
@@ -212,18 +215,42 @@ pub fn print_battery(battery: &Battery) -> Verdict {
         counts.insufficient,
         overall.as_str()
     );
-    for result in battery.results.iter().filter(|r| r.verdict != TestVerdict::Pass) {
-        let which = format!("{} {} {}", result.game, result.seed_pair, result.outcome.test);
-        match (result.outcome.p_value, result.adjusted_p) {
-            (Some(p), Some(adjusted)) => println!(
-                "  {:<12} {which}: p {}, adjusted {} ({})",
-                result.verdict.as_str(),
-                p_value_text(p),
-                p_value_text(adjusted),
-                result.outcome.note
-            ),
-            _ => println!("  {:<12} {which}: {}", result.verdict.as_str(), result.outcome.note),
+    let by_test = battery.counts_by_test();
+    if by_test.values().any(|c| c.pass + c.weak + c.fail + c.insufficient > 1) {
+        println!("  per test: PASS / INSUFFICIENT of its rows (seed pairs, all, across)");
+        for ((game, test), c) in &by_test {
+            println!("    {:<18} {:<44} {:>6} / {}", game.name(), test, c.pass, c.insufficient);
         }
+    }
+    for result in
+        battery.results.iter().filter(|r| matches!(r.verdict, TestVerdict::Fail | TestVerdict::Weak))
+    {
+        let which = format!("{} {} {}", result.game, result.seed_pair, result.outcome.test);
+        let (p, adjusted) =
+            (result.outcome.p_value.unwrap_or(f64::NAN), result.adjusted_p.unwrap_or(f64::NAN));
+        println!(
+            "  {:<12} {which}: p {}, adjusted {} ({})",
+            result.verdict.as_str(),
+            p_value_text(p),
+            p_value_text(adjusted),
+            result.outcome.note
+        );
+    }
+    let mut insufficient: Vec<(&fairaudit::stats::battery::TestResult, usize)> = Vec::new();
+    for result in battery.results.iter().filter(|r| r.verdict == TestVerdict::Insufficient) {
+        match insufficient
+            .iter_mut()
+            .find(|(first, _)| first.game == result.game && first.outcome.test == result.outcome.test)
+        {
+            Some((_, count)) => *count += 1,
+            None => insufficient.push((result, 1)),
+        }
+    }
+    for (first, count) in insufficient {
+        let which = format!("{} {} {}", first.game, first.seed_pair, first.outcome.test);
+        let more =
+            if count > 1 { format!(" (and {} more rows of this test)", count - 1) } else { String::new() };
+        println!("  {:<12} {which}: {}{more}", "INSUFFICIENT", first.outcome.note);
     }
     if overall == TestVerdict::Fail {
         Verdict::Finding

@@ -80,12 +80,12 @@ impl HtmlReport<'_> {
             match game {
                 GameId::Keno => {
                     if let Some((label, tally)) = self.tallies.keno_totals().rows.last() {
-                        keno_charts(&mut html, label, tally);
+                        keno_charts(&mut html, label, &tally.tally);
                     }
                 }
                 _ => {
                     if let Some((label, tally)) = self.tallies.roulette_totals(game).rows.last() {
-                        roulette_charts(&mut html, game, label, tally);
+                        roulette_charts(&mut html, game, label, &tally.tally);
                     }
                 }
             }
@@ -173,10 +173,10 @@ impl HtmlReport<'_> {
             .battery
             .results
             .iter()
-            .filter(|r| r.seed_pair.parse::<usize>().is_ok() && r.outcome.continuous)
+            .filter(|r| r.seed_pair.parse::<usize>().is_ok())
             .filter_map(|r| r.outcome.p_value)
             .collect();
-        html.push_str("<h2 id=\"across\">Across seed pairs</h2><p class=\"note\">Under fairness the p-values of every test on every seed pair are uniform: the bars should be level.</p>");
+        html.push_str("<h2 id=\"across\">Across seed pairs</h2><p class=\"note\">The p-values of every valid test on every seed pair. With many rounds per pair they are uniform under fairness and the bars level; with few, they take few distinct values and the bars are uneven even for a fair game. The verdicts across pairs are the dispersion tests in the table above.</p>");
         html.push_str(&p_value_histogram("p-values of all tests on all seed pairs", &p_values));
     }
 
@@ -218,11 +218,15 @@ impl HtmlReport<'_> {
         for &game in &self.tallies.plan.games {
             let rows: Vec<(String, crate::tally::stream::StreamTally)> = match game {
                 GameId::Keno => {
-                    self.tallies.keno_totals().rows.into_iter().map(|(p, t)| (p, t.stream)).collect()
+                    self.tallies.keno_totals().rows.into_iter().map(|(p, t)| (p, t.tally.stream)).collect()
                 }
-                _ => {
-                    self.tallies.roulette_totals(game).rows.into_iter().map(|(p, t)| (p, t.stream)).collect()
-                }
+                _ => self
+                    .tallies
+                    .roulette_totals(game)
+                    .rows
+                    .into_iter()
+                    .map(|(p, t)| (p, t.tally.stream))
+                    .collect(),
             };
             for (pair, stream) in rows {
                 for (draw, &rejected) in stream.rejections.iter().enumerate() {

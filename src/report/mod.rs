@@ -2,13 +2,14 @@
 //! each format is tested without the disk; the CLI writes them atomically.
 
 pub mod html;
+pub mod results;
 pub mod run_info;
 pub mod svg;
 pub mod table;
 pub mod tallies;
 
 use crate::rtp::claims::Claim;
-use crate::rtp::empirical::rtp_table;
+use crate::rtp::empirical::rtp_rows;
 use crate::rtp::paytable::Paytable;
 use crate::stats::battery::Battery;
 use crate::sweep::file::TallyFile;
@@ -68,7 +69,7 @@ impl Export for Summary<'_> {
         "summary.json".into()
     }
     fn to_bytes(&self) -> Vec<u8> {
-        self.0.summary_json()
+        results::summary_json(self.0)
     }
 }
 
@@ -106,9 +107,9 @@ impl RunReport<'_> {
             exports.extend(
                 tallies::tally_tables(self.tallies).into_iter().map(|t| Box::new(t) as Box<dyn Export>),
             );
-            exports.push(Box::new(battery.tests_table()));
+            exports.push(Box::new(results::tests_table(battery)));
             exports.push(Box::new(Summary(battery)));
-            exports.push(Box::new(rtp_table(self.tallies, self.paytable, battery.alpha)));
+            exports.push(Box::new(results::rtp_table(&rtp_rows(self.tallies, self.paytable, battery.alpha))));
             exports.push(Box::new(HtmlReport {
                 run: self.run,
                 tallies: self.tallies,

@@ -1,6 +1,7 @@
 //! The tallies as CSV tables: one table per kind of counter, with a row per seed pair
 //! and, when there are several seed pairs, `all` rows that sum them (each pair closed as
-//! its own sequence first, so no consecutive pair is invented across seed pairs).
+//! its own sequence first, so no consecutive pair is invented across seed pairs). With
+//! more than [`DETAILED_PAIRS`] seed pairs the large tables hold only the `all` rows.
 
 use super::table::{Cell, Table};
 use crate::games::keno::{DRAWN, GRID};
@@ -34,7 +35,8 @@ pub fn tally_tables(file: &TallyFile) -> Vec<Table> {
     let mut tables = Vec::new();
     if file.plan.games.contains(&GameId::Keno) {
         let keno = file.keno_totals();
-        for (pair, tally) in &keno.rows {
+        for (pair, closed) in &keno.rows {
+            let tally = &closed.tally;
             for (n, &count) in tally.numbers.iter().enumerate() {
                 counts.push(vec!["keno".into(), pair.clone().into(), (n as u64 + 1).into(), count.into()]);
             }
@@ -49,7 +51,8 @@ pub fn tally_tables(file: &TallyFile) -> Vec<Table> {
             continue;
         }
         let roulette = file.roulette_totals(game);
-        for (pair, tally) in &roulette.rows {
+        for (pair, closed) in &roulette.rows {
+            let tally = &closed.tally;
             for (pocket, &count) in tally.pockets.iter().enumerate() {
                 counts.push(vec![
                     game.name().into(),
@@ -109,8 +112,10 @@ fn keno_tables(keno: &GameTotals<KenoTally>) -> Vec<Table> {
     let mut pairs = Table::new("keno_pairs.csv", vec!["seed_pair", "number_a", "number_b", "count"]);
     let mut hits = Table::new("keno_hits.csv", vec!["seed_pair", "picks", "pick_set", "hits", "count"]);
     let mut overlap = Table::new("keno_overlap.csv", vec!["seed_pair", "shared_numbers", "count"]);
-    for (pair, tally) in &keno.rows {
-        for k in 0..DRAWN {
+    for (pair, closed) in &keno.rows {
+        let tally = &closed.tally;
+        let detailed = detailed_rows(pair, keno.rows.len());
+        for k in (0..DRAWN).filter(|_| detailed) {
             for n in 0..GRID {
                 positions.push(vec![
                     pair.clone().into(),
@@ -120,7 +125,7 @@ fn keno_tables(keno: &GameTotals<KenoTally>) -> Vec<Table> {
                 ]);
             }
         }
-        for a in 1..=GRID as u8 {
+        for a in (1..=GRID as u8).filter(|_| detailed) {
             for b in a + 1..=GRID as u8 {
                 pairs.push(vec![
                     pair.clone().into(),
@@ -164,9 +169,11 @@ fn roulette_tables() -> [Table; 4] {
 fn roulette_rows(tables: &mut [Table; 4], roulette: &GameTotals<RouletteTally>) {
     let game = roulette.game.name();
     let [pairs, groups, runs, gaps] = tables;
-    for (pair, tally) in &roulette.rows {
+    for (pair, closed) in &roulette.rows {
+        let tally = &closed.tally;
         let n = tally.pockets.len();
-        for a in 0..n {
+        let detailed = detailed_rows(pair, roulette.rows.len());
+        for a in (0..n).filter(|_| detailed) {
             for b in 0..n {
                 pairs.push(vec![
                     game.into(),
@@ -190,7 +197,10 @@ fn roulette_rows(tables: &mut [Table; 4], roulette: &GameTotals<RouletteTally>) 
         for (sequence, symbols, hist) in [
             ("colour", COLOUR_SYMBOLS, &tally.colour_runs),
             ("low_high", LOW_HIGH_SYMBOLS, &tally.low_high_runs),
-        ] {
+        ]
+        .into_iter()
+        .filter(|_| detailed)
+        {
             for (s, symbol) in symbols.iter().enumerate() {
                 for length in 1..=RUN_CAP {
                     runs.push(vec![
@@ -205,7 +215,7 @@ fn roulette_rows(tables: &mut [Table; 4], roulette: &GameTotals<RouletteTally>) 
                 }
             }
         }
-        for pocket in 0..n {
+        for pocket in (0..n).filter(|_| detailed) {
             for gap in 0..=GAP_CAP {
                 gaps.push(vec![
                     game.into(),
@@ -218,6 +228,18 @@ fn roulette_rows(tables: &mut [Table; 4], roulette: &GameTotals<RouletteTally>) 
             }
         }
     }
+}
+
+/// Seed pairs up to which the large tables (positions, pairs, serial pairs, runs, gaps:
+/// hundreds to thousands of rows per pair) list every seed pair; with more, they list only
+/// `all`, so that every CSV stays small enough for a spreadsheet. Every pair's counters are
+/// in `tally.json` whatever the number of pairs.
+pub const DETAILED_PAIRS: usize = 10;
+
+/// Whether the row group `label` of `groups` rows (pairs and `all`) goes into the large
+/// tables.
+fn detailed_rows(label: &str, groups: usize) -> bool {
+    groups <= DETAILED_PAIRS + 1 || label == "all"
 }
 
 fn bucket(capped: bool) -> &'static str {

@@ -40,14 +40,13 @@
 //! is.
 
 use super::exact::{exact_rtp, ExactRtp};
-use super::paytable::{Paytable, PaytableOrigin, EXAMPLE_PAYTABLE_PATH, ILLUSTRATIVE_LABEL};
+use super::paytable::{Paytable, PaytableOrigin};
 use super::roulette_bets::{representative, BetType};
 use crate::games::keno::DRAWN;
 use crate::games::{GameId, Wheel};
-use crate::report::{Cell, Table};
 use crate::sweep::file::TallyFile;
 use crate::tally::keno::PICK_ORDER;
-use crate::tally::{KenoTally, RouletteTally};
+use crate::tally::{Closed, KenoTally, RouletteTally};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
@@ -146,18 +145,42 @@ pub fn estimate(total_return: &BigRational, rounds: u64, exact: &ExactRtp, alpha
     }
 }
 
-/// The empirical RTP table (`rtp.csv`) of a complete tally file: for each game of the
-/// plan, each seed pair row (and `all`), each bet type, the estimate at confidence
-/// 1 − `alpha` (0.01 gives 99% intervals). Keno uses `paytable`; when it is the
-/// illustrative example, every Keno row says so in its `note`.
-///
-/// Columns: `game, seed_pair, bet_type, bet, rounds, exact_rtp_percent,
-/// realised_rtp_percent, confidence, ci_low_percent, ci_high_percent, z, p_value,
-/// sd_per_unit_stake, rounds_to_pin_0_1pp, note`.
+/// One row of the empirical RTP table: one bet type's realised return over one group of
+/// rounds (a seed pair, their sum `all`, or an audited log).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RtpRow {
+    /// The game.
+    pub game: GameId,
+    /// The seed pair (`0`, `1`, …, `all`) or `log`.
+    pub seed_pair: String,
+    /// The bet type, as [`ExactRtp::bet_type`] names it.
+    pub bet_type: String,
+    /// The bet followed: the Keno pick set or the roulette pockets.
+    pub bet: String,
+    /// The confidence of the interval, `1 − alpha`.
+    pub confidence: f64,
+    /// The estimate.
+    pub estimate: Estimate,
+    /// Where the payouts come from.
+    pub basis: RtpBasis,
+}
+
+/// What a row's exact RTP rests on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RtpBasis {
+    /// Keno, against a paytable (its origin says whether it is the illustrative one).
+    Paytable(PaytableOrigin),
+    /// Roulette: the published payouts; the row follows one representative bet of its type.
+    RepresentativeBet,
+}
+
+/// The empirical RTP of a complete tally file: for each game of the plan, each seed pair
+/// row (and `all`), each bet type, the estimate at confidence 1 − `alpha` (0.01 gives 99%
+/// intervals). Keno uses `paytable`.
 ///
 /// # Panics
 /// When `alpha` is not strictly between 0 and 1.
-pub fn rtp_table(file: &TallyFile, paytable: &Paytable, alpha: f64) -> Table {
+pub fn rtp_rows(file: &TallyFile, paytable: &Paytable, alpha: f64) -> Vec<RtpRow> {
     let keno = file.keno_totals();
     let roulette: Vec<_> = file.plan.games.iter().map(|&g| file.roulette_totals(g)).collect();
     let games: Vec<GameTallies<'_>> = file
@@ -170,83 +193,42 @@ pub fn rtp_table(file: &TallyFile, paytable: &Paytable, alpha: f64) -> Table {
             _ => GameTallies::Roulette(game, &wheel.rows),
         })
         .collect();
-    rtp_table_of(&games, paytable, alpha)
+    rtp_rows_of(&games, paytable, alpha)
 }
 
 /// Closed tallies of one game, labelled by seed pair (or `log` for an audit).
 pub enum GameTallies<'a> {
     /// Keno.
-    Keno(&'a [(String, KenoTally)]),
+    Keno(&'a [(String, Closed<KenoTally>)]),
     /// One roulette wheel.
-    Roulette(GameId, &'a [(String, RouletteTally)]),
+    Roulette(GameId, &'a [(String, Closed<RouletteTally>)]),
 }
 
-/// [`rtp_table`] for tallies that do not come from a tally file (an audited log).
-pub fn rtp_table_of(games: &[GameTallies<'_>], paytable: &Paytable, alpha: f64) -> Table {
-    let mut table = Table::new(
-        RTP_TABLE,
-        vec![
-            "game",
-            "seed_pair",
-            "bet_type",
-            "bet",
-            "rounds",
-            "exact_rtp_percent",
-            "realised_rtp_percent",
-            "confidence",
-            "ci_low_percent",
-            "ci_high_percent",
-            "z",
-            "p_value",
-            "sd_per_unit_stake",
-            "rounds_to_pin_0_1pp",
-            "note",
-        ],
-    );
-    let row = |table: &mut Table,
-               game: GameId,
-               pair: &str,
-               exact: &ExactRtp,
-               bet: String,
-               total: BigRational,
-               rounds: u64,
-               note: Cell| {
-        let e = estimate(&total, rounds, exact, alpha);
-        // A number, like every p-value in fairaudit's CSVs (0 where it underflowed).
-        let p_value = Cell::Num(e.p_value);
-        table.push(vec![
-            game.name().into(),
-            pair.into(),
-            exact.bet_type.clone().into(),
-            bet.into(),
-            rounds.into(),
-            Cell::Num(e.exact_percent),
-            Cell::Num(e.realised_percent),
-            Cell::Num(1.0 - alpha),
-            Cell::Num(e.low_percent),
-            Cell::Num(e.high_percent),
-            Cell::Num(e.z),
-            p_value,
-            Cell::Num(e.sd),
-            e.rounds_to_pin.into(),
-            note,
-        ]);
-    };
+/// [`rtp_rows`] for tallies that do not come from a tally file (an audited log).
+pub fn rtp_rows_of(games: &[GameTallies<'_>], paytable: &Paytable, alpha: f64) -> Vec<RtpRow> {
+    let mut rows = Vec::new();
     for tallies in games {
         let game = match tallies {
             GameTallies::Keno(_) => GameId::Keno,
             GameTallies::Roulette(game, _) => *game,
         };
         let exact = exact_rtp(game, paytable);
+        let mut push =
+            |pair: &str, exact: &ExactRtp, bet: String, total: BigRational, rounds: u64, basis: RtpBasis| {
+                rows.push(RtpRow {
+                    game,
+                    seed_pair: pair.to_owned(),
+                    bet_type: exact.bet_type.clone(),
+                    bet,
+                    confidence: 1.0 - alpha,
+                    estimate: estimate(&total, rounds, exact, alpha),
+                    basis,
+                })
+            };
         match tallies {
-            GameTallies::Keno(rows) => {
-                let note = match paytable.origin() {
-                    PaytableOrigin::Example => {
-                        Cell::Text(format!("{ILLUSTRATIVE_LABEL} ({EXAMPLE_PAYTABLE_PATH})"))
-                    }
-                    PaytableOrigin::File(name) => Cell::User(format!("paytable {name}")),
-                };
-                for (pair, tally) in rows.iter() {
+            GameTallies::Keno(groups) => {
+                for (pair, closed) in groups.iter() {
+                    let tally = &closed.tally;
                     for (k, bet) in (1..=DRAWN).zip(&exact) {
                         let total: BigRational = (0..=k)
                             .map(|h| {
@@ -255,35 +237,33 @@ pub fn rtp_table_of(games: &[GameTallies<'_>], paytable: &Paytable, alpha: f64) 
                             })
                             .sum();
                         let set = PICK_ORDER[..k].iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
-                        row(&mut table, game, pair, bet, set, total, tally.stream.rounds, note.clone());
+                        let basis = RtpBasis::Paytable(paytable.origin().clone());
+                        push(pair, bet, set, total, tally.stream.rounds, basis);
                     }
                 }
             }
-            GameTallies::Roulette(_, rows) => {
+            GameTallies::Roulette(_, groups) => {
                 let wheel = if game == GameId::RouletteEuropean { Wheel::European } else { Wheel::American };
-                let note =
-                    Cell::Text("representative bet; every bet of the type has the same exact RTP".into());
-                for (pair, tally) in rows.iter() {
+                for (pair, closed) in groups.iter() {
+                    let tally = &closed.tally;
                     for (kind, bet) in BetType::on(wheel).into_iter().zip(&exact) {
                         let chosen = representative(wheel, kind).expect("every offered type has a bet");
                         let wins: u64 = chosen.pockets.iter().map(|&p| tally.pockets[usize::from(p)]).sum();
                         let total = BigRational::from_integer(BigInt::from(wins) * (kind.pays() + 1));
-                        row(
-                            &mut table,
-                            game,
+                        push(
                             pair,
                             bet,
                             chosen.label(),
                             total,
                             tally.stream.rounds,
-                            note.clone(),
+                            RtpBasis::RepresentativeBet,
                         );
                     }
                 }
             }
         }
     }
-    table
+    rows
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ pub mod paytable;
 pub mod roulette_bets;
 
 pub use claims::{check_claim, parse_claims, Claim, ClaimVerdict, ClaimsError};
-pub use empirical::{rtp_table, RTP_TABLE};
+pub use empirical::{rtp_rows, RtpRow, RTP_TABLE};
 pub use exact::{exact_rtp, ExactRtp};
 pub use paytable::{Paytable, PaytableError, PaytableOrigin};
 

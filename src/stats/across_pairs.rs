@@ -1,80 +1,149 @@
-//! Tests across seed pairs: with several independent seed pairs, each test's p-values
-//! should be uniform on (0, 1), and the share of pairs passing at `α` should be `1 − α`.
+//! Tests across seed pairs: with several independent seed pairs, is each test's statistic
+//! as dispersed across the pairs as fairness allows?
+//!
+//! A rig that biases each seed pair differently (a different favoured pocket per pair)
+//! cancels out in the `all` row and may be too weak to flag in any single pair; it shows
+//! as per-pair statistics that are too large *together*.
 //!
 //! # Formula
 //!
-//! Kolmogorov–Smirnov of the pairs' p-values against Uniform(0, 1) (as NIST SP 800-22
-//! §4.2.2 does with its chi-square on ten bins, here without binning), and the number of
-//! pairs failing at `α`, which is Binomial(K, α) under fairness, tested exactly
-//! (two-sided). NIST's acceptable range for the proportion passing,
-//! `(1 − α) ± 3√(α(1 − α)/K)`, is stated in the note. Only tests with continuous null
-//! p-values take part: exact tests on tiny counts have lumpy p-values that are not
-//! uniform even when the game is fair.
+//! For a test with per-pair values `Vᵢ` (the χ² statistic, or `z²` for a z-test) whose
+//! mean `μᵢ` and variance `σᵢ²` under fairness are known at the pair's size, the pooled
+//! statistic is `S = Σ Vᵢ` over the `K` pairs, with `E[S] = Σ μᵢ` and `Var[S] = Σ σᵢ²`
+//! (pairs are independent). `S` is referred to the scaled chi-square with the same two
+//! moments (Satterthwaite): `S / a ~ χ²(ν)` with `a = Var/(2E)` and `ν = 2E²/Var`. For
+//! large `K` this is the normal law of a sum of many independent terms; for small `K` it
+//! is the χ² law of the per-pair statistics themselves.
+//!
+//! Why not a Kolmogorov–Smirnov test of the pairs' p-values against uniform (NIST SP
+//! 800-22's second level)? At the sizes per-pair audits take (many seed pairs with a few
+//! hundred rounds each) the p-values are lattice-valued (a Binomial(100, 1/4) count has
+//! about 20 likely values), their law is about `0.92/√R` away from uniform in KS distance,
+//! and the KS test fails a fair game once `K` exceeds about `10·R`. The pooled statistic
+//! uses only exact moments and needs no continuity.
+//!
+//! Where the moments are exact at any size (Pearson statistics with known probabilities
+//! and the Keno quadratic forms; `z²` of the runs test), the pooled test runs even when
+//! each pair is too small for its own test, provided there are at least [`MIN_POOLED`]
+//! pairs (the sum then has many independent terms). Where only the asymptotic mean is
+//! known (statistics with estimated margins), it runs only when every pair's own test is
+//! valid. Otherwise it is INSUFFICIENT, with the reason.
 
-use super::distributions::binomial_two_sided;
+use super::distributions::chi_square_sf;
 use super::outcome::TestOutcome;
-use super::uniformity::kolmogorov_smirnov;
+use super::power::Power;
 
-/// Smallest number of seed pairs for the tests across pairs.
+/// Smallest number of seed pairs for any test across pairs.
 pub const MIN_PAIRS: usize = 2;
 
-/// Tests across the numbered seed pairs of `per_pair` (rows labelled `all` are ignored).
+/// Smallest number of seed pairs for pooling statistics whose pairs are each too small
+/// for their own test.
+pub const MIN_POOLED: usize = 20;
+
+/// Tests across the numbered seed pairs of `per_pair` (rows labelled `all` are ignored);
+/// `alpha` is only used to count the pairs that pass, for the note.
 pub fn across_pairs(per_pair: &[(String, Vec<TestOutcome>)], alpha: f64) -> Vec<TestOutcome> {
     let pairs: Vec<&Vec<TestOutcome>> =
         per_pair.iter().filter(|(label, _)| label != "all").map(|(_, t)| t).collect();
-    if pairs.len() < 2 {
+    if pairs.len() < MIN_PAIRS {
         return Vec::new();
     }
+    let k = pairs.len();
     let mut out = Vec::new();
     for (index, first) in pairs[0].iter().enumerate() {
-        if !first.continuous {
-            continue;
+        let outcomes: Vec<&TestOutcome> = pairs.iter().filter_map(|tests| tests.get(index)).collect();
+        if first.moments.is_none() && outcomes.iter().all(|t| t.moments.is_none()) {
+            continue; // a test with no known moments (maxima, lag families): not pooled
         }
-        let p_values: Vec<f64> = pairs.iter().filter_map(|tests| tests.get(index)?.p_value).collect();
-        let test = first.test.clone();
-        if p_values.len() < MIN_PAIRS {
+        let name = format!("{}:dispersion_across_pairs", first.test);
+        let moments: Option<Vec<_>> = outcomes.iter().map(|t| t.moments).collect();
+        let Some(moments) = moments.filter(|m| m.len() == k) else {
             out.push(TestOutcome::insufficient(
-                &format!("{test}:uniformity_across_pairs"),
-                format!("{} seed pairs with a valid p-value; needs {MIN_PAIRS}", p_values.len()),
-            ));
-            continue;
-        }
-        let k = p_values.len();
-        let Ok(ks) = kolmogorov_smirnov(&p_values) else {
-            out.push(TestOutcome::insufficient(
-                &format!("{test}:uniformity_across_pairs"),
-                "p-values outside [0, 1]".into(),
+                &name,
+                "some seed pairs have no statistic for this test".into(),
             ));
             continue;
         };
-        let (statistic, p) = (ks.statistic, ks.p_value);
-        out.push(TestOutcome {
-            test: format!("{test}:uniformity_across_pairs"),
-            statistic,
-            df: None,
-            p_value: Some(p),
-            insufficient: None,
-            noncentrality_per_unit_bias: None,
-            continuous: true,
-            note: format!("Kolmogorov-Smirnov of {k} p-values against uniform"),
-        });
-        let failing = p_values.iter().filter(|&&p| p < alpha).count() as u64;
-        let half_width = 3.0 * (alpha * (1.0 - alpha) / k as f64).sqrt();
-        out.push(TestOutcome {
-            test: format!("{test}:proportion_passing"),
-            statistic: 1.0 - failing as f64 / k as f64,
-            df: None,
-            p_value: Some(binomial_two_sided(failing, k as u64, alpha)),
-            insufficient: None,
-            noncentrality_per_unit_bias: None,
-            continuous: false,
-            note: format!(
-                "{} of {k} pass at alpha {alpha}; NIST range {:.4}..{:.4}",
-                k as u64 - failing,
-                1.0 - alpha - half_width,
-                1.0 - alpha + half_width
+        let all_valid = outcomes.iter().all(|t| t.p_value.is_some());
+        let exact = moments.iter().all(|m| m.exact_mean);
+        if !(all_valid || exact && k >= MIN_POOLED) {
+            let reason = if exact {
+                format!("the pairs are too small for this test and only {k} pairs (pooling them needs {MIN_POOLED})")
+            } else {
+                "the pairs are too small for this test, whose mean is only known asymptotically".to_owned()
+            };
+            out.push(TestOutcome::insufficient(&name, reason));
+            continue;
+        }
+        let sum: f64 = moments.iter().map(|m| m.value).sum();
+        let mean: f64 = moments.iter().map(|m| m.mean).sum();
+        let variance: f64 = moments.iter().map(|m| m.variance).sum();
+        if !(variance > 0.0 && mean > 0.0 && sum.is_finite()) {
+            out.push(TestOutcome::insufficient(&name, "the statistic has no variance at this size".into()));
+            continue;
+        }
+        let scale = variance / (2.0 * mean);
+        let df = 2.0 * mean * mean / variance;
+        let passing = outcomes.iter().filter(|t| t.p_value.is_some_and(|p| p >= alpha)).count();
+        let valid = outcomes.iter().filter(|t| t.p_value.is_some()).count();
+        let mut outcome = TestOutcome::valid(
+            &name,
+            sum,
+            Some(df),
+            chi_square_sf(sum / scale, df),
+            format!(
+                "sum over {k} seed pairs: {sum:.1}, expected {mean:.1}, variance {variance:.1} (scaled chi-square); {passing} of {valid} pairs pass their own test at alpha {alpha}"
             ),
-        });
+        );
+        // A bias of δ on one outcome of every pair (a different one in each, say) adds the
+        // pairs' noncentralities; the scaled statistic carries 1/a of it.
+        let per_unit: Option<f64> = outcomes
+            .iter()
+            .map(|t| match t.power {
+                Some(Power::ChiSquare { per_unit, .. }) => Some(per_unit),
+                _ => None,
+            })
+            .sum();
+        if let Some(per_unit) = per_unit {
+            outcome = outcome.with_power(Power::chi_square(df, per_unit / scale));
+        }
+        out.push(outcome);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::outcome::NullMoments;
+
+    fn pair(value: f64, valid: bool) -> TestOutcome {
+        let outcome = TestOutcome::valid("t", value, Some(3.0), 0.5, String::new())
+            .with_moments(NullMoments { value: f64::NAN, mean: 3.0, variance: 6.0, exact_mean: true });
+        if valid {
+            outcome
+        } else {
+            outcome.make_insufficient("small".into())
+        }
+    }
+
+    #[test]
+    fn the_pooled_sum_is_a_chi_square_of_the_summed_degrees() {
+        let rows: Vec<(String, Vec<TestOutcome>)> =
+            (0..4).map(|i| (i.to_string(), vec![pair(3.0, true)])).collect();
+        let result = &across_pairs(&rows, 0.01)[0];
+        assert_eq!(result.statistic, 12.0);
+        assert!((result.df.unwrap() - 12.0).abs() < 1e-12);
+        assert!((result.p_value.unwrap() - chi_square_sf(12.0, 12.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn small_pairs_pool_only_with_exact_moments_and_enough_pairs() {
+        let few: Vec<(String, Vec<TestOutcome>)> =
+            (0..5).map(|i| (i.to_string(), vec![pair(3.0, false)])).collect();
+        assert!(across_pairs(&few, 0.01)[0].p_value.is_none());
+        let many: Vec<(String, Vec<TestOutcome>)> =
+            (0..MIN_POOLED).map(|i| (i.to_string(), vec![pair(3.0, false)])).collect();
+        assert!(across_pairs(&many, 0.01)[0].p_value.is_some());
+    }
 }

@@ -8,20 +8,21 @@
 //! procedure controls the family-wise error rate under any dependence between tests.
 
 use super::across_pairs::across_pairs;
+use super::distributions::noncentrality_for_power;
+use super::longest_run::{longest_run_test, LongestRunLaw};
 use super::multiple::holm;
 use super::outcome::TestOutcome;
-use super::power::detectable_bias;
+use super::power::{Power, POWER};
 use super::PValue;
-use super::{frequency, gaps, keno_structure, rejections, runs, serial};
-use crate::games::keno::choices_at_draw;
+use super::{frequency, gaps, keno_structure, max_residual, rejections, runs, serial};
 use crate::games::GameId;
-use crate::report::{Cell, Table};
 use crate::sweep::file::TallyFile;
-use crate::tally::{KenoTally, RouletteTally};
+use crate::tally::{Closed, KenoTally, RouletteTally};
 use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
 
 /// A test's verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Verdict {
     /// Consistent with fairness.
@@ -51,7 +52,8 @@ impl Verdict {
 pub struct TestResult {
     /// The game.
     pub game: GameId,
-    /// `0`, `1`, … for one seed pair; `all` for their sum; `across` for tests across pairs.
+    /// `0`, `1`, … for one seed pair; `all` for their sum; `across` for tests across pairs;
+    /// `log` (or a player) for an audit.
     pub seed_pair: String,
     /// The raw outcome.
     pub outcome: TestOutcome,
@@ -59,7 +61,8 @@ pub struct TestResult {
     pub adjusted_p: Option<f64>,
     /// The verdict.
     pub verdict: Verdict,
-    /// Smallest relative bias on one outcome detected with 80% power (frequency-type tests).
+    /// Smallest relative bias the test detects with 80% power at this size (see
+    /// [`crate::stats::power`]).
     pub detectable_bias: Option<f64>,
 }
 
@@ -72,39 +75,57 @@ pub struct Battery {
     pub results: Vec<TestResult>,
 }
 
-/// The tests on one closed Keno tally (see [`crate::tally::SequenceTally::close`]). `with_positions` is false when draw order is unknown
-/// (audits of logs that record only the result); `with_rejections` when the stream is.
-pub fn keno_tests(tally: &KenoTally, with_positions: bool, with_rejections: bool) -> Vec<TestOutcome> {
+/// The tests on closed Keno tallies (see [`crate::tally::Closed`]). `with_positions` is
+/// false when draw order is unknown (audits of logs that record only the result);
+/// `with_rejections` when the stream is.
+pub fn keno_tests(
+    closed: &Closed<KenoTally>,
+    with_positions: bool,
+    with_rejections: bool,
+) -> Vec<TestOutcome> {
+    let tally = &closed.tally;
     let mut tests = vec![frequency::keno_numbers(tally)];
     if with_positions {
         tests.push(keno_structure::positions(tally));
+        tests.push(max_residual::keno_positions_max(tally));
     }
     tests.push(keno_structure::pairs(tally));
+    tests.push(max_residual::keno_pairs_max(tally));
     tests.extend(frequency::keno_hits(tally));
     tests.push(serial::keno_overlap(tally));
+    tests.push(serial::keno_overlap_lags(tally));
     if with_rejections {
-        for (draw, &rejected) in tally.stream.rejections.iter().enumerate() {
-            tests.push(rejections::rejection_test(choices_at_draw(draw), tally.stream.rounds, rejected));
-        }
+        let outcomes: Vec<u32> =
+            (0..tally.stream.rejections.len()).map(|d| GameId::Keno.outcomes_at_draw(d)).collect();
+        tests.push(rejections::rejection_test(&outcomes, tally.stream.rounds, &tally.stream.rejections));
     }
     tests
 }
 
-/// The tests on one closed roulette tally: runs are counted only once the sequence's first
-/// and last runs are closed.
-pub fn roulette_tests(tally: &RouletteTally, with_rejections: bool) -> Vec<TestOutcome> {
+/// The tests on closed roulette tallies: runs, run lengths and gaps use the exact laws of
+/// the sequences summed.
+pub fn roulette_tests(closed: &Closed<RouletteTally>, with_rejections: bool) -> Vec<TestOutcome> {
+    let (tally, lengths) = (&closed.tally, &closed.lengths);
     let pockets = tally.pockets.len();
-    let spins = tally.stream.rounds;
     let mut tests = vec![frequency::pocket_frequency(tally)];
     tests.extend(frequency::bet_groups(tally));
     tests.push(serial::serial_pairs(tally));
+    tests.push(max_residual::roulette_serial_max(tally));
+    tests.push(serial::roulette_lags(tally));
     // Both sequences have two symbols of 18 pockets (red/black, low/high) and the zeros.
     let probabilities = runs::eighteen_eighteen_zeros(pockets);
-    tests.push(runs::runs_test("runs_colour", &tally.colour_runs, spins, &probabilities));
-    tests.push(runs::runs_test("runs_low_high", &tally.low_high_runs, spins, &probabilities));
-    tests.push(gaps::gap_test(&tally.gaps));
+    for (name, sequence) in [("colour", &tally.colour_runs), ("low_high", &tally.low_high_runs)] {
+        tests.push(runs::runs_test(&format!("runs_{name}"), sequence, lengths, &probabilities));
+        tests.push(runs::run_lengths_test(&format!("run_lengths_{name}"), sequence, lengths, &probabilities));
+        tests.push(longest_run_test(&format!("longest_run_{name}"), sequence, lengths, probabilities));
+    }
+    tests.push(gaps::gap_test(&tally.gaps, lengths));
     if with_rejections {
-        tests.push(rejections::rejection_test(pockets as u32, spins, tally.stream.rejections[0]));
+        tests.push(rejections::rejection_test(
+            &[pockets as u32],
+            tally.stream.rounds,
+            &tally.stream.rejections,
+        ));
     }
     tests
 }
@@ -127,13 +148,25 @@ pub fn run_battery(file: &TallyFile, alpha: f64) -> Battery {
                 .map(|(pair, t)| (pair.clone(), roulette_tests(t, true)))
                 .collect(),
         };
-        let across = across_pairs(&per_pair, alpha);
-        for (pair, tests) in per_pair {
-            rows.extend(tests.into_iter().map(|t| (game, pair.clone(), t)));
-        }
-        rows.extend(across.into_iter().map(|t| (game, "across".to_owned(), t)));
+        rows.extend(with_across(game, per_pair, alpha));
     }
     assess(rows, alpha)
+}
+
+/// Rows of one game: every group's tests, then the tests across the numbered groups (seed
+/// pairs, or players).
+pub fn with_across(
+    game: GameId,
+    per_group: Vec<(String, Vec<TestOutcome>)>,
+    alpha: f64,
+) -> Vec<(GameId, String, TestOutcome)> {
+    let across = across_pairs(&per_group, alpha);
+    let mut rows = Vec::new();
+    for (group, tests) in per_group {
+        rows.extend(tests.into_iter().map(|t| (game, group.clone(), t)));
+    }
+    rows.extend(across.into_iter().map(|t| (game, "across".to_owned(), t)));
+    rows
 }
 
 /// Adjusts raw outcomes for multiplicity and gives verdicts and detectable biases.
@@ -146,6 +179,15 @@ pub fn assess(rows: Vec<(GameId, String, TestOutcome)>, alpha: f64) -> Battery {
         adjusted_by_row[i] = Some(p);
     }
     let level_for_power = alpha / tested.len().max(1) as f64;
+    // Seed pairs of one sweep share their shape, so the exact longest-run power is
+    // computed once per distinct law.
+    let mut longest_run_cache: Vec<(LongestRunLaw, f64)> = Vec::new();
+    let mut noncentrality_cache: HashMap<(u64, u64), f64> = HashMap::new();
+    let mut noncentrality = |df: f64, level: f64| {
+        *noncentrality_cache
+            .entry((df.to_bits(), level.to_bits()))
+            .or_insert_with(|| noncentrality_for_power(df, level, POWER))
+    };
     let results = rows
         .into_iter()
         .zip(adjusted_by_row)
@@ -156,12 +198,21 @@ pub fn assess(rows: Vec<(GameId, String, TestOutcome)>, alpha: f64) -> Battery {
                 (Some(_), _) => Verdict::Pass,
                 (None, _) => Verdict::Insufficient,
             };
-            let detectable_bias = match (outcome.df, outcome.noncentrality_per_unit_bias) {
-                (Some(df), Some(per_unit)) if outcome.p_value.is_some() => {
-                    Some(detectable_bias(df, level_for_power, per_unit))
+            let detectable_bias = match (&outcome.power, outcome.p_value) {
+                (Some(Power::LongestRun(law)), Some(_)) => {
+                    Some(match longest_run_cache.iter().find(|(known, _)| known == law) {
+                        Some((_, bias)) => *bias,
+                        None => {
+                            let bias = law.detectable_bias(level_for_power);
+                            longest_run_cache.push((law.clone(), bias));
+                            bias
+                        }
+                    })
                 }
+                (Some(power), Some(_)) => power.detectable_bias_with(level_for_power, &mut noncentrality),
                 _ => None,
-            };
+            }
+            .filter(|b| b.is_finite());
             TestResult { game, seed_pair, outcome, adjusted_p, verdict, detectable_bias }
         })
         .collect();
@@ -189,6 +240,18 @@ pub struct VerdictCounts {
     pub insufficient: usize,
 }
 
+impl VerdictCounts {
+    /// Counts one more verdict.
+    pub fn add(&mut self, verdict: Verdict) {
+        match verdict {
+            Verdict::Pass => self.pass += 1,
+            Verdict::Weak => self.weak += 1,
+            Verdict::Fail => self.fail += 1,
+            Verdict::Insufficient => self.insufficient += 1,
+        }
+    }
+}
+
 impl Battery {
     /// FAIL if any test failed, PASS otherwise.
     pub fn overall(&self) -> Verdict {
@@ -202,106 +265,18 @@ impl Battery {
     /// How many tests got each verdict.
     pub fn counts(&self) -> VerdictCounts {
         let mut counts = VerdictCounts::default();
-        for r in &self.results {
-            match r.verdict {
-                Verdict::Pass => counts.pass += 1,
-                Verdict::Weak => counts.weak += 1,
-                Verdict::Fail => counts.fail += 1,
-                Verdict::Insufficient => counts.insufficient += 1,
-            }
-        }
+        self.results.iter().for_each(|r| counts.add(r.verdict));
         counts
     }
 
-    /// `tests.csv`: one row per test. p-values are numbers; one that underflowed below
-    /// 1e-300 is written as 0 and its note starts with "p < 1e-300".
-    pub fn tests_table(&self) -> Table {
-        let mut table = Table::new(
-            "tests.csv",
-            vec![
-                "game",
-                "seed_pair",
-                "test",
-                "statistic",
-                "df",
-                "p_value",
-                "adjusted_p",
-                "verdict",
-                "detectable_bias",
-                "note",
-            ],
-        );
-        let number = |x: Option<f64>| x.map_or(Cell::Text(String::new()), Cell::Num);
+    /// Per test name and game, how many rows got each verdict: what the terminal prints
+    /// when there are too many rows to list (every FAIL and WEAK is still listed).
+    pub fn counts_by_test(&self) -> BTreeMap<(GameId, String), VerdictCounts> {
+        let mut by_test: BTreeMap<(GameId, String), VerdictCounts> = BTreeMap::new();
         for r in &self.results {
-            let o = &r.outcome;
-            let mut note = o.note.clone();
-            if o.p_value.is_some_and(|p| p < P_FLOOR) {
-                note = format!("p < 1e-300; {note}");
-            }
-            table.push(vec![
-                r.game.name().into(),
-                r.seed_pair.clone().into(),
-                o.test.clone().into(),
-                if o.statistic.is_nan() { Cell::Text(String::new()) } else { Cell::Num(o.statistic) },
-                number(o.df),
-                number(o.p_value),
-                number(r.adjusted_p),
-                r.verdict.as_str().into(),
-                number(r.detectable_bias),
-                note.into(),
-            ]);
+            let counts = by_test.entry((r.game, r.outcome.test.clone())).or_default();
+            counts.add(r.verdict);
         }
-        table
-    }
-
-    /// `summary.json`: the overall verdict, counts, and every FAIL and WEAK test.
-    pub fn summary_json(&self) -> Vec<u8> {
-        #[derive(Serialize)]
-        struct Flagged<'a> {
-            game: GameId,
-            seed_pair: &'a str,
-            test: &'a str,
-            p_value: Option<f64>,
-            p_value_text: Option<String>,
-            adjusted_p: Option<f64>,
-        }
-        #[derive(Serialize)]
-        struct Summary<'a> {
-            format: &'static str,
-            version: u32,
-            verdict: Verdict,
-            alpha: f64,
-            tests: usize,
-            counts: VerdictCounts,
-            failed: Vec<Flagged<'a>>,
-            weak: Vec<Flagged<'a>>,
-        }
-        let flagged = |verdict: Verdict| {
-            self.results
-                .iter()
-                .filter(|r| r.verdict == verdict)
-                .map(|r| Flagged {
-                    game: r.game,
-                    seed_pair: &r.seed_pair,
-                    test: &r.outcome.test,
-                    p_value: r.outcome.p_value,
-                    p_value_text: r.outcome.p_value.map(p_value_text),
-                    adjusted_p: r.adjusted_p,
-                })
-                .collect()
-        };
-        let summary = Summary {
-            format: "fairaudit-summary",
-            version: 1,
-            verdict: self.overall(),
-            alpha: self.alpha,
-            tests: self.results.len(),
-            counts: self.counts(),
-            failed: flagged(Verdict::Fail),
-            weak: flagged(Verdict::Weak),
-        };
-        let mut bytes = serde_json::to_vec_pretty(&summary).expect("summary serialises");
-        bytes.push(b'\n');
-        bytes
+        by_test
     }
 }

@@ -1,74 +1,120 @@
 //! Frequency tests: roulette pockets and bet groups, Keno numbers, Keno hits.
 //!
-//! Roulette spins are independent, so pocket and group counts are multinomial and
-//! Pearson's χ² applies as is. Keno draws ten numbers *without replacement*, so the forty
-//! number counts are not multinomial; see [`keno_numbers`] for the corrected null.
+//! Roulette spins are independent, so pocket and group counts are multinomial and the
+//! goodness-of-fit statistic of [`super::chisquare`] applies as is. Keno draws ten numbers
+//! *without replacement*, so the forty number counts are not multinomial; see
+//! [`keno_numbers`] for the corrected null.
 
-use super::chisquare::{goodness_of_fit, pearson, MIN_EXPECTED};
-use super::distributions::{chi_square_sf, hypergeometric_pmf};
-use super::outcome::TestOutcome;
+use super::chisquare::{goodness_of_fit, multinomial_moments, pearson, MIN_EXPECTED};
+use super::distributions::{binomial_two_sided, chi_square_sf, hypergeometric_pmf};
+use super::outcome::{NullMoments, TestOutcome};
+use super::power::Power;
 use crate::games::keno::{DRAWN, GRID};
 use crate::games::roulette::outside_groups;
 use crate::tally::{KenoTally, RouletteTally};
 
-/// Pocket frequency: `X² = Σ (Oₚ − n/P)² / (n/P)` over the `P` pockets, χ² with `P − 1`
-/// degrees of freedom under uniformity.
+/// Pocket frequency: goodness of fit of the pocket counts to uniform, χ² with `P − 1`
+/// degrees of freedom.
 pub fn pocket_frequency(tally: &RouletteTally) -> TestOutcome {
     let probabilities = vec![1.0 / tally.pockets.len() as f64; tally.pockets.len()];
-    fixed_bins("pocket_frequency", &tally.pockets, &probabilities, "chi-square against uniform pockets")
+    fixed_bins(
+        "pocket_frequency",
+        &tally.pockets,
+        &probabilities,
+        "chi-square (Cressie-Read) against uniform pockets",
+    )
 }
 
 /// A goodness-of-fit test whose bins must not be merged (categories, not an ordered
 /// scale): INSUFFICIENT when any bin expects fewer than [`MIN_EXPECTED`] (then no merging
-/// happens in [`ordered_fit`]).
+/// happens in [`ordered_fit`]). Pearson's statistic and its exact moments are kept even
+/// then: the test across seed pairs pools them.
 fn fixed_bins(test: &str, observed: &[u64], probabilities: &[f64], note: &str) -> TestOutcome {
     let total: u64 = observed.iter().sum();
     let min_expected = probabilities.iter().fold(f64::INFINITY, |m, p| m.min(p * total as f64));
     if min_expected < MIN_EXPECTED {
+        let expected: Vec<f64> = probabilities.iter().map(|p| p * total as f64).collect();
+        let mut moments = multinomial_moments(probabilities, total);
+        moments.value = pearson(observed, &expected);
         return TestOutcome::insufficient(
             test,
             format!("smallest expected count {min_expected:.2} is below {MIN_EXPECTED}"),
-        );
+        )
+        .with_moments(moments);
     }
     ordered_fit(test, observed, probabilities, note)
 }
 
-/// The bet-group tests: colour (red/black/green), parity (odd/even/zero), low/high/zero,
-/// dozens (three dozens and zero), columns (three columns and zero). Each is a χ²
-/// goodness of fit to the group sizes over `P` (zero standing for 0 and 00), with
-/// `groups − 1` degrees of freedom. They are functions of the pocket counts, aimed at
-/// biases that spread over a bet's numbers.
+/// The bet-group tests, aimed at biases that spread over a bet's numbers:
+///
+/// * `zeros`: spins landing on the zeros (0, and 00 on the American wheel) against
+///   `Binomial(n, zeros/P)`, an exact two-sided test. The zeros are where the house edge
+///   lives, and the cell is small (1/37 of the spins), so it gets an exact test of its own
+///   rather than being one small bin of a chi-square, whose far tail the small bin would
+///   make unreliable.
+/// * `colour`, `parity`, `low_high`: among the spins that are not zeros, the count of red
+///   (odd, low) against `Binomial(n′, 1/2)`, exact two-sided.
+/// * `dozens`, `columns`: among the spins that are not zeros, the three dozens (columns)
+///   against equal thirds, goodness of fit with 2 degrees of freedom.
+///
+/// Given the number of non-zero spins `n′`, the non-zero spins are uniform over the 36
+/// numbers whatever the zeros did, so each test conditions on `n′` exactly.
 pub fn bet_groups(tally: &RouletteTally) -> Vec<TestOutcome> {
     let pockets = tally.pockets.len();
     let groups = outside_groups(pockets);
-    let find = |name: &str| groups.iter().find(|(n, _)| *n == name).expect("known group").1.clone();
-    let families: [(&str, [&str; 2], Option<&str>); 5] = [
-        ("colour", ["red", "black"], None),
-        ("parity", ["odd", "even"], None),
-        ("low_high", ["low", "high"], None),
-        ("dozens", ["dozen_1", "dozen_2"], Some("dozen_3")),
-        ("columns", ["column_1", "column_2"], Some("column_3")),
-    ];
-    families
-        .iter()
-        .map(|(test, [a, b], c)| {
-            let mut members: Vec<Vec<u8>> = vec![find(a), find(b)];
-            if let Some(c) = c {
-                members.push(find(c));
-            }
-            members.push(find("green"));
-            let observed: Vec<u64> =
-                members.iter().map(|m| m.iter().map(|&p| tally.pockets[usize::from(p)]).sum()).collect();
-            let probabilities: Vec<f64> = members.iter().map(|m| m.len() as f64 / pockets as f64).collect();
-            let names = members.len();
-            fixed_bins(
-                test,
-                &observed,
-                &probabilities,
-                &format!("chi-square over {names} groups (zero is its own group)"),
-            )
-        })
-        .collect()
+    let count = |name: &str| -> u64 {
+        let members = &groups.iter().find(|(n, _)| *n == name).expect("known group").1;
+        members.iter().map(|&p| tally.pockets[usize::from(p)]).sum()
+    };
+    let spins: u64 = tally.pockets.iter().sum();
+    let zeros = count("green");
+    let non_zero = spins - zeros;
+    let zero_share = (pockets - 36) as f64 / pockets as f64;
+    let mut tests = vec![binomial_test(
+        "zeros",
+        zeros,
+        spins,
+        zero_share,
+        format!("{zeros} of {spins} spins on the zeros (exact binomial)"),
+    )];
+    for (test, [a, b]) in
+        [("colour", ["red", "black"]), ("parity", ["odd", "even"]), ("low_high", ["low", "high"])]
+    {
+        let first = count(a);
+        tests.push(binomial_test(
+            test,
+            first,
+            non_zero,
+            0.5,
+            format!("{first} {a} of {non_zero} non-zero spins, {} {b} (exact binomial)", non_zero - first),
+        ));
+    }
+    for (test, names) in
+        [("dozens", ["dozen_1", "dozen_2", "dozen_3"]), ("columns", ["column_1", "column_2", "column_3"])]
+    {
+        let observed: Vec<u64> = names.iter().map(|n| count(n)).collect();
+        tests.push(fixed_bins(
+            test,
+            &observed,
+            &[1.0 / 3.0; 3],
+            "chi-square (Cressie-Read) of the three groups among non-zero spins",
+        ));
+    }
+    tests
+}
+
+/// An exact two-sided binomial test of `k` successes in `n` trials of probability `p`,
+/// with the power and pooling of the equivalent two-bin chi-square.
+fn binomial_test(test: &str, k: u64, n: u64, p: f64, note: String) -> TestOutcome {
+    if n == 0 {
+        return TestOutcome::insufficient(test, "no spins".into());
+    }
+    let expected = [p * n as f64, (1.0 - p) * n as f64];
+    let mut moments = multinomial_moments(&[p, 1.0 - p], n);
+    moments.value = pearson(&[k, n - k], &expected);
+    TestOutcome::valid(test, k as f64, None, binomial_two_sided(k, n, p), note)
+        .with_power(Power::chi_square(1.0, expected[0].min(expected[1]) / p.max(1.0 - p)))
+        .with_moments(moments)
 }
 
 /// Keno number frequency, corrected for drawing without replacement.
@@ -82,28 +128,39 @@ pub fn bet_groups(tally: &RouletteTally) -> Vec<TestOutcome> {
 /// `(N − K)/(N − 1) · χ²₃₉ = 30/39 · χ²₃₉` (mean 30, not 39): the textbook test would be
 /// far too lenient. The test uses `X² · 39/30`, asymptotically χ² with 39 degrees of
 /// freedom (the calibration tests confirm it).
+///
+/// Exact moments at `R` rounds: each round's centred indicator vector `Y` has
+/// `‖Y‖² = 10·(3/4)² + 30·(1/4)² = 7.5` whatever was drawn, so
+/// `‖Σ Y‖² = 7.5R + Σ_{r≠s} Yᵣ·Yₛ`, whose cross terms are uncorrelated with variance
+/// `tr(Σ²) = 39·(40/39 · 3/16)²`. Hence `E = 39` and `Var = 78 (1 − 1/R)` exactly.
 pub fn keno_numbers(tally: &KenoTally) -> TestOutcome {
     let rounds = tally.stream.rounds as f64;
     let expected = rounds * DRAWN as f64 / GRID as f64;
-    if expected < MIN_EXPECTED {
-        return TestOutcome::insufficient(
-            "number_frequency",
-            format!("expected count {expected:.2} per number"),
-        );
-    }
     let scale = (GRID - 1) as f64 / (GRID - DRAWN) as f64;
-    let statistic = pearson(&tally.numbers, &vec![expected; GRID]) * scale;
     let df = (GRID - 1) as f64;
-    TestOutcome {
-        test: "number_frequency".into(),
-        statistic,
-        df: Some(df),
-        p_value: Some(chi_square_sf(statistic, df)),
-        insufficient: None,
-        noncentrality_per_unit_bias: Some(scale * expected / (1.0 - 1.0 / GRID as f64)),
-        continuous: true,
-        note: "chi-square x 39/30: corrected for drawing 10 of 40 without replacement".into(),
+    let moments = NullMoments {
+        value: f64::NAN,
+        mean: df,
+        variance: 2.0 * df * (1.0 - 1.0 / rounds.max(1.0)),
+        exact_mean: true,
+    };
+    if rounds == 0.0 {
+        return TestOutcome::insufficient("number_frequency", "no rounds".into());
     }
+    let statistic = pearson(&tally.numbers, &vec![expected; GRID]) * scale;
+    let outcome = TestOutcome::valid(
+        "number_frequency",
+        statistic,
+        Some(df),
+        chi_square_sf(statistic, df),
+        "chi-square x 39/30: corrected for drawing 10 of 40 without replacement".into(),
+    )
+    .with_power(Power::chi_square(df, scale * expected / (1.0 - 1.0 / GRID as f64)))
+    .with_moments(moments);
+    if expected < MIN_EXPECTED {
+        return outcome.make_insufficient(format!("expected count {expected:.2} per number"));
+    }
+    outcome
 }
 
 /// The hits of each documented pick set (1 to 10 numbers) against the hypergeometric law:
@@ -123,19 +180,13 @@ pub fn keno_hits(tally: &KenoTally) -> Vec<TestOutcome> {
         .collect()
 }
 
-/// Goodness of fit on an ordered histogram whose sparse ends may be merged.
+/// Goodness of fit on an ordered histogram whose sparse ends may be merged, with the
+/// exact moments of multinomial counts.
 pub(crate) fn ordered_fit(test: &str, observed: &[u64], probabilities: &[f64], note: &str) -> TestOutcome {
     match goodness_of_fit(observed, probabilities) {
         None => TestOutcome::insufficient(test, "fewer than two bins expect 5 or more".into()),
-        Some(fit) => TestOutcome {
-            test: test.to_owned(),
-            statistic: fit.statistic,
-            df: Some(fit.df),
-            p_value: Some(fit.p_value),
-            insufficient: None,
-            noncentrality_per_unit_bias: Some(fit.noncentrality_per_unit_bias),
-            continuous: true,
-            note: note.to_owned(),
-        },
+        Some(fit) => TestOutcome::valid(test, fit.statistic, Some(fit.df), fit.p_value, note.to_owned())
+            .with_power(Power::chi_square(fit.df, fit.noncentrality_per_unit_bias))
+            .with_moments(fit.moments),
     }
 }

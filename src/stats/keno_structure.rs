@@ -2,9 +2,10 @@
 //! and pairs of numbers drawn together. Both are derived from the exact covariance of a
 //! uniformly random ordered draw of 10 distinct numbers from 40.
 
-use super::chisquare::{independence, MIN_EXPECTED};
+use super::chisquare::MIN_EXPECTED;
 use super::distributions::chi_square_sf;
-use super::outcome::TestOutcome;
+use super::outcome::{NullMoments, TestOutcome};
+use super::power::Power;
 use crate::games::keno::{DRAWN, GRID};
 use crate::tally::keno::{pair_index, PAIRS};
 use crate::tally::KenoTally;
@@ -21,35 +22,65 @@ pub const POSITION_DF: usize = (DRAWN - 1) * (GRID - 1);
 /// decomposition of the 10×40 table into grand mean, position effects, number effects and
 /// interaction, its eigenvalues are 0, 0, 1/52 and 1/39 (dimensions 1, 9, 39, 351). The
 /// interaction part carries any position-dependent bias that leaves the number totals
-/// alone; the Pearson statistic of independence `X² = Σ (Mₖₙ − Mₖ·M·ₙ/T)² / (Mₖ·M·ₙ/T)`
-/// estimates `(40/R)` times its squared norm, so `X² · 39/40` is asymptotically χ² with
-/// 351 degrees of freedom.
+/// alone. Its projection is the residual `rₖₙ = Mₖₙ − cₙ/10` (`cₙ` the number's total;
+/// the rows are exactly `R`), and `X² = (39/R) Σ rₖₙ²` is asymptotically χ² with 351
+/// degrees of freedom.
+///
+/// Exact moments: the squared norm of one round's interaction part is the same for every
+/// ordered draw (all are alike under relabelling the numbers), so as for
+/// [`crate::stats::frequency::keno_numbers`] `E[X²] = 351` and `Var[X²] = 702 (1 − 1/R)`.
 pub fn positions(tally: &KenoTally) -> TestOutcome {
     let rounds = tally.stream.rounds as f64;
-    if rounds / (GRID as f64) < MIN_EXPECTED {
-        return TestOutcome::insufficient(
-            "position_by_number",
-            format!("expected count {:.2} per cell", rounds / GRID as f64),
-        );
+    if rounds == 0.0 {
+        return TestOutcome::insufficient("position_by_number", "no rounds".into());
     }
-    let (chi, _) = independence(&tally.positions, DRAWN, GRID);
-    let scale = (GRID - 1) as f64 / GRID as f64;
-    let statistic = chi * scale;
+    let squared: f64 = position_residuals(tally).iter().map(|r| r * r).sum();
+    let statistic = squared * (GRID - 1) as f64 / rounds;
     let df = POSITION_DF as f64;
     // One cell raised by δ·R/40 keeps 351/400 of its square in the interaction part; the
     // statistic is (39/R)·|interaction|².
     let cell = rounds / GRID as f64;
     let per_unit = (GRID - 1) as f64 / rounds * cell * cell * POSITION_DF as f64 / (DRAWN * GRID) as f64;
-    TestOutcome {
-        test: "position_by_number".into(),
+    let outcome = TestOutcome::valid(
+        "position_by_number",
         statistic,
-        df: Some(df),
-        p_value: Some(chi_square_sf(statistic, df)),
-        insufficient: None,
-        noncentrality_per_unit_bias: Some(per_unit),
-        continuous: true,
-        note: "chi-square of independence x 39/40 (position x number interaction)".into(),
+        Some(df),
+        chi_square_sf(statistic, df),
+        "chi-square of the position x number interaction (number totals removed, 351 df)".into(),
+    )
+    .with_power(Power::chi_square(df, per_unit))
+    .with_moments(NullMoments {
+        value: f64::NAN,
+        mean: df,
+        variance: 2.0 * df * (1.0 - 1.0 / rounds),
+        exact_mean: true,
+    });
+    if cell < MIN_EXPECTED {
+        return outcome.make_insufficient(format!("expected count {cell:.2} per cell"));
     }
+    outcome
+}
+
+/// The interaction residual `rₖₙ = Mₖₙ − cₙ/10` of every cell, at `k * 40 + n − 1` (see
+/// [`positions`]).
+pub fn position_residuals(tally: &KenoTally) -> Vec<f64> {
+    let mut totals = [0.0f64; GRID];
+    for row in tally.positions.chunks_exact(GRID) {
+        for (total, &count) in totals.iter_mut().zip(row) {
+            *total += count as f64;
+        }
+    }
+    tally
+        .positions
+        .chunks_exact(GRID)
+        .flat_map(|row| row.iter().zip(&totals).map(|(&count, &total)| count as f64 - total / DRAWN as f64))
+        .collect()
+}
+
+/// The per-round variance of one cell's interaction residual: the eigenvalue 1/39 times
+/// the projection's diagonal 351/400.
+pub fn position_residual_variance() -> f64 {
+    POSITION_DF as f64 / (DRAWN * GRID) as f64 / (GRID - 1) as f64
 }
 
 /// Degrees of freedom of the pair test: the pair space (780) minus the grand mean (1) and
@@ -57,7 +88,7 @@ pub fn positions(tally: &KenoTally) -> TestOutcome {
 pub const PAIR_DF: usize = PAIRS - GRID;
 
 /// Probability that a given set of `j` numbers is all drawn: `K!/(K−j)! · (N−j)!/N!`.
-fn all_drawn(j: u64) -> f64 {
+pub fn all_drawn(j: u64) -> f64 {
     (0..j).map(|i| (DRAWN as u64 - i) as f64 / (GRID as u64 - i) as f64).product()
 }
 
@@ -85,28 +116,37 @@ pub fn pair_interaction_variance() -> f64 {
 /// interaction residual `xₐᵦ = Bₐᵦ − (rₐ + rᵦ)/(N − 2) + 2S/((N − 1)(N − 2))` is the
 /// projection of `B` onto the space orthogonal to the grand mean and all number effects.
 /// Its covariance there is `R·λ₂` times the identity ([`pair_interaction_variance`]), so
-/// `X² = Σ xₐᵦ² / (R λ₂)` is asymptotically χ² with 740 degrees of freedom.
+/// `X² = Σ xₐᵦ² / (R λ₂)` is asymptotically χ² with 740 degrees of freedom; as for
+/// [`positions`], its moments are exactly `E = 740` and `Var = 1480 (1 − 1/R)`.
 pub fn pairs(tally: &KenoTally) -> TestOutcome {
     let rounds = tally.stream.rounds as f64;
-    let expected = rounds * all_drawn(2);
-    if expected < MIN_EXPECTED {
-        return TestOutcome::insufficient("pairs", format!("expected count {expected:.2} per pair"));
+    if rounds == 0.0 {
+        return TestOutcome::insufficient("pairs", "no rounds".into());
     }
+    let expected = rounds * all_drawn(2);
     let squared: f64 = pair_residuals(tally).iter().map(|x| x * x).sum();
     let variance = rounds * pair_interaction_variance();
     let statistic = squared / variance;
     let df = PAIR_DF as f64;
-    TestOutcome {
-        test: "pairs".into(),
+    let outcome = TestOutcome::valid(
+        "pairs",
         statistic,
-        df: Some(df),
-        p_value: Some(chi_square_sf(statistic, df)),
-        insufficient: None,
-        // One pair raised by δ·E keeps 740/780 of its square in the interaction space.
-        noncentrality_per_unit_bias: Some(expected * expected * (PAIR_DF as f64 / PAIRS as f64) / variance),
-        continuous: true,
-        note: "chi-square of pair co-occurrence after removing number totals (740 df)".into(),
+        Some(df),
+        chi_square_sf(statistic, df),
+        "chi-square of pair co-occurrence after removing number totals (740 df)".into(),
+    )
+    // One pair raised by δ·E keeps 740/780 of its square in the interaction space.
+    .with_power(Power::chi_square(df, expected * expected * (PAIR_DF as f64 / PAIRS as f64) / variance))
+    .with_moments(NullMoments {
+        value: f64::NAN,
+        mean: df,
+        variance: 2.0 * df * (1.0 - 1.0 / rounds),
+        exact_mean: true,
+    });
+    if expected < MIN_EXPECTED {
+        return outcome.make_insufficient(format!("expected count {expected:.2} per pair"));
     }
+    outcome
 }
 
 /// The interaction residual `xₐᵦ` of every pair, in [`pair_index`] order (see [`pairs`]).

@@ -28,6 +28,8 @@ pub mod distributions;
 pub mod frequency;
 pub mod gaps;
 pub mod keno_structure;
+pub mod longest_run;
+pub mod max_residual;
 pub mod multiple;
 pub mod outcome;
 pub mod power;

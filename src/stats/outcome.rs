@@ -1,11 +1,32 @@
 //! The result of one statistical test before the battery adjusts it for multiplicity.
 
+use super::power::Power;
+
+/// A value computed from a test's statistic and its first two moments under fairness, at
+/// the size it was computed: what the test across seed pairs ([`super::across_pairs`])
+/// sums (the χ² itself, or `z²` for a z-test).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NullMoments {
+    /// The value pooled across seed pairs.
+    pub value: f64,
+    /// `E[value]` under fairness.
+    pub mean: f64,
+    /// `Var[value]` under fairness.
+    pub variance: f64,
+    /// Whether `mean` is exact at this size (true for Pearson statistics with known
+    /// probabilities and fixed quadratic forms); false when it is the asymptotic value
+    /// (statistics with estimated margins), which is then only used where the test itself
+    /// is valid.
+    pub exact_mean: bool,
+}
+
 /// One test's raw result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TestOutcome {
     /// The test's name, e.g. `pocket_frequency`.
     pub test: String,
-    /// The statistic (chi-square value, z, or a count, as `note` says).
+    /// The statistic (chi-square value, z, a count or a maximum, as `note` says); NaN when
+    /// it could not be computed at all.
     pub statistic: f64,
     /// Degrees of freedom of the null distribution, for chi-square tests.
     pub df: Option<f64>,
@@ -13,18 +34,30 @@ pub struct TestOutcome {
     pub p_value: Option<f64>,
     /// Why the test could not be run validly (verdict INSUFFICIENT), if so.
     pub insufficient: Option<String>,
-    /// For frequency-type tests: the noncentrality a relative bias `δ` on the hardest to
-    /// detect single outcome produces, divided by `δ²` (see [`crate::stats::power`]).
-    pub noncentrality_per_unit_bias: Option<f64>,
-    /// Whether the null distribution of the p-value is continuous (uniform under the
-    /// null). Only such tests are combined across seed pairs by a uniformity test;
-    /// exact tests on tiny counts have lumpy p-values.
-    pub continuous: bool,
+    /// How the test's power is computed, for the detectable bias it states.
+    pub power: Option<Power>,
+    /// The statistic's moments under fairness at this size, where they are known: the
+    /// test across seed pairs sums statistics and these moments.
+    pub moments: Option<NullMoments>,
     /// What the statistic is and anything a reader needs.
     pub note: String,
 }
 
 impl TestOutcome {
+    /// A test with a valid p-value.
+    pub fn valid(test: &str, statistic: f64, df: Option<f64>, p_value: f64, note: String) -> Self {
+        TestOutcome {
+            test: test.to_owned(),
+            statistic,
+            df,
+            p_value: Some(p_value),
+            insufficient: None,
+            power: None,
+            moments: None,
+            note,
+        }
+    }
+
     /// A test that cannot run validly at this size.
     pub fn insufficient(test: &str, reason: String) -> Self {
         TestOutcome {
@@ -33,9 +66,35 @@ impl TestOutcome {
             df: None,
             p_value: None,
             insufficient: Some(reason.clone()),
-            noncentrality_per_unit_bias: None,
-            continuous: true,
+            power: None,
+            moments: None,
             note: reason,
         }
+    }
+
+    /// The same result, with its power model.
+    pub fn with_power(mut self, power: Power) -> Self {
+        self.power = Some(power);
+        self
+    }
+
+    /// The same result, with its statistic's null moments; a NaN `value` means the
+    /// statistic itself is the value pooled.
+    pub fn with_moments(mut self, mut moments: NullMoments) -> Self {
+        if moments.value.is_nan() {
+            moments.value = self.statistic;
+        }
+        self.moments = Some(moments);
+        self
+    }
+
+    /// Declares the test invalid at this size (p-value dropped) while keeping its
+    /// statistic and moments, which the test across seed pairs can still pool.
+    pub fn make_insufficient(mut self, reason: String) -> Self {
+        self.p_value = None;
+        self.power = None;
+        self.note = reason.clone();
+        self.insufficient = Some(reason);
+        self
     }
 }

@@ -16,14 +16,16 @@
 
 use super::seeds::SeedPair;
 use crate::games::GameId;
-use crate::tally::{KenoTally, RouletteTally, Segments, SequenceTally, TallyError};
+use crate::tally::{Closed, KenoTally, RouletteTally, Segments, SequenceTally, TallyError};
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// The `format` field's value.
 pub const FORMAT: &str = "fairaudit-tally";
-/// The version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The version this build writes and reads. Version 2 added the lagged serial counters
+/// (pairs and overlaps at lags 2..=10) and the ten-round edges they need; version 1 files
+/// lack them and cannot be upgraded, only regenerated.
+pub const VERSION: u32 = 2;
 
 /// A half-open nonce range as written in the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -239,6 +241,9 @@ pub enum TallyFileError {
     /// Not JSON, or not the expected shape.
     #[error("not a fairaudit tally file: {0}")]
     Parse(String),
+    /// A tally file of version 1, from fairaudit 0.1.
+    #[error("tally file version 1 (fairaudit 0.1) lacks the lagged serial counters this version tests; re-run the sweep that made it to regenerate it")]
+    VersionOne,
     /// A different format or version.
     #[error("unsupported tally file: format '{format}' version {version} (this fairaudit reads '{FORMAT}' version {VERSION})")]
     Version {
@@ -276,6 +281,9 @@ impl TallyFile {
         let header: Header =
             serde_json::from_slice(bytes).map_err(|e| TallyFileError::Parse(e.to_string()))?;
         let (format, version) = (header.format.unwrap_or_default(), header.version.unwrap_or(0));
+        if format == FORMAT && version == 1 {
+            return Err(TallyFileError::VersionOne);
+        }
         if format != FORMAT || version != u64::from(VERSION) {
             return Err(TallyFileError::Version { format, version });
         }
@@ -302,8 +310,8 @@ impl TallyFile {
 pub struct GameTotals<T> {
     /// The game.
     pub game: GameId,
-    /// (`"0"`, `"1"`, …, and `"all"`), each with its closed tally.
-    pub rows: Vec<(String, T)>,
+    /// (`"0"`, `"1"`, …, and `"all"`), each with its closed tallies.
+    pub rows: Vec<(String, Closed<T>)>,
 }
 
 fn totals<T: SequenceTally>(
@@ -311,7 +319,7 @@ fn totals<T: SequenceTally>(
     game: GameId,
     pick: impl Fn(&Entry) -> Option<&Segments<T>>,
 ) -> GameTotals<T> {
-    let mut rows: Vec<(String, T)> = file
+    let mut rows: Vec<(String, Closed<T>)> = file
         .entries
         .iter()
         .filter(|e| e.game() == game)
@@ -320,7 +328,7 @@ fn totals<T: SequenceTally>(
     if rows.len() > 1 {
         let mut all = rows[0].1.clone();
         for (_, tally) in &rows[1..] {
-            all.add_closed(tally);
+            all.add(tally);
         }
         rows.push(("all".to_owned(), all));
     }

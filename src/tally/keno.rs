@@ -1,8 +1,8 @@
 //! Keno tallies: numbers, draw position × number, pairs within a round, hits for fixed
-//! pick sets, and the overlap between consecutive rounds.
+//! pick sets, and the overlap between rounds n and n + L for lags L = 1..=10.
 
-use super::edges::Edges;
 use super::stream::StreamTally;
+use super::window::{Window, MAX_LAG};
 use super::{check_len, SequenceTally, TallyError};
 use crate::games::keno::{DRAWN, GRID};
 use crate::games::{Keno, KenoRound};
@@ -38,6 +38,22 @@ const fn pick_masks() -> [u64; DRAWN] {
 /// `PICK_MASKS[k - 1]` is the bit set of the pick set with `k` numbers.
 pub const PICK_MASKS: [u64; DRAWN] = pick_masks();
 
+/// Bits 1..=40: the numbers a drawn-set mask may hold.
+const GRID_MASK: u64 = ((1u64 << GRID) - 1) << 1;
+
+/// Lags counted beside lag 1: 2..=[`MAX_LAG`].
+pub const LAGGED: usize = MAX_LAG - 1;
+
+#[inline]
+fn count_overlap(overlap: &mut [u64], lag_overlap: &mut [u64], lag: usize, shared: u64) {
+    let shared = shared.count_ones() as usize;
+    if lag == 1 {
+        overlap[shared] += 1;
+    } else {
+        lag_overlap[(lag - 2) * (DRAWN + 1) + shared] += 1;
+    }
+}
+
 /// Integer counters for a run of Keno rounds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KenoTally {
@@ -51,8 +67,11 @@ pub struct KenoTally {
     pub hits: Vec<u64>,
     /// `overlap[c]`: consecutive round pairs (n, n+1) sharing `c` drawn numbers.
     pub overlap: Vec<u64>,
-    /// The drawn-number bit sets of the segment's first and last rounds.
-    pub edges: Edges<u64>,
+    /// `lag_overlap[(L - 2) * 11 + c]`: round pairs (n, n+L), L = 2..=10, sharing `c`
+    /// drawn numbers.
+    pub lag_overlap: Vec<u64>,
+    /// The drawn-number bit sets of the segment's first and last ten rounds.
+    pub edges: Window<u64>,
     /// Stream consumption.
     pub stream: StreamTally,
 }
@@ -65,7 +84,8 @@ impl Default for KenoTally {
             pairs: vec![0; PAIRS],
             hits: vec![0; DRAWN * (DRAWN + 1)],
             overlap: vec![0; DRAWN + 1],
-            edges: Edges::default(),
+            lag_overlap: vec![0; LAGGED * (DRAWN + 1)],
+            edges: Window::default(),
             stream: StreamTally::new(DRAWN),
         }
     }
@@ -102,21 +122,19 @@ impl SequenceTally for KenoTally {
         for (k, pick) in PICK_MASKS.iter().enumerate() {
             self.hits[k * (DRAWN + 1) + (mask & pick).count_ones() as usize] += 1;
         }
-        if let Some(previous) = self.edges.push(mask) {
-            self.overlap[(previous & mask).count_ones() as usize] += 1;
-        }
+        let (overlap, lag_overlap) = (&mut self.overlap, &mut self.lag_overlap);
+        self.edges.push(mask, |lag, earlier| count_overlap(overlap, lag_overlap, lag, earlier & mask));
         self.stream.record(&round.rejected, crate::games::keno::REFERENCE_WORDS);
     }
 
     fn append(&mut self, later: Self) {
         self.add_counters(&later);
-        if let Some((a, b)) = self.edges.join(later.edges) {
-            self.overlap[(a & b).count_ones() as usize] += 1;
-        }
+        let (overlap, lag_overlap) = (&mut self.overlap, &mut self.lag_overlap);
+        self.edges.join(later.edges, |lag, a, b| count_overlap(overlap, lag_overlap, lag, a & b));
     }
 
     fn close(&mut self) {
-        self.edges = Edges::default();
+        self.edges = Window::default();
     }
 
     fn add_closed(&mut self, other: &Self) {
@@ -129,7 +147,16 @@ impl SequenceTally for KenoTally {
         check_len("pairs", &self.pairs, PAIRS)?;
         check_len("hits", &self.hits, DRAWN * (DRAWN + 1))?;
         check_len("overlap", &self.overlap, DRAWN + 1)?;
-        check_len("stream.rejections", &self.stream.rejections, DRAWN)
+        check_len("lag_overlap", &self.lag_overlap, LAGGED * (DRAWN + 1))?;
+        check_len("stream.rejections", &self.stream.rejections, DRAWN)?;
+        // A drawn set holds at most ten numbers of 1..=40 (fewer only from a broken draw).
+        let valid = |&mask: &u64| mask & !GRID_MASK == 0 && mask.count_ones() as usize <= DRAWN;
+        if !self.edges.is_consistent(self.rounds())
+            || !self.edges.head.iter().chain(&self.edges.tail).all(valid)
+        {
+            return Err(TallyError::Shape("edges do not match the rounds tallied".into()));
+        }
+        Ok(())
     }
 
     fn rounds(&self) -> u64 {
@@ -145,6 +172,7 @@ impl KenoTally {
             (&mut self.pairs, &other.pairs),
             (&mut self.hits, &other.hits),
             (&mut self.overlap, &other.overlap),
+            (&mut self.lag_overlap, &other.lag_overlap),
         ] {
             mine.iter_mut().zip(theirs).for_each(|(m, t)| *m += t);
         }

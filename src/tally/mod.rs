@@ -2,23 +2,26 @@
 //!
 //! A tally covers one contiguous *segment* of nonces of one game and seed pair. Counters
 //! are integers and merging is addition, so results never depend on how the rounds were
-//! split among threads, chunks or shards. Statistics that look at consecutive rounds
-//! (serial pairs, runs, gaps, Keno overlap) keep the segment's edges, so that a pair of
-//! rounds straddling two segments is counted exactly once, when the segments are joined
-//! ([`SequenceTally::append`]). [`SequenceTally::close`] then declares the segment a whole
-//! sequence, after which closed tallies of different sequences (other seed pairs, or
-//! non-adjacent ranges) can be summed ([`SequenceTally::add_closed`]).
+//! split among threads, chunks or shards. Statistics that look at nearby rounds (serial
+//! pairs and lagged pairs up to [`window::MAX_LAG`] apart, runs, gaps, Keno overlaps) keep
+//! the segment's edges, so that whatever straddles two segments is counted exactly once,
+//! when the segments are joined ([`SequenceTally::append`]). [`SequenceTally::close`] then
+//! declares the segment a whole sequence, after which closed tallies of different
+//! sequences (other seed pairs, non-adjacent ranges, other players) can be summed
+//! ([`Closed::add`]), remembering how many sequences of which lengths the sum holds
+//! ([`SequenceLengths`]): the statistics of runs and gaps depend on it.
 
-pub mod edges;
 pub mod gaps;
 pub mod keno;
 pub mod roulette;
 pub mod runs;
 pub mod stream;
+pub mod window;
 
 use crate::games::Game;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 pub use keno::KenoTally;
@@ -61,7 +64,8 @@ pub trait SequenceTally: Clone + Send + Serialize + DeserializeOwned {
     /// (first and last runs) and drops what is censored (gaps open at either end).
     fn close(&mut self);
 
-    /// Adds a closed tally of another sequence (both must be closed).
+    /// Adds a closed tally of another sequence (both must be closed). Use [`Closed::add`],
+    /// which also keeps the sequence lengths the statistics need.
     fn add_closed(&mut self, other: &Self);
 
     /// Checks that every table has the size its game needs (for tallies read from files).
@@ -150,15 +154,106 @@ impl<T: SequenceTally> Segments<T> {
 
     /// The sum of all segments, each closed as a sequence of its own: the counters the
     /// statistics use. `None` when there are no segments.
-    pub fn closed_total(&self) -> Option<T> {
+    pub fn closed_total(&self) -> Option<Closed<T>> {
         let mut segments = self.0.iter();
-        let mut total = segments.next()?.tally.clone();
-        total.close();
+        let mut total = Closed::sequence(segments.next()?.tally.clone());
         for segment in segments {
-            let mut closed = segment.tally.clone();
-            closed.close();
-            total.add_closed(&closed);
+            total.add(&Closed::sequence(segment.tally.clone()));
         }
         Some(total)
+    }
+}
+
+/// How many sequences of each length a sum of closed tallies holds: `length → count`.
+///
+/// One long sweep is one sequence; `K` seed pairs of `m` nonces are `K` sequences of `m`;
+/// a merge of non-adjacent ranges adds one sequence per range. The laws of runs and gaps
+/// depend on these lengths (a sequence of `m` rounds holds `m − g − 1` places for a gap of
+/// `g`, not a number proportional to the rounds), so the sum carries them exactly.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SequenceLengths(pub BTreeMap<u64, u64>);
+
+impl SequenceLengths {
+    /// One sequence of `length` rounds.
+    pub fn one(length: u64) -> Self {
+        let mut lengths = SequenceLengths::default();
+        lengths.add_sequences(length, 1);
+        lengths
+    }
+
+    /// Adds `count` sequences of `length` rounds (empty sequences are not sequences).
+    pub fn add_sequences(&mut self, length: u64, count: u64) {
+        if length > 0 && count > 0 {
+            *self.0.entry(length).or_insert(0) += count;
+        }
+    }
+
+    /// Adds every sequence of `other`.
+    pub fn add(&mut self, other: &SequenceLengths) {
+        for (&length, &count) in &other.0 {
+            self.add_sequences(length, count);
+        }
+    }
+
+    /// The number of sequences.
+    pub fn sequences(&self) -> u64 {
+        self.0.values().sum()
+    }
+
+    /// The rounds in all sequences.
+    pub fn rounds(&self) -> u64 {
+        self.0.iter().map(|(&length, &count)| length * count).sum()
+    }
+
+    /// `(length, count)` pairs, ascending by length.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.0.iter().map(|(&length, &count)| (length, count))
+    }
+
+    /// `Σ count · f(length)`: a per-sequence quantity summed over the sequences.
+    pub fn sum_of(&self, f: impl Fn(u64) -> f64) -> f64 {
+        self.iter().map(|(length, count)| count as f64 * f(length)).sum()
+    }
+
+    /// A short description: `1 sequence of 10000000 rounds`, `500 sequences of 100 rounds`,
+    /// or `3 sequences of 10 to 900 rounds`.
+    pub fn describe(&self) -> String {
+        let n = self.sequences();
+        let plural = if n == 1 { "sequence" } else { "sequences" };
+        match (self.0.keys().next(), self.0.keys().next_back()) {
+            (Some(lo), Some(hi)) if lo == hi => format!("{n} {plural} of {lo} rounds"),
+            (Some(lo), Some(hi)) => format!("{n} {plural} of {lo} to {hi} rounds"),
+            _ => "no rounds".to_owned(),
+        }
+    }
+}
+
+/// A sum of closed tallies and the lengths of the sequences it holds: what the statistics
+/// read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Closed<T> {
+    /// The counters, summed over the sequences.
+    pub tally: T,
+    /// The sequences summed.
+    pub lengths: SequenceLengths,
+}
+
+impl<T: SequenceTally> Closed<T> {
+    /// Closes `tally` as one whole sequence.
+    pub fn sequence(mut tally: T) -> Self {
+        tally.close();
+        let lengths = SequenceLengths::one(tally.rounds());
+        Closed { tally, lengths }
+    }
+
+    /// Adds the sequences of `other`.
+    pub fn add(&mut self, other: &Closed<T>) {
+        self.tally.add_closed(&other.tally);
+        self.lengths.add(&other.lengths);
+    }
+
+    /// Rounds tallied.
+    pub fn rounds(&self) -> u64 {
+        self.tally.rounds()
     }
 }

@@ -1,12 +1,12 @@
-//! Roulette tallies: pockets, consecutive-spin pairs, runs of colour and of low/high, and
-//! gaps between repeats of each pocket. The bet groups (colour, parity, low/high, dozens,
+//! Roulette tallies: pockets, consecutive-spin pairs and pairs L = 2..=10 spins apart,
+//! runs of colour and of low/high, and gaps between repeats of each pocket. The bet groups (colour, parity, low/high, dozens,
 //! columns) are exact sums of pocket counts, so they are derived from them, not counted
 //! twice.
 
-use super::edges::Edges;
 use super::gaps::Gaps;
 use super::runs::RunLengths;
 use super::stream::StreamTally;
+use super::window::{Window, MAX_LAG};
 use super::{check_len, SequenceTally, TallyError};
 use crate::games::roulette::is_red;
 use crate::games::{Roulette, Spin};
@@ -43,6 +43,19 @@ pub fn low_high(pocket: u8) -> u8 {
     }
 }
 
+/// Lags counted beside lag 1: 2..=[`MAX_LAG`].
+pub const LAGGED: usize = MAX_LAG - 1;
+
+#[inline]
+fn count_pair(pairs: &mut [u64], lag_pairs: &mut [u64], pockets: usize, lag: usize, a: u8, b: u8) {
+    let cell = usize::from(a) * pockets + usize::from(b);
+    if lag == 1 {
+        pairs[cell] += 1;
+    } else {
+        lag_pairs[(lag - 2) * pockets * pockets + cell] += 1;
+    }
+}
+
 /// Integer counters for a run of roulette spins on one wheel.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RouletteTally {
@@ -50,8 +63,11 @@ pub struct RouletteTally {
     pub pockets: Vec<u64>,
     /// `pairs[a * pockets + b]`: consecutive spins (n, n+1) landing on `a` then `b`.
     pub pairs: Vec<u64>,
-    /// The first and last pocket of the segment.
-    pub edges: Edges<u8>,
+    /// `lag_pairs[((L - 2) * pockets + a) * pockets + b]`: spins (n, n+L), L = 2..=10,
+    /// landing on `a` then `b`.
+    pub lag_pairs: Vec<u64>,
+    /// The first and last ten pockets of the segment.
+    pub edges: Window<u8>,
     /// Run lengths of red / black / green.
     pub colour_runs: RunLengths,
     /// Run lengths of low / high / zero.
@@ -70,7 +86,8 @@ impl SequenceTally for RouletteTally {
         Self {
             pockets: vec![0; pockets],
             pairs: vec![0; pockets * pockets],
-            edges: Edges::default(),
+            lag_pairs: vec![0; LAGGED * pockets * pockets],
+            edges: Window::default(),
             colour_runs: RunLengths::new(3, RUN_CAP),
             low_high_runs: RunLengths::new(3, RUN_CAP),
             gaps: Gaps::new(pockets, GAP_CAP),
@@ -82,9 +99,8 @@ impl SequenceTally for RouletteTally {
     fn record(&mut self, spin: &Spin) {
         let pocket = spin.pocket;
         self.pockets[usize::from(pocket)] += 1;
-        if let Some(previous) = self.edges.push(pocket) {
-            self.pairs[usize::from(previous) * self.pockets.len() + usize::from(pocket)] += 1;
-        }
+        let (pairs, lag_pairs, n) = (&mut self.pairs, &mut self.lag_pairs, self.pockets.len());
+        self.edges.push(pocket, |lag, earlier| count_pair(pairs, lag_pairs, n, lag, earlier, pocket));
         self.colour_runs.record(colour(pocket));
         self.low_high_runs.record(low_high(pocket));
         self.gaps.record(usize::from(pocket));
@@ -93,16 +109,15 @@ impl SequenceTally for RouletteTally {
 
     fn append(&mut self, later: Self) {
         self.add_counts(&later);
-        if let Some((a, b)) = self.edges.join(later.edges) {
-            self.pairs[usize::from(a) * self.pockets.len() + usize::from(b)] += 1;
-        }
+        let (pairs, lag_pairs, n) = (&mut self.pairs, &mut self.lag_pairs, self.pockets.len());
+        self.edges.join(later.edges, |lag, a, b| count_pair(pairs, lag_pairs, n, lag, a, b));
         self.colour_runs.append(later.colour_runs);
         self.low_high_runs.append(later.low_high_runs);
         self.gaps.append(later.gaps);
     }
 
     fn close(&mut self) {
-        self.edges = Edges::default();
+        self.edges = Window::default();
         self.colour_runs.close();
         self.low_high_runs.close();
         self.gaps.close();
@@ -121,12 +136,18 @@ impl SequenceTally for RouletteTally {
             return Err(TallyError::Shape(format!("pockets has {n} entries, expected 37 or 38")));
         }
         check_len("pairs", &self.pairs, n * n)?;
+        check_len("lag_pairs", &self.lag_pairs, LAGGED * n * n)?;
         check_len("colour_runs.hist", &self.colour_runs.hist, 3 * RUN_CAP)?;
         check_len("low_high_runs.hist", &self.low_high_runs.hist, 3 * RUN_CAP)?;
         check_len("gaps.hist", &self.gaps.hist, n * (GAP_CAP + 1))?;
         check_len("gaps.first", &self.gaps.first, n)?;
         check_len("gaps.last", &self.gaps.last, n)?;
-        check_len("stream.rejections", &self.stream.rejections, 1)
+        check_len("stream.rejections", &self.stream.rejections, 1)?;
+        let off_wheel = self.edges.head.iter().chain(&self.edges.tail).any(|&p| usize::from(p) >= n);
+        if !self.edges.is_consistent(self.rounds()) || off_wheel {
+            return Err(TallyError::Shape("edges do not match the rounds tallied".into()));
+        }
+        Ok(())
     }
 
     fn rounds(&self) -> u64 {
@@ -138,6 +159,7 @@ impl RouletteTally {
     fn add_counts(&mut self, other: &Self) {
         self.pockets.iter_mut().zip(&other.pockets).for_each(|(m, t)| *m += t);
         self.pairs.iter_mut().zip(&other.pairs).for_each(|(m, t)| *m += t);
+        self.lag_pairs.iter_mut().zip(&other.lag_pairs).for_each(|(m, t)| *m += t);
         self.stream.add(&other.stream);
     }
 }

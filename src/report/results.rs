@@ -1,0 +1,163 @@
+//! The battery's and the RTP estimates' files: `tests.csv`, `summary.json`, `rtp.csv`.
+//! The statistics compute plain results; this module only decides how they are written.
+
+use super::table::{Cell, Table};
+use crate::games::GameId;
+use crate::rtp::empirical::{RtpBasis, RtpRow, RTP_TABLE};
+use crate::rtp::paytable::{PaytableOrigin, EXAMPLE_PAYTABLE_PATH, ILLUSTRATIVE_LABEL};
+use crate::stats::battery::{Battery, Verdict, VerdictCounts};
+use crate::stats::PValue;
+use serde::Serialize;
+
+/// `tests.csv`: one row per test. p-values are numbers; one that underflowed below
+/// 1e-300 is written as 0 and its note starts with "p < 1e-300".
+pub fn tests_table(battery: &Battery) -> Table {
+    let mut table = Table::new(
+        "tests.csv",
+        vec![
+            "game",
+            "seed_pair",
+            "test",
+            "statistic",
+            "df",
+            "p_value",
+            "adjusted_p",
+            "verdict",
+            "detectable_bias",
+            "note",
+        ],
+    );
+    let number = |x: Option<f64>| x.map_or(Cell::Text(String::new()), Cell::Num);
+    for r in &battery.results {
+        let o = &r.outcome;
+        let mut note = o.note.clone();
+        if o.p_value.is_some_and(|p| p < PValue::FLOOR) {
+            note = format!("p < 1e-300; {note}");
+        }
+        table.push(vec![
+            r.game.name().into(),
+            r.seed_pair.clone().into(),
+            o.test.clone().into(),
+            if o.statistic.is_nan() { Cell::Text(String::new()) } else { Cell::Num(o.statistic) },
+            number(o.df),
+            number(o.p_value),
+            number(r.adjusted_p),
+            r.verdict.as_str().into(),
+            number(r.detectable_bias),
+            note.into(),
+        ]);
+    }
+    table
+}
+
+/// `summary.json`: the overall verdict, counts, and every FAIL and WEAK test.
+pub fn summary_json(battery: &Battery) -> Vec<u8> {
+    #[derive(Serialize)]
+    struct Flagged<'a> {
+        game: GameId,
+        seed_pair: &'a str,
+        test: &'a str,
+        p_value: Option<f64>,
+        p_value_text: Option<String>,
+        adjusted_p: Option<f64>,
+    }
+    #[derive(Serialize)]
+    struct Summary<'a> {
+        format: &'static str,
+        version: u32,
+        verdict: Verdict,
+        alpha: f64,
+        tests: usize,
+        counts: VerdictCounts,
+        failed: Vec<Flagged<'a>>,
+        weak: Vec<Flagged<'a>>,
+    }
+    let flagged = |verdict: Verdict| {
+        battery
+            .results
+            .iter()
+            .filter(|r| r.verdict == verdict)
+            .map(|r| Flagged {
+                game: r.game,
+                seed_pair: &r.seed_pair,
+                test: &r.outcome.test,
+                p_value: r.outcome.p_value,
+                p_value_text: r.outcome.p_value.map(|p| PValue(p).to_string()),
+                adjusted_p: r.adjusted_p,
+            })
+            .collect()
+    };
+    let summary = Summary {
+        format: "fairaudit-summary",
+        version: 1,
+        verdict: battery.overall(),
+        alpha: battery.alpha,
+        tests: battery.results.len(),
+        counts: battery.counts(),
+        failed: flagged(Verdict::Fail),
+        weak: flagged(Verdict::Weak),
+    };
+    let mut bytes = serde_json::to_vec_pretty(&summary).expect("summary serialises");
+    bytes.push(b'\n');
+    bytes
+}
+
+/// `rtp.csv`: the empirical RTP rows.
+///
+/// Columns: `game, seed_pair, bet_type, bet, rounds, exact_rtp_percent,
+/// realised_rtp_percent, confidence, ci_low_percent, ci_high_percent, z, p_value,
+/// sd_per_unit_stake, rounds_to_pin_0_1pp, note`; Keno rows name the paytable in the note
+/// (the illustrative example says so).
+pub fn rtp_table(rows: &[RtpRow]) -> Table {
+    let mut table = Table::new(
+        RTP_TABLE,
+        vec![
+            "game",
+            "seed_pair",
+            "bet_type",
+            "bet",
+            "rounds",
+            "exact_rtp_percent",
+            "realised_rtp_percent",
+            "confidence",
+            "ci_low_percent",
+            "ci_high_percent",
+            "z",
+            "p_value",
+            "sd_per_unit_stake",
+            "rounds_to_pin_0_1pp",
+            "note",
+        ],
+    );
+    for row in rows {
+        let e = &row.estimate;
+        let note = match &row.basis {
+            RtpBasis::Paytable(PaytableOrigin::Example) => {
+                Cell::Text(format!("{ILLUSTRATIVE_LABEL} ({EXAMPLE_PAYTABLE_PATH})"))
+            }
+            RtpBasis::Paytable(PaytableOrigin::File(name)) => Cell::User(format!("paytable {name}")),
+            RtpBasis::RepresentativeBet => {
+                Cell::Text("representative bet; every bet of the type has the same exact RTP".into())
+            }
+        };
+        table.push(vec![
+            row.game.name().into(),
+            row.seed_pair.clone().into(),
+            row.bet_type.clone().into(),
+            row.bet.clone().into(),
+            e.rounds.into(),
+            Cell::Num(e.exact_percent),
+            Cell::Num(e.realised_percent),
+            Cell::Num(row.confidence),
+            Cell::Num(e.low_percent),
+            Cell::Num(e.high_percent),
+            Cell::Num(e.z),
+            // A number, like every p-value in fairaudit's CSVs (0 where it underflowed).
+            Cell::Num(e.p_value),
+            Cell::Num(e.sd),
+            e.rounds_to_pin.into(),
+            note,
+        ]);
+    }
+    table
+}

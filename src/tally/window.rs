@@ -1,0 +1,165 @@
+//! The first and last [`MAX_LAG`] values of a contiguous segment, so that every pair of
+//! rounds up to `MAX_LAG` apart (serial pairs at lag 1, lagged pairs at lags 2..=10) is
+//! counted exactly once: inside a segment as it is recorded, and across a join when two
+//! adjacent segments are joined.
+//!
+//! Why this is exact whatever the segmentation: a pair of rounds `L ≤ MAX_LAG` apart is
+//! counted at the first moment both rounds lie in one segment. Either they were recorded
+//! into the same segment (then [`Window::push`] counted it), or they entered one segment
+//! at a join; at that join the earlier round is among the last `MAX_LAG` values of the
+//! left segment and the later among the first `MAX_LAG` of the right one (each side holds
+//! at least the rounds within `L` of the boundary), so [`Window::join`] counts it, once.
+
+use serde::{Deserialize, Serialize};
+
+/// The largest lag between two rounds that the serial tallies count.
+pub const MAX_LAG: usize = 10;
+
+/// The first and last (up to) [`MAX_LAG`] values of a segment.
+///
+/// `head` holds the first `min(len, MAX_LAG)` values in order; `tail` the last
+/// `min(len, MAX_LAG)` values, oldest first. Both are empty while the segment is empty.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Window<T> {
+    /// The segment's first values, in order.
+    pub head: Vec<T>,
+    /// The segment's last values, oldest first.
+    pub tail: Vec<T>,
+}
+
+impl<T> Default for Window<T> {
+    fn default() -> Self {
+        Window { head: Vec::with_capacity(MAX_LAG), tail: Vec::with_capacity(MAX_LAG) }
+    }
+}
+
+impl<T: Copy> Window<T> {
+    /// Records the next value of the segment, calling `pair(lag, earlier)` for each earlier
+    /// value in the segment `lag` rounds before it (`lag` = 1 is the previous round).
+    #[inline]
+    pub fn push(&mut self, value: T, mut pair: impl FnMut(usize, T)) {
+        for (back, &earlier) in self.tail.iter().rev().enumerate() {
+            pair(back + 1, earlier);
+        }
+        if self.head.len() < MAX_LAG {
+            self.head.push(value);
+        }
+        if self.tail.len() == MAX_LAG {
+            // Ten values: shifting them is cheaper than a ring buffer's bookkeeping here.
+            self.tail.copy_within(1.., 0);
+            self.tail[MAX_LAG - 1] = value;
+        } else {
+            self.tail.push(value);
+        }
+    }
+
+    /// Joins `later`, the window of the segment that directly follows this one, calling
+    /// `pair(lag, earlier, later_value)` for every pair of rounds at most [`MAX_LAG`] apart
+    /// that straddles the join.
+    pub fn join(&mut self, later: Window<T>, mut pair: impl FnMut(usize, T, T)) {
+        let n = self.tail.len();
+        for (i, &earlier) in self.tail.iter().enumerate() {
+            // `earlier` is `n - i` rounds before the join (1 = the last round on the left).
+            for (j, &next) in later.head.iter().enumerate() {
+                let lag = (n - i) + j;
+                if lag > MAX_LAG {
+                    break;
+                }
+                pair(lag, earlier, next);
+            }
+        }
+        if self.head.len() < MAX_LAG {
+            let room = MAX_LAG - self.head.len();
+            self.head.extend(later.head.iter().take(room));
+        }
+        let mut tail: Vec<T> = self.tail.iter().chain(&later.tail).copied().collect();
+        let excess = tail.len().saturating_sub(MAX_LAG);
+        tail.drain(..excess);
+        self.tail = tail;
+    }
+
+    /// Whether the segment holds no value yet.
+    pub fn is_empty(&self) -> bool {
+        self.head.is_empty()
+    }
+
+    /// Checks the window's shape (for tallies read from files): both sides at most
+    /// [`MAX_LAG`] long, of equal length, and equal when shorter than `MAX_LAG` (a short
+    /// segment's head and tail are the whole segment).
+    pub fn is_consistent(&self, rounds: u64) -> bool
+    where
+        T: PartialEq,
+    {
+        let expected = rounds.min(MAX_LAG as u64) as usize;
+        self.head.len() == expected
+            && self.tail.len() == expected
+            && (expected == MAX_LAG || self.head == self.tail)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tally::runs::tests::test_sequence;
+
+    /// Every pair (lag, a, b) of a sequence with lag ≤ MAX_LAG, by a direct scan.
+    fn direct(sequence: &[u8]) -> Vec<(usize, u8, u8)> {
+        let mut pairs = Vec::new();
+        for j in 0..sequence.len() {
+            for lag in 1..=MAX_LAG.min(j) {
+                pairs.push((lag, sequence[j - lag], sequence[j]));
+            }
+        }
+        pairs.sort_unstable();
+        pairs
+    }
+
+    fn record(values: &[u8], pairs: &mut Vec<(usize, u8, u8)>) -> Window<u8> {
+        let mut window = Window::default();
+        for &v in values {
+            window.push(v, |lag, earlier| pairs.push((lag, earlier, v)));
+        }
+        window
+    }
+
+    #[test]
+    fn any_segmentation_counts_every_pair_once() {
+        for seed in 0..400 {
+            let sequence = test_sequence(seed, seed as usize % 45, 7);
+            let mut cuts: Vec<usize> =
+                test_sequence(seed + 99, 1 + seed as usize % 6, sequence.len() as u64 + 1)
+                    .iter()
+                    .map(|&c| c as usize)
+                    .collect();
+            cuts.extend([0, sequence.len()]);
+            cuts.sort_unstable();
+            let mut pairs = Vec::new();
+            let mut parts: Vec<Window<u8>> =
+                cuts.windows(2).map(|w| record(&sequence[w[0]..w[1]], &mut pairs)).collect();
+            // Join in a tree order, as rayon's reduce does: neighbours pairwise.
+            while parts.len() > 1 {
+                let mut next = Vec::new();
+                let mut iter = parts.into_iter();
+                while let Some(mut left) = iter.next() {
+                    if let Some(right) = iter.next() {
+                        left.join(right, |lag, a, b| pairs.push((lag, a, b)));
+                    }
+                    next.push(left);
+                }
+                parts = next;
+            }
+            pairs.sort_unstable();
+            assert_eq!(pairs, direct(&sequence), "seed {seed} cuts {cuts:?}");
+            let whole = parts.pop().unwrap_or_default();
+            assert!(whole.is_consistent(sequence.len() as u64), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn inconsistent_windows_are_detected() {
+        let window = Window { head: vec![1u8, 2], tail: vec![1, 3] };
+        assert!(!window.is_consistent(2));
+        assert!(Window { head: vec![1u8, 2], tail: vec![1, 2] }.is_consistent(2));
+        assert!(!Window::<u8>::default().is_consistent(1));
+    }
+}
