@@ -106,6 +106,8 @@ struct Collected {
     runs: u64,
     /// The smallest Holm threshold any run used: α over its number of valid tests.
     holm_first: f64,
+    /// Which tests FAILed in the runs that FAILed.
+    failing: BTreeMap<String, u64>,
 }
 
 fn kind(seed_pair: &str) -> &'static str {
@@ -124,6 +126,9 @@ impl Collected {
         let valid = battery.results.iter().filter(|r| r.outcome.p_value.is_some()).count().max(1);
         let first = ALPHA / valid as f64;
         self.holm_first = if self.runs == 1 { first } else { self.holm_first.max(first) };
+        for r in battery.results.iter().filter(|r| r.verdict == Verdict::Fail) {
+            *self.failing.entry(format!("{} {}", kind(&r.seed_pair), r.outcome.test)).or_default() += 1;
+        }
         for r in &battery.results {
             if let Some(p) = r.outcome.p_value {
                 self.p_values
@@ -188,6 +193,10 @@ fn check(shape: &str, collected: &Collected, tail: f64, uniform: bool) {
         100.0 * low,
         100.0 * high
     ));
+    if !collected.failing.is_empty() {
+        let which: Vec<String> = collected.failing.iter().map(|(test, n)| format!("{test} x{n}")).collect();
+        report.push_str(&format!("{shape:<34} tests that FAILed: {}\n", which.join(", ")));
+    }
     if rate_p < CHECK {
         bad.push("battery FAIL rate".into());
     }
@@ -210,7 +219,7 @@ const GAMES: [GameId; 3] = GameId::ALL;
 fn one_long_sequence_is_calibrated() {
     for (g, game) in GAMES.into_iter().enumerate() {
         let rounds = if game == GameId::Keno { 20_000 } else { 40_000 };
-        let collected = collect(runs(1500, 20_000), |run| {
+        let collected = collect(runs(800, 20_000), |run| {
             run_battery(&chacha_file(game, 1, &[0..rounds], 10_000_000 * g as u64 + run), ALPHA)
         });
         check(&format!("{game} 1 x {rounds}"), &collected, collected.holm_first, true);
@@ -221,11 +230,11 @@ fn one_long_sequence_is_calibrated() {
 /// threshold), where the normal approximation of a count's tail is at its worst.
 #[test]
 fn max_type_tests_are_calibrated_at_their_threshold() {
-    let keno = collect(runs(1500, 20_000), |run| {
+    let keno = collect(runs(800, 20_000), |run| {
         run_battery(&chacha_file(GameId::Keno, 1, &[0..8_700], 20_000_000 + run), ALPHA)
     });
     check("keno 1 x 8700 (pairs_max threshold)", &keno, keno.holm_first, false);
-    let roulette = collect(runs(40, 2000), |run| {
+    let roulette = collect(runs(20, 2000), |run| {
         run_battery(&chacha_file(GameId::RouletteEuropean, 1, &[0..685_000], 21_000_000 + run), ALPHA)
     });
     check("roulette-european 1 x 685000 (serial_max threshold)", &roulette, roulette.holm_first, false);
@@ -235,11 +244,11 @@ fn max_type_tests_are_calibrated_at_their_threshold() {
 #[test]
 fn many_short_seed_pairs_are_calibrated() {
     for (g, game) in GAMES.into_iter().enumerate() {
-        let small = collect(runs(40, 2000), |run| {
+        let small = collect(runs(20, 2000), |run| {
             run_battery(&chacha_file(game, 500, &[0..100], 30_000_000 + 100_000 * g as u64 + run), ALPHA)
         });
         check(&format!("{game} 500 x 100"), &small, 1e-4, false);
-        let large = collect(runs(6, 300), |run| {
+        let large = collect(runs(3, 300), |run| {
             run_battery(&chacha_file(game, 1000, &[0..1000], 40_000_000 + 100_000 * g as u64 + run), ALPHA)
         });
         check(&format!("{game} 1000 x 1000"), &large, 1e-4, false);
@@ -252,7 +261,7 @@ fn many_short_seed_pairs_are_calibrated() {
 fn merged_non_adjacent_shards_are_calibrated() {
     let ranges = [0..3_000, 10_000..13_000, 50_000..54_000];
     for (g, game) in GAMES.into_iter().enumerate() {
-        let collected = collect(runs(150, 3000), |run| {
+        let collected = collect(runs(100, 3000), |run| {
             run_battery(&chacha_file(game, 20, &ranges, 50_000_000 + 100_000 * g as u64 + run), ALPHA)
         });
         check(&format!("{game} 20 x 3 shards"), &collected, 1e-3, false);
@@ -286,8 +295,39 @@ fn audits_of_short_logs_are_calibrated() {
         ("roulette-american log of 3000", GameId::RouletteAmerican, 3000, false),
     ] {
         let collected =
-            collect(runs(2000, 20_000), |run| audit(game, rounds, positions, 60_000_000 + rounds + run));
+            collect(runs(1000, 20_000), |run| audit(game, rounds, positions, 60_000_000 + rounds + run));
         check(label, &collected, collected.holm_first, false);
+    }
+}
+
+/// Audits of bet histories: several players with seed pairs, bets, stakes and payouts,
+/// fair, through the whole audit (row checks, outcome and bet-conditional tests per
+/// player, their sum and across players).
+#[test]
+fn audits_of_bet_histories_are_calibrated() {
+    use common::history::{history, to_csv, Rig};
+    use fairaudit::audit::{audit_history, AuditObserver, AuditOptions, Finding, Gap};
+    struct Count(u64);
+    impl AuditObserver for Count {
+        fn finding(&mut self, _: &Finding) {
+            self.0 += 1;
+        }
+        fn gap(&mut self, _: &Gap) {}
+    }
+    let options = AuditOptions {
+        paytable: Some(fairaudit::rtp::Paytable::example()),
+        payout_tolerance: fairaudit::audit::money::Money::ZERO,
+        max_gap_replay: 10_000,
+    };
+    for (g, game) in GAMES.into_iter().enumerate() {
+        let collected = collect(runs(300, 4000), |run| {
+            let rows = history(game, 80_000_000 + 100_000 * g as u64 + run, 5, 2, 150, Rig::Fair);
+            let mut findings = Count(0);
+            let audit = audit_history(game, to_csv(game, &rows).as_bytes(), &options, &mut findings).unwrap();
+            assert_eq!(findings.0, 0, "a fair history has no findings");
+            audit.battery(ALPHA)
+        });
+        check(&format!("{game} history 5 players x 300"), &collected, 1e-3, false);
     }
 }
 

@@ -158,3 +158,55 @@ fn a_sweep_whose_tallies_fail_the_battery_exits_1() {
         .code(1)
         .stdout(predicate::str::contains("FAIL").and(predicate::str::contains("pocket_frequency")));
 }
+
+#[test]
+fn the_worked_example_lists_its_findings_and_writes_every_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("audit");
+    let history = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/roulette-history.csv");
+    fairaudit()
+        .args(["audit", "--game", "roulette-european", "--outcomes"])
+        .arg(&history)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("payout: file has 70, the paytable gives 72 (2 x 36)"))
+        .stdout(predicate::str::contains("nonce_reused: nonce 11 was already played with this seed pair"))
+        .stdout(predicate::str::contains("findings: 2 (payout 1, nonce_reused 1)"));
+    let mut findings = csv::Reader::from_path(out.join("findings.csv")).unwrap();
+    let rows: Vec<csv::StringRecord> = findings.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!((&rows[0][2], &rows[0][4]), ("payout", "70"));
+    assert_eq!(&rows[1][2], "nonce_reused");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["verdict"], "FAIL");
+    assert_eq!(summary["findings"]["payout"], 1);
+    assert_eq!(summary["players"].as_array().unwrap().len(), 3);
+    assert_eq!(summary["battery"]["verdict"], "PASS", "the statistics pass: only the rows are wrong");
+    let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(report.contains("id=\"findings\"") && report.contains("nonce_reused"));
+    for file in ["tests.csv", "rtp.csv", "nonce_gaps.csv"] {
+        assert!(out.join(file).exists(), "{file}");
+    }
+}
+
+/// Hardening case 1: empty `draw_order` cells were read as "drawn in sorted order" and
+/// `position_by_number` FAILed fair rounds at p < 1e-300. A row without a draw order now
+/// disables the position tests instead.
+#[test]
+fn empty_draw_order_cells_do_not_fake_a_position_bias() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("draw_order,result\n");
+    for nonce in 0..2000u64 {
+        let round = fairaudit::verify::replay(fairaudit::games::GameId::Keno, "s2", "c", nonce);
+        let order = if nonce % 3 == 0 { String::new() } else { round.draw_order };
+        text.push_str(&format!("{order},{}\n", round.result));
+    }
+    let file = write(dir.path(), "partial-order.csv", &text);
+    audit("keno", &file)
+        .code(0)
+        .stdout(predicate::str::contains("draw order recorded on 1333 of 2000 rows"))
+        .stdout(predicate::str::contains("position_by_number").not());
+}

@@ -1,5 +1,7 @@
-//! The README's examples are real: every `$ fairaudit …` line in a ```console block is
-//! run from the repository root, and its stdout must equal the lines shown under it.
+//! The README's and the reference manual's examples are real: every `$ fairaudit …` line
+//! in a ```console block of `README.md` or `docs/*.md` is run from the repository root,
+//! and its stdout must equal the lines shown under it. Within a line `[...]` stands for any
+//! text; a last line that is only `[...]` stands for any further lines.
 
 use assert_cmd::Command;
 use std::path::PathBuf;
@@ -40,9 +42,15 @@ fn examples(readme: &str) -> Vec<Example> {
     found
 }
 
-/// Line by line; within a line, `[...]` stands for any text (times, rates).
+/// Line by line; within a line, `[...]` stands for any text (times, rates); a last line of
+/// only `[...]` for any number of further lines.
 fn matches_expected(actual: &str, expected: &str) -> bool {
-    actual.lines().count() == expected.lines().count()
+    let (expected, open_ended) = match expected.strip_suffix("[...]\n") {
+        Some(head) if head.is_empty() || head.ends_with('\n') => (head, true),
+        _ => (expected, false),
+    };
+    let (actual_lines, expected_lines) = (actual.lines().count(), expected.lines().count());
+    (actual_lines == expected_lines || open_ended && actual_lines >= expected_lines)
         && actual.lines().zip(expected.lines()).all(|(line, pattern)| {
             let mut pieces = pattern.split("[...]");
             let first = pieces.next().unwrap_or("");
@@ -68,6 +76,8 @@ fn the_wildcard_matches_only_what_it_should() {
     assert!(!matches_expected("a\nb\n", "a\n"));
     assert!(matches_expected("exact\n", "exact\n"));
     assert!(!matches_expected("exact!\n", "exact\n"));
+    assert!(matches_expected("a\nb\nc\n", "a\n[...]\n"));
+    assert!(!matches_expected("x\nb\n", "a\n[...]\n"));
 }
 
 #[test]
@@ -77,6 +87,24 @@ fn readme_examples_print_what_the_readme_shows() {
     let examples = examples(&readme);
     assert!(examples.len() >= 2, "the README should show runnable examples");
     run_examples(examples);
+}
+
+#[test]
+fn reference_manual_examples_print_what_the_manual_shows() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    let mut total = 0;
+    for page in pages {
+        let examples = examples(&std::fs::read_to_string(&page).unwrap());
+        total += examples.len();
+        run_examples(examples);
+    }
+    assert!(total >= 1, "the manual should show runnable examples");
 }
 
 /// Runs each example from the repository root and compares its stdout with the text shown.

@@ -1,48 +1,162 @@
-//! `fairaudit audit`: the battery on outcomes recorded elsewhere.
+//! `fairaudit audit`: an operator's bet history, checked row by row and tested.
 
-use super::output::write_files;
+use super::output::{write_files, AtomicFile};
 use super::rtp::load_paytable;
 use super::sweep::{parse_alpha, print_battery};
 use super::verify::parse_game;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use fairaudit::audit::{audit_outcomes, AuditTallies};
+use fairaudit::audit::money::Money;
+use fairaudit::audit::{audit_history, Audit, AuditObserver, AuditOptions, Finding, Gap, OutcomeTallies};
 use fairaudit::games::GameId;
+use fairaudit::report::audit_html::{AuditReport, FINDINGS_SHOWN};
 use fairaudit::report::results::{rtp_table, summary_json, tests_table};
+use fairaudit::report::{spreadsheet_safe, Table};
 use fairaudit::rtp::empirical::{rtp_rows_of, GameTallies};
-use fairaudit::stats::battery::{assess, keno_tests, roulette_tests};
-use std::io::Read;
-use std::path::PathBuf;
+use fairaudit::stats::battery::Verdict as TestVerdict;
+use serde::Serialize;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Args)]
 pub struct AuditArgs {
-    /// The game the outcomes belong to.
+    /// The game the history belongs to.
     #[arg(long, value_name = "G", value_parser = parse_game)]
     game: GameId,
-    /// CSV of outcomes in play order (`result` required; see the README); `-` reads stdin.
+    /// CSV of rounds in play order (`result` required; bets, stakes, payouts, players and
+    /// seeds optional; see docs/audit.md); `-` reads stdin.
     #[arg(long, value_name = "FILE")]
     outcomes: PathBuf,
-    /// Also write tests.csv and summary.json to this folder.
+    /// Write tests.csv, summary.json, rtp.csv, findings.csv, nonce_gaps.csv and
+    /// report.html to this folder.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Replace tests.csv and summary.json in --out if they exist.
+    /// Replace those files in --out if they exist.
     #[arg(long, requires = "out")]
     force: bool,
     /// Level of the battery (family-wise, Holm-adjusted).
     #[arg(long, value_name = "A", default_value_t = 0.01, value_parser = parse_alpha)]
     alpha: f64,
-    /// The operator's Keno paytable for rtp.csv (default: the illustrative example).
+    /// The operator's Keno paytable: payouts are judged against it (required for a Keno
+    /// history with payouts), and rtp.csv uses it.
     #[arg(long, value_name = "FILE")]
     paytable: Option<PathBuf>,
+    /// A payout within this amount of stake x multiplier is not a finding (default 0:
+    /// exact; e.g. 0.01 for payouts rounded to cents).
+    #[arg(long, value_name = "AMOUNT", default_value = "0", value_parser = parse_amount)]
+    payout_tolerance: Money,
+    /// Gaps of at most N nonces are replayed for the skipped-rounds test; longer ones are
+    /// reported only.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max_gap_replay: u64,
+}
+
+fn parse_amount(text: &str) -> Result<Money, String> {
+    Money::parse(text).map_err(|e| e.to_string())
+}
+
+/// The files an audit writes.
+const FILES: [&str; 6] =
+    ["tests.csv", "summary.json", "rtp.csv", "findings.csv", "nonce_gaps.csv", "report.html"];
+
+/// Findings printed on the terminal; findings.csv holds them all.
+const FINDINGS_PRINTED: usize = 50;
+
+/// Prints the first findings, keeps the first for the report, and writes all of them and
+/// every gap to their CSVs as they come.
+struct Observer {
+    findings: Option<csv::Writer<AtomicFile>>,
+    gaps: Option<csv::Writer<AtomicFile>>,
+    shown: Vec<Finding>,
+    printed: usize,
+    error: Option<std::io::Error>,
+}
+
+impl Observer {
+    fn write(
+        writer: &mut Option<csv::Writer<AtomicFile>>,
+        error: &mut Option<std::io::Error>,
+        row: &[String],
+    ) {
+        if let Some(w) = writer {
+            if let Err(e) = w.write_record(row) {
+                error.get_or_insert(e.into());
+            }
+        }
+    }
+}
+
+impl AuditObserver for Observer {
+    fn finding(&mut self, f: &Finding) {
+        if self.printed < FINDINGS_PRINTED {
+            println!("{}", describe(f));
+            self.printed += 1;
+        }
+        if self.shown.len() < FINDINGS_SHOWN {
+            self.shown.push(f.clone());
+        }
+        let row = [
+            f.line.to_string(),
+            spreadsheet_safe(&f.player).into_owned(),
+            f.check.to_owned(),
+            spreadsheet_safe(&f.expected).into_owned(),
+            spreadsheet_safe(&f.found).into_owned(),
+        ];
+        Self::write(&mut self.findings, &mut self.error, &row);
+    }
+
+    fn gap(&mut self, g: &Gap) {
+        let row = [
+            g.line.to_string(),
+            spreadsheet_safe(&g.player).into_owned(),
+            spreadsheet_safe(&g.commitment).into_owned(),
+            spreadsheet_safe(&g.client_seed).into_owned(),
+            g.nonces.start.to_string(),
+            (g.nonces.end - 1).to_string(),
+            (g.nonces.end - g.nonces.start).to_string(),
+            if g.replayed { "yes" } else { "no" }.to_owned(),
+            if g.replayed { g.would_have_won.to_string() } else { String::new() },
+        ];
+        Self::write(&mut self.gaps, &mut self.error, &row);
+    }
+}
+
+/// One line per finding, as the terminal shows it.
+fn describe(f: &Finding) -> String {
+    let who = if f.player.is_empty() { String::new() } else { format!(" (player {})", f.player) };
+    let what = match f.check {
+        "result" | "draw_order" => format!("file has '{}', the chain gives '{}'", f.found, f.expected),
+        "payout" => format!("file has {}, the paytable gives {}", f.found, f.expected),
+        "commitment" => {
+            format!("file has {}, SHA3-256 of the revealed server seed is {}", f.found, f.expected)
+        }
+        "nonce_reused" => format!("nonce {} was already played with this seed pair", f.found),
+        "nonce_order" => format!("nonce {} comes where {} was expected", f.found, f.expected),
+        "commitment_reused" => format!("commitment {} used again: expected {}", f.found, f.expected),
+        _ => format!("file has {}, expected {}", f.found, f.expected),
+    };
+    format!("line {}{who}: {}: {what}", f.line, f.check)
+}
+
+fn csv_writer(dir: &Path, name: &str, header: &[&str]) -> Result<csv::Writer<AtomicFile>> {
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(AtomicFile::create(&dir.join(name), true)?);
+    writer.write_record(header)?;
+    Ok(writer)
 }
 
 pub fn run(args: AuditArgs) -> Result<Verdict> {
     let name = args.outcomes.display().to_string();
-    let paytable = load_paytable(args.paytable.as_deref())?;
+    let paytable = match &args.paytable {
+        Some(path) => Some(load_paytable(Some(path))?),
+        None => None,
+    };
+    let mut observer = Observer { findings: None, gaps: None, shown: Vec::new(), printed: 0, error: None };
     if let Some(dir) = &args.out {
-        for file in ["tests.csv", "summary.json", "rtp.csv"] {
-            // Check before reading a possibly huge file: refuse early, write nothing.
+        // Refuse before reading a possibly huge file: nothing is written on refusal.
+        for file in FILES {
             if dir.join(file).exists() && !args.force {
                 bail!(
                     "{} already exists; refusing to overwrite it (pass --force to replace it)",
@@ -50,52 +164,194 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
                 );
             }
         }
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        observer.findings =
+            Some(csv_writer(dir, "findings.csv", &["line", "player", "check", "expected", "found"])?);
+        observer.gaps = Some(csv_writer(
+            dir,
+            "nonce_gaps.csv",
+            &[
+                "line",
+                "player",
+                "commitment",
+                "client_seed",
+                "first_missing_nonce",
+                "last_missing_nonce",
+                "missing_nonces",
+                "replayed",
+                "would_have_won",
+            ],
+        )?);
     }
     let input: Box<dyn Read> = if name == "-" {
         Box::new(std::io::stdin().lock())
     } else {
         Box::new(std::fs::File::open(&args.outcomes).with_context(|| format!("{name}: cannot open"))?)
     };
-    let audit = audit_outcomes(args.game, input, |m| {
-        println!(
-            "line {}: {}: file has '{}', the chain gives '{}'",
-            m.line, m.field, m.file_value, m.computed_value
-        );
-    })
-    .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-
-    let tests = match &audit.tallies {
-        AuditTallies::Keno { tally, has_draw_order } => keno_tests(tally, *has_draw_order, false),
-        AuditTallies::Roulette(tally) => roulette_tests(tally, false),
+    let options = AuditOptions {
+        paytable: paytable.clone(),
+        payout_tolerance: args.payout_tolerance,
+        max_gap_replay: args.max_gap_replay,
     };
-    let rows = tests.into_iter().map(|t| (args.game, "log".to_owned(), t)).collect();
-    let battery = assess(rows, args.alpha);
+    let audit = audit_history(args.game, input, &options, &mut observer)
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    if let Some(error) = observer.error.take() {
+        return Err(error).context("cannot write findings.csv or nonce_gaps.csv");
+    }
+    let battery = audit.battery(args.alpha);
+    let findings: u64 = audit.findings.iter().map(|(_, n)| n).sum();
+    if findings as usize > observer.printed {
+        println!(
+            "... {} more findings{}",
+            findings as usize - observer.printed,
+            if args.out.is_some() { " in findings.csv" } else { " (pass --out DIR for findings.csv)" }
+        );
+    }
     println!(
         "{} rounds read; {} replayed against the chain, {} mismatches",
         audit.rounds, audit.verified, audit.mismatches
     );
+    if !audit.findings.is_empty() {
+        let by_check: Vec<String> = audit.findings.iter().map(|(check, n)| format!("{check} {n}")).collect();
+        println!("findings: {findings} ({})", by_check.join(", "));
+    }
+    if audit.game == GameId::Keno && !audit.has_draw_order && audit.rows_with_draw_order > 0 {
+        println!(
+            "draw order recorded on {} of {} rows: the position tests need it on every row and are not run",
+            audit.rows_with_draw_order, audit.rounds
+        );
+    }
+    let n = audit.nonce_integrity;
+    if n.seed_pairs > 0 {
+        println!(
+            "nonces: {} seed pairs, {} gaps ({} nonces missing), {} rounds at skipped nonces replayed",
+            n.seed_pairs, n.gaps, n.missing_nonces, n.replayed
+        );
+    }
     if let Some(dir) = &args.out {
-        let label = "log".to_owned();
-        let rtp = match &audit.tallies {
-            AuditTallies::Keno { tally, .. } => {
-                rtp_rows_of(&[GameTallies::Keno(&[(label, (**tally).clone())])], &paytable, args.alpha)
-            }
-            AuditTallies::Roulette(tally) => rtp_rows_of(
-                &[GameTallies::Roulette(args.game, &[(label, (**tally).clone())])],
-                &paytable,
-                args.alpha,
-            ),
+        let report_paytable = paytable.clone().unwrap_or_else(fairaudit::rtp::Paytable::example);
+        let made_by = format!(
+            "fairaudit {} · {}",
+            env!("CARGO_PKG_VERSION"),
+            humantime::format_rfc3339_seconds(std::time::SystemTime::now())
+        );
+        let report = AuditReport {
+            audit: &audit,
+            battery: &battery,
+            findings: &observer.shown,
+            source: &name,
+            paytable: &report_paytable.describe(),
+            made_by: &made_by,
         };
-        let rtp = rtp_table(&rtp);
-        write_files(
-            dir,
-            &[
-                ("tests.csv".to_owned(), tests_table(&battery).to_csv()),
-                ("summary.json".to_owned(), summary_json(&battery)),
-                (rtp.file_name.clone(), rtp.to_csv()),
-            ],
-        )?;
+        let files = vec![
+            ("tests.csv".to_owned(), tests_table(&battery).to_csv()),
+            ("summary.json".to_owned(), audit_summary(&audit, &battery, report.verdict())),
+            ("rtp.csv".to_owned(), rtp_csv(&audit, &report_paytable, args.alpha).to_csv()),
+            ("report.html".to_owned(), report.render().into_bytes()),
+        ];
+        for writer in [observer.findings.take(), observer.gaps.take()].into_iter().flatten() {
+            let mut file = writer.into_inner().map_err(|e| e.into_error())?;
+            file.flush()?;
+            file.commit()?;
+        }
+        write_files(dir, &files)?;
     }
     let verdict = print_battery(&battery);
-    Ok(if audit.mismatches > 0 { Verdict::Finding } else { verdict })
+    Ok(if findings > 0 || battery.overall() == TestVerdict::Fail { Verdict::Finding } else { verdict })
+}
+
+/// `rtp.csv` of an audit: the realised RTP per player (and `all`) of the documented
+/// representative bets, from the outcome tallies.
+fn rtp_csv(audit: &Audit, paytable: &fairaudit::rtp::Paytable, alpha: f64) -> Table {
+    let mut groups: Vec<(String, OutcomeTallies)> =
+        audit.players.iter().map(|p| (p.player.clone(), p.outcomes.clone())).collect();
+    if audit.players.len() > 1 {
+        groups.push(("all".to_owned(), audit.total().0));
+    }
+    let keno: Vec<_> = groups
+        .iter()
+        .filter_map(|(label, t)| match t {
+            OutcomeTallies::Keno(closed) => Some((label.clone(), closed.clone())),
+            OutcomeTallies::Roulette(_) => None,
+        })
+        .collect();
+    let roulette: Vec<_> = groups
+        .iter()
+        .filter_map(|(label, t)| match t {
+            OutcomeTallies::Roulette(closed) => Some((label.clone(), closed.clone())),
+            OutcomeTallies::Keno(_) => None,
+        })
+        .collect();
+    let tallies = match audit.game {
+        GameId::Keno => GameTallies::Keno(&keno),
+        game => GameTallies::Roulette(game, &roulette),
+    };
+    rtp_table(&rtp_rows_of(&[tallies], paytable, alpha))
+}
+
+/// `summary.json` of an audit: the battery's summary, the overall verdict with the row
+/// checks, nonce integrity, and a line per player.
+fn audit_summary(
+    audit: &Audit,
+    battery: &fairaudit::stats::battery::Battery,
+    verdict: TestVerdict,
+) -> Vec<u8> {
+    #[derive(Serialize)]
+    struct Player<'a> {
+        player: &'a str,
+        rounds: u64,
+        seed_pairs: u64,
+        findings: u64,
+        staked: f64,
+        returned: f64,
+        expected_return: f64,
+    }
+    #[derive(Serialize)]
+    struct Summary<'a> {
+        format: &'static str,
+        version: u32,
+        verdict: TestVerdict,
+        game: GameId,
+        rounds: u64,
+        replayed: u64,
+        mismatches: u64,
+        findings: std::collections::BTreeMap<&'a str, u64>,
+        seed_pairs: u64,
+        nonce_gaps: u64,
+        missing_nonces: u64,
+        skipped_rounds_replayed: u64,
+        battery: serde_json::Value,
+        players: Vec<Player<'a>>,
+    }
+    let summary = Summary {
+        format: "fairaudit-audit-summary",
+        version: 1,
+        verdict,
+        game: audit.game,
+        rounds: audit.rounds,
+        replayed: audit.verified,
+        mismatches: audit.mismatches,
+        findings: audit.findings.iter().copied().collect(),
+        seed_pairs: audit.nonce_integrity.seed_pairs,
+        nonce_gaps: audit.nonce_integrity.gaps,
+        missing_nonces: audit.nonce_integrity.missing_nonces,
+        skipped_rounds_replayed: audit.nonce_integrity.replayed,
+        battery: serde_json::from_slice(&summary_json(battery)).expect("the battery summary is JSON"),
+        players: audit
+            .players
+            .iter()
+            .map(|p| Player {
+                player: &p.player,
+                rounds: p.rounds,
+                seed_pairs: p.seed_pairs,
+                findings: p.findings,
+                staked: p.bets.staked,
+                returned: p.bets.returned,
+                expected_return: p.bets.expected_return,
+            })
+            .collect(),
+    };
+    let mut bytes = serde_json::to_vec_pretty(&summary).expect("summary serialises");
+    bytes.push(b'\n');
+    bytes
 }

@@ -37,7 +37,8 @@ pub struct HtmlReport<'a> {
     pub claims: &'a [Claim],
 }
 
-const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:960px;color:#222;line-height:1.4}\
+/// The report pages' style sheet (shared by the sweep and audit reports).
+pub(crate) const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:960px;color:#222;line-height:1.4}\
 h1{margin-bottom:4px}h2{border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:32px}\
 .verdict{display:inline-block;font-size:28px;font-weight:700;padding:6px 18px;border-radius:6px;color:#fff}\
 .PASS{background:#1e8449}.FAIL{background:#c0392b}.WEAK{background:#d68910}.INSUFFICIENT{background:#7f8c8d}\
@@ -50,30 +51,13 @@ impl HtmlReport<'_> {
     /// The page.
     pub fn render(&self) -> String {
         let mut html = String::new();
-        let overall = self.battery.overall();
-        let counts = self.battery.counts();
-        let _ = write!(
-            html,
-            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>fairaudit report</title><style>{STYLE}</style></head><body>\
-             <h1>fairaudit report</h1><p class=\"note\">fairaudit {} &middot; {} &middot; {} rounds per game and seed pair</p>\
-             <div id=\"verdict\" class=\"verdict {v}\">{v}</div>\
-             <p>Statistical battery at alpha {}: {} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT. {}</p>",
+        let subtitle = format!(
+            "fairaudit {} &middot; {} &middot; {} rounds per game and seed pair",
             escape(self.run.fairaudit_version),
             escape(&self.run.finished_at),
-            self.tallies.plan.rounds_per_sequence(),
-            self.battery.alpha,
-            self.battery.results.len(),
-            counts.pass,
-            counts.weak,
-            counts.fail,
-            counts.insufficient,
-            if overall == Verdict::Fail {
-                "At least one test fails after adjustment for multiplicity: see the tests below."
-            } else {
-                "No test fails after adjustment for multiplicity (Holm)."
-            },
-            v = overall.as_str(),
+            self.tallies.plan.rounds_per_sequence()
         );
+        page_start(&mut html, "fairaudit report", &subtitle, self.battery, self.battery.overall());
         self.claims_summary(&mut html);
         for &game in &self.tallies.plan.games {
             let _ = write!(html, "<h2 id=\"{g}\">{g}</h2>", g = game.name());
@@ -141,28 +125,7 @@ impl HtmlReport<'_> {
     }
 
     fn tests_table(&self, html: &mut String) {
-        html.push_str(
-            "<h2 id=\"tests\">Tests</h2><p class=\"note\">Holm-adjusted p below alpha is FAIL; unadjusted p below alpha that does not survive adjustment is WEAK. \
-             Detectable bias: the smallest relative bias on one outcome the test detects with 80% power at this size.</p>\
-             <table id=\"tests-table\"><tr><th>game</th><th>seed pair</th><th>test</th><th>statistic</th><th>df</th><th>p</th><th>adjusted p</th><th>verdict</th><th>detectable bias</th></tr>",
-        );
-        for r in &self.battery.results {
-            let o = &r.outcome;
-            let _ = write!(
-                html,
-                "<tr class=\"{v}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{v}</td><td class=\"num\">{}</td></tr>",
-                r.game,
-                escape(&r.seed_pair),
-                escape(&o.test),
-                if o.statistic.is_nan() { String::new() } else { format!("{:.3}", o.statistic) },
-                o.df.map_or(String::new(), |d| format!("{d}")),
-                o.p_value.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
-                r.adjusted_p.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
-                r.detectable_bias.map_or(String::new(), |b| format!("{:.2}%", b * 100.0)),
-                v = r.verdict.as_str(),
-            );
-        }
-        html.push_str("</table>");
+        tests_table(html, self.battery, "seed pair");
     }
 
     fn across_pairs(&self, html: &mut String) {
@@ -270,6 +233,64 @@ impl HtmlReport<'_> {
         }
         html.push_str("</table><p class=\"note\">Every file in this folder except run.json and this report is identical, byte for byte, whatever the thread count, chunk size or sharding; tally.json holds every counter.</p>");
     }
+}
+
+/// The table of every test, coloured by verdict; `group` names the second column (seed
+/// pair, or player).
+pub(crate) fn tests_table(html: &mut String, battery: &Battery, group: &str) {
+    let _ = write!(
+        html,
+        "<h2 id=\"tests\">Tests</h2><p class=\"note\">Holm-adjusted p below alpha is FAIL; unadjusted p below alpha that does not survive adjustment is WEAK. \
+         Detectable bias: the smallest relative bias the test detects with 80% power at this size.</p>\
+         <table id=\"tests-table\"><tr><th>game</th><th>{group}</th><th>test</th><th>statistic</th><th>df</th><th>p</th><th>adjusted p</th><th>verdict</th><th>detectable bias</th></tr>"
+    );
+    for r in &battery.results {
+        let o = &r.outcome;
+        let _ = write!(
+            html,
+            "<tr class=\"{v}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{v}</td><td class=\"num\">{}</td></tr>",
+            r.game,
+            escape(&r.seed_pair),
+            escape(&o.test),
+            if o.statistic.is_nan() { String::new() } else { format!("{:.3}", o.statistic) },
+            o.df.map_or(String::new(), |d| format!("{d}")),
+            o.p_value.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
+            r.adjusted_p.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
+            r.detectable_bias.map_or(String::new(), |b| format!("{:.2}%", b * 100.0)),
+            v = r.verdict.as_str(),
+        );
+    }
+    html.push_str("</table>");
+}
+
+/// The opening of a report page, its verdict badge and the battery's counts.
+pub(crate) fn page_start(
+    html: &mut String,
+    title: &str,
+    subtitle: &str,
+    battery: &Battery,
+    verdict: Verdict,
+) {
+    let counts = battery.counts();
+    let _ = write!(
+        html,
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title><style>{STYLE}</style></head><body>\
+         <h1>{title}</h1><p class=\"note\">{subtitle}</p>\
+         <div id=\"verdict\" class=\"verdict {v}\">{v}</div>\
+         <p>Statistical battery at alpha {}: {} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT. {}</p>",
+        battery.alpha,
+        battery.results.len(),
+        counts.pass,
+        counts.weak,
+        counts.fail,
+        counts.insufficient,
+        if battery.overall() == Verdict::Fail {
+            "At least one test fails after adjustment for multiplicity: see the tests below."
+        } else {
+            "No test fails after adjustment for multiplicity (Holm)."
+        },
+        v = verdict.as_str(),
+    );
 }
 
 fn percent(value: &BigRational, already_percent: bool) -> String {

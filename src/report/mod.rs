@@ -1,6 +1,7 @@
 //! Output: every file a run writes, produced as bytes behind one trait ([`Export`]) so
 //! each format is tested without the disk; the CLI writes them atomically.
 
+pub mod audit_html;
 pub mod html;
 pub mod results;
 pub mod run_info;

@@ -477,7 +477,7 @@ fn deviance(x: f64, m: f64, diff: f64) -> f64 {
 /// ```
 /// with `δ` the Stirling error and `D` the [`deviance`]; every piece is small or computed
 /// without cancellation, so the relative error is a few ulps times `|ln b|`.
-pub(crate) fn binomial_pmf(k: u64, n: u64, p: f64) -> f64 {
+pub fn binomial_pmf(k: u64, n: u64, p: f64) -> f64 {
     if k > n {
         return 0.0;
     }

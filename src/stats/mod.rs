@@ -23,6 +23,7 @@
 
 pub mod across_pairs;
 pub mod battery;
+pub mod bets;
 pub mod chisquare;
 pub mod distributions;
 pub mod frequency;

@@ -51,6 +51,15 @@ pub enum Power {
         /// Shift of one cell's residual per unit relative bias.
         shift_per_unit: f64,
     },
+    /// A z-test, one- or two-sided (`sides` 1 or 2), whose statistic a relative bias `δ`
+    /// shifts by `shift_per_unit · δ`: the bias is detected at 80% power when
+    /// `shift_per_unit · δ ≥ Φ⁻¹(1 − level/sides) + Φ⁻¹(0.8)`.
+    NormalShift {
+        /// Shift of the z statistic per unit relative bias.
+        shift_per_unit: f64,
+        /// 1 for a one-sided test, 2 for a two-sided one.
+        sides: f64,
+    },
     /// An exact Poisson count with `expected` events under fairness.
     PoissonRate {
         /// The count's mean under fairness.
@@ -90,6 +99,11 @@ impl Power {
                 let c = sidak_critical_value(level, cells);
                 let z_power = Normal::standard().inverse_cdf(POWER);
                 Some((c + z_power) / shift_per_unit)
+            }
+            Power::NormalShift { shift_per_unit, sides } => {
+                let normal = Normal::standard();
+                let critical = -normal.inverse_cdf(level / sides);
+                Some((critical + normal.inverse_cdf(POWER)) / shift_per_unit)
             }
             Power::PoissonRate { expected } => Some(poisson_detectable_increase(expected, level)),
             Power::LongestRun(_) => None,

@@ -11,6 +11,7 @@
 //! ([`Closed::add`]), remembering how many sequences of which lengths the sum holds
 //! ([`SequenceLengths`]): the statistics of runs and gaps depend on it.
 
+pub mod bets;
 pub mod gaps;
 pub mod keno;
 pub mod roulette;

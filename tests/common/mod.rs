@@ -31,3 +31,4 @@ impl WordSource for ChaChaWords {
         self.0.next_u32()
     }
 }
+pub mod history;

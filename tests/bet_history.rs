@@ -1,0 +1,220 @@
+//! Auditing bet histories: each way an operator can cheat players is caught by the check
+//! aimed at it and missed by the outcome battery alone, with revealed and unrevealed
+//! seeds; a fair history with bets passes.
+
+mod common;
+
+use common::history::{history, to_csv, Rig, Row};
+use fairaudit::audit::money::Money;
+use fairaudit::audit::{audit_history, Audit, AuditObserver, AuditOptions, Finding, Gap};
+use fairaudit::games::GameId;
+use fairaudit::rtp::Paytable;
+use fairaudit::stats::battery::{Battery, Verdict};
+
+#[derive(Default)]
+struct Collect {
+    findings: Vec<Finding>,
+    gaps: Vec<Gap>,
+}
+
+impl AuditObserver for Collect {
+    fn finding(&mut self, finding: &Finding) {
+        self.findings.push(finding.clone());
+    }
+    fn gap(&mut self, gap: &Gap) {
+        self.gaps.push(gap.clone());
+    }
+}
+
+fn audit_csv(game: GameId, csv: &str) -> (Audit, Battery, Collect) {
+    let options = AuditOptions {
+        paytable: Some(Paytable::example()),
+        payout_tolerance: Money::ZERO,
+        max_gap_replay: 10_000,
+    };
+    let mut seen = Collect::default();
+    let audit = audit_history(game, csv.as_bytes(), &options, &mut seen).expect("a well-formed history");
+    let battery = audit.battery(0.01);
+    (audit, battery, seen)
+}
+
+fn audit_rows(game: GameId, rows: &[Row]) -> (Audit, Battery, Collect) {
+    audit_csv(game, &to_csv(game, rows))
+}
+
+/// The same rounds with only the outcome columns: what an outcome-only audit sees.
+fn outcomes_only(rows: &[Row]) -> String {
+    let mut csv = String::from("draw_order,result\n");
+    for r in rows {
+        csv.push_str(&format!("{},{}\n", r.draw_order, r.result));
+    }
+    csv
+}
+
+/// The same rows with the server seeds withheld (not yet revealed).
+fn unrevealed(rows: &[Row]) -> Vec<Row> {
+    rows.iter().cloned().map(|r| Row { server_seed: String::new(), ..r }).collect()
+}
+
+fn verdict_of(battery: &Battery, test: &str) -> Verdict {
+    battery
+        .results
+        .iter()
+        .filter(|r| r.outcome.test == test)
+        .map(|r| r.verdict)
+        .max_by_key(|v| matches!(v, Verdict::Fail))
+        .unwrap_or_else(|| panic!("no test {test}"))
+}
+
+fn checks(seen: &Collect) -> Vec<&'static str> {
+    let mut checks: Vec<&'static str> = seen.findings.iter().map(|f| f.check).collect();
+    checks.dedup();
+    checks
+}
+
+#[test]
+fn a_fair_history_with_bets_passes_with_seeds_revealed_or_not() {
+    for game in GameId::ALL {
+        let rows = history(game, 1, 4, 2, 400, Rig::Fair);
+        for rows in [rows.clone(), unrevealed(&rows)] {
+            let (audit, battery, seen) = audit_rows(game, &rows);
+            assert!(seen.findings.is_empty(), "{game}: {:?}", &seen.findings[..seen.findings.len().min(3)]);
+            assert_eq!(battery.overall(), Verdict::Pass, "{game}");
+            assert_eq!(audit.rounds, 3200);
+            assert_eq!(audit.players.len(), 4);
+        }
+    }
+}
+
+#[test]
+fn draws_that_avoid_the_bets_fail_the_bet_tests_and_pass_the_outcome_battery() {
+    for (game, test) in [(GameId::RouletteEuropean, "bet_wins"), (GameId::Keno, "bet_hits")] {
+        let rows = history(game, 2, 5, 2, 1000, Rig::AvoidBets(0.3));
+        let (_, battery, seen) = audit_rows(game, &rows);
+        assert!(seen.findings.is_empty(), "seeds unrevealed: no row can be replayed");
+        assert_eq!(verdict_of(&battery, test), Verdict::Fail, "{game} {test}");
+        let (_, outcome_only, _) = audit_csv(game, &outcomes_only(&rows));
+        assert_eq!(outcome_only.overall(), Verdict::Pass, "{game}: the outcome battery alone misses it");
+    }
+}
+
+#[test]
+fn skipping_the_nonces_that_would_pay_is_caught_by_the_skipped_rounds_test() {
+    let game = GameId::RouletteEuropean;
+    let rows = history(game, 3, 4, 2, 2000, Rig::SkipBigWins);
+    let (audit, battery, seen) = audit_rows(game, &rows);
+    assert!(seen.findings.is_empty(), "every round played replays correctly: {:?}", seen.findings.first());
+    assert!(audit.nonce_integrity.gaps > 0 && audit.nonce_integrity.replayed > 0);
+    assert!(seen.gaps.iter().all(|g| g.replayed && g.would_have_won == 1));
+    assert_eq!(verdict_of(&battery, "skipped_wins"), Verdict::Fail);
+    let (_, outcome_only, _) = audit_csv(game, &outcomes_only(&rows));
+    assert_eq!(outcome_only.overall(), Verdict::Pass, "the outcome battery alone misses it");
+    // Unrevealed, the skipped rounds cannot be computed; the gaps are still reported.
+    let (hidden, _, seen) = audit_rows(game, &unrevealed(&rows));
+    assert!(hidden.nonce_integrity.gaps > 0 && hidden.nonce_integrity.replayed == 0);
+    assert!(seen.gaps.iter().all(|g| !g.replayed));
+}
+
+#[test]
+fn a_nonce_used_twice_is_found_with_seeds_revealed_or_not() {
+    let game = GameId::RouletteAmerican;
+    let rows = history(game, 4, 3, 2, 500, Rig::ReuseLosingNonce(0.02));
+    for rows in [rows.clone(), unrevealed(&rows)] {
+        let (_, _, seen) = audit_rows(game, &rows);
+        assert!(!seen.findings.is_empty());
+        assert_eq!(checks(&seen), vec!["nonce_reused"], "{:?}", seen.findings.first());
+    }
+    let (_, outcome_only, _) = audit_csv(game, &outcomes_only(&rows));
+    assert_eq!(outcome_only.overall(), Verdict::Pass, "the outcome battery alone misses it");
+}
+
+#[test]
+fn payouts_below_the_paytable_are_listed_row_by_row() {
+    let game = GameId::RouletteEuropean;
+    let rows = history(game, 5, 3, 2, 3000, Rig::ShavePayouts(0.03));
+    for rows in [rows.clone(), unrevealed(&rows)] {
+        let (_, _, seen) = audit_rows(game, &rows);
+        assert!(!seen.findings.is_empty());
+        assert_eq!(checks(&seen), vec!["payout"]);
+        let first = &seen.findings[0];
+        let row = rows.iter().find(|r| r.payout == first.found && r.bet.starts_with("straight")).unwrap();
+        let stake = Money::parse(&row.stake).unwrap();
+        assert_eq!(first.found, stake.times(Money::whole(35)).unwrap().to_string());
+        assert!(first.expected.starts_with(&stake.times(Money::whole(36)).unwrap().to_string()));
+    }
+    let (_, outcome_only, _) = audit_csv(game, &outcomes_only(&rows));
+    assert_eq!(outcome_only.overall(), Verdict::Pass, "the outcome battery alone misses it");
+}
+
+#[test]
+fn a_seed_that_does_not_hash_to_its_commitment_and_a_reused_commitment_are_found() {
+    let game = GameId::Keno;
+    let rows = history(game, 6, 2, 3, 50, Rig::BadCommitments);
+    let (_, _, seen) = audit_rows(game, &rows);
+    let found = checks(&seen);
+    assert!(found.contains(&"commitment"), "{found:?}");
+    assert!(found.contains(&"commitment_reused"), "{found:?}");
+    let commitment = seen.findings.iter().filter(|f| f.check == "commitment").count();
+    assert_eq!(commitment, 1, "reported once per seed pair, not on every row");
+    // Unrevealed, a seed cannot be checked; a commitment reused after rotation still shows.
+    let (_, _, seen) = audit_rows(game, &unrevealed(&rows));
+    assert_eq!(checks(&seen), vec!["commitment_reused"]);
+}
+
+#[test]
+fn malformed_bets_stop_the_audit_with_their_line() {
+    let cases = [
+        (
+            GameId::RouletteEuropean,
+            "bet,stake,payout,result\nstraight:17,1,0,3\nsplit:1-3,1,0,3\n",
+            "line 3",
+            "split",
+        ),
+        (GameId::RouletteEuropean, "bet,result\nstraight:00,3\n", "line 2", "not a pocket"),
+        (GameId::RouletteEuropean, "bet,stake,payout,result\nred,-1,0,3\n", "line 2", "negative"),
+        (GameId::Keno, "picks,result\n1 41,1 2 3 4 5 6 7 8 9 10\n", "line 2", "pick '41'"),
+        (GameId::Keno, "picks,result\n5 5,1 2 3 4 5 6 7 8 9 10\n", "line 2", "repeated"),
+        (GameId::RouletteEuropean, "bet,payout,result\nred,2,3\n", "stake", "stake"),
+    ];
+    let options = AuditOptions {
+        paytable: Some(Paytable::example()),
+        payout_tolerance: Money::ZERO,
+        max_gap_replay: 10,
+    };
+    for (game, csv, line, words) in cases {
+        let error =
+            audit_history(game, csv.as_bytes(), &options, &mut Collect::default()).err().unwrap().to_string();
+        assert!(error.contains(line) && error.contains(words), "{csv:?}: {error}");
+    }
+    // Keno payouts need the operator's paytable: judged against the example they would
+    // be false findings.
+    let options = AuditOptions { paytable: None, ..options };
+    let csv = "picks,stake,payout,result\n7,1,0,1 2 3 4 5 6 8 9 10 11\n";
+    let error = audit_history(GameId::Keno, csv.as_bytes(), &options, &mut Collect::default()).err().unwrap();
+    assert!(error.to_string().contains("--paytable"), "{error}");
+}
+
+/// The worked example of `docs/audit.md`: three players on a European wheel, two seed
+/// pairs each, seeds revealed, in which one straight-up win was paid 34:1 and one losing
+/// nonce served twice. Regenerate with
+/// `cargo test --release --test bet_history -- --ignored regenerate_the_worked_example`.
+#[test]
+#[ignore]
+fn regenerate_the_worked_example() {
+    let game = GameId::RouletteEuropean;
+    let mut rows = history(game, 7, 3, 2, 100, Rig::Fair);
+    let straight = rows
+        .iter()
+        .position(|r| r.bet == "straight:17" && r.result == "17")
+        .or_else(|| rows.iter().position(|r| r.bet.starts_with("straight") && r.payout != "0"))
+        .expect("a winning straight-up bet");
+    let stake = Money::parse(&rows[straight].stake).unwrap();
+    rows[straight].payout = stake.times(Money::whole(35)).unwrap().to_string();
+    let losing = rows.iter().position(|r| r.payout == "0" && r.player == "p2" && r.nonce > 10).unwrap();
+    let mut served_again = rows[losing].clone();
+    served_again.bet = rows[losing + 1].bet.clone();
+    served_again.stake = rows[losing + 1].stake.clone();
+    rows.insert(losing + 1, served_again);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/roulette-history.csv");
+    std::fs::write(path, to_csv(game, &rows)).unwrap();
+}
