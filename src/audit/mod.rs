@@ -205,6 +205,9 @@ struct PlayerState {
     bets: BetTally,
     /// The commitment of the seed pair the player is on.
     current: Option<String>,
+    /// The player's last seed pair: commitment, client seed, index, and the number of
+    /// rotations seen when it was looked up (a later rotation may have revealed it).
+    last_pair: Option<(String, String, usize, u64)>,
 }
 
 fn find_columns(headers: &csv::StringRecord, game: GameId) -> Result<Columns, RoundsError> {
@@ -266,7 +269,7 @@ pub fn audit_history<R: Read>(
     let mut pair_index: HashMap<(String, String), usize> = HashMap::new();
     let mut rotated: HashMap<String, u64> = HashMap::new();
     let mut seed_commitments: HashMap<String, String> = HashMap::new();
-    let mut last_pair: Option<((String, String), usize)> = None;
+    let mut rotations = 0u64;
     let (mut rounds, mut verified, mut mismatches, mut with_order) = (0u64, 0u64, 0u64, 0u64);
     let mut counts: Vec<(&'static str, u64)> = Vec::new();
     let mut integrity = NonceIntegrity::default();
@@ -310,6 +313,7 @@ pub fn audit_history<R: Read>(
                     roulette: RouletteTally::new(wheel),
                     bets: BetTally::new(),
                     current: None,
+                    last_pair: None,
                 });
                 players.len() - 1
             }
@@ -367,29 +371,44 @@ pub fn audit_history<R: Read>(
         // The seed pair, its commitment, its nonces.
         let server_seed = cell(columns.server_seed);
         let client_seed = cell(columns.client_seed);
-        let given_commitment = cell(columns.commitment).to_ascii_lowercase();
-        let pair_commitment = if !given_commitment.is_empty() {
-            Some(given_commitment.clone())
-        } else if !server_seed.is_empty() {
-            Some(
-                seed_commitments
-                    .entry(server_seed.to_owned())
-                    .or_insert_with(|| commitment(server_seed))
-                    .clone(),
-            )
-        } else {
-            None
-        };
+        let given_commitment = cell(columns.commitment);
         let nonce = match cell(columns.nonce) {
             "" => None,
             text => Some(parse_nonce(text).map_err(|e| bad("nonce", e.to_string()))?),
         };
-        if let (Some(pair_commitment), true) = (pair_commitment, columns.client_seed.is_some()) {
-            let key = (pair_commitment.clone(), client_seed.to_owned());
-            let pair = match &last_pair {
-                Some((last, i)) if *last == key => *i,
-                _ => {
-                    let i = *pair_index.entry(key.clone()).or_insert_with(|| {
+        let identified =
+            columns.client_seed.is_some() && !(given_commitment.is_empty() && server_seed.is_empty());
+        if identified {
+            // The player's last seed pair, unless a rotation happened since: the common
+            // case, with no allocation.
+            let same = |pair: &PairState, commitment: &str| {
+                if given_commitment.is_empty() {
+                    pair.checked_seed.as_deref() == Some(server_seed)
+                } else {
+                    commitment.eq_ignore_ascii_case(given_commitment)
+                }
+            };
+            let cached = match &players[player].last_pair {
+                Some((commitment, client, i, epoch))
+                    if *epoch == rotations && client == client_seed && same(&pairs[*i], commitment) =>
+                {
+                    Some(*i)
+                }
+                _ => None,
+            };
+            let pair = match cached {
+                Some(i) => i,
+                None => {
+                    let pair_commitment = if given_commitment.is_empty() {
+                        seed_commitments
+                            .entry(server_seed.to_owned())
+                            .or_insert_with(|| commitment(server_seed))
+                            .clone()
+                    } else {
+                        given_commitment.to_ascii_lowercase()
+                    };
+                    let key = (pair_commitment.clone(), client_seed.to_owned());
+                    let i = *pair_index.entry(key).or_insert_with(|| {
                         pairs.push(PairState {
                             player,
                             played: Vec::new(),
@@ -402,29 +421,32 @@ pub fn audit_history<R: Read>(
                         integrity.seed_pairs += 1;
                         pairs.len() - 1
                     });
-                    last_pair = Some((key, i));
+                    // Rotation: the player moving to another commitment reveals the one left.
+                    let current = &mut players[player].current;
+                    if current.as_deref() != Some(pair_commitment.as_str()) {
+                        if let Some(left) = current.replace(pair_commitment.clone()) {
+                            rotated.entry(left).or_insert(line);
+                            rotations += 1;
+                        }
+                    }
+                    if let Some(&at) = rotated.get(&pair_commitment) {
+                        found.push(finding(
+                            "commitment_reused",
+                            format!(
+                                "a fresh commitment (this one was left at line {at}, its seed then revealed)"
+                            ),
+                            pair_commitment.clone(),
+                        ));
+                    }
+                    players[player].last_pair = Some((pair_commitment, client_seed.to_owned(), i, rotations));
                     i
                 }
             };
-            // Rotation: the player moving to another commitment reveals the one left.
-            let current = &mut players[player].current;
-            if current.as_deref() != Some(pair_commitment.as_str()) {
-                if let Some(left) = current.replace(pair_commitment.clone()) {
-                    rotated.entry(left).or_insert(line);
-                }
-            }
-            if let Some(&at) = rotated.get(&pair_commitment) {
-                found.push(finding(
-                    "commitment_reused",
-                    format!("a fresh commitment (this one was left at line {at}, its seed then revealed)"),
-                    pair_commitment.clone(),
-                ));
-            }
             let state = &mut pairs[pair];
             if !server_seed.is_empty() && state.checked_seed.as_deref() != Some(server_seed) {
                 let actual = commitment(server_seed);
-                if !given_commitment.is_empty() && actual != given_commitment {
-                    found.push(finding("commitment", actual, given_commitment.clone()));
+                if !given_commitment.is_empty() && !actual.eq_ignore_ascii_case(given_commitment) {
+                    found.push(finding("commitment", actual, given_commitment.to_owned()));
                 }
                 state.checked_seed = Some(server_seed.to_owned());
                 state.hasher = Some(RoundHasher::new(server_seed, client_seed));
@@ -475,7 +497,10 @@ pub fn audit_history<R: Read>(
                         observer.gap(&Gap {
                             line,
                             player: player_name.to_owned(),
-                            commitment: pair_commitment.clone(),
+                            commitment: players[player]
+                                .last_pair
+                                .as_ref()
+                                .map_or_else(String::new, |(commitment, ..)| commitment.clone()),
                             client_seed: client_seed.to_owned(),
                             nonces: gap,
                             replayed: replay.is_some(),
@@ -490,21 +515,36 @@ pub fn audit_history<R: Read>(
                     state.skip.winning += u64::from(wins(multiplier));
                 }
                 // Replay against the chain when the seeds are revealed.
+                // Replay against the chain when the seeds are revealed, comparing the
+                // outcomes themselves; their text is only formatted for a finding.
                 if let Some(hasher) = &state.hasher {
-                    let (order, result, _) = replay_outcome(game, hasher, nonce);
                     verified += 1;
-                    let mut differs = false;
-                    if !same_tokens(result_text, &result) {
-                        differs = true;
-                        found.push(finding("result", result.clone(), result_text.to_owned()));
-                    }
-                    if let Some(text) = order_text {
-                        if !same_tokens(text, &order) {
-                            differs = true;
+                    let (result_differs, order_differs) = match (&keno_round, spin) {
+                        (Some(recorded), _) => {
+                            let mut round = KenoRound::default();
+                            Keno.draw(&mut hasher.words(nonce), &mut round);
+                            (
+                                round.mask() != recorded.mask(),
+                                order_text.is_some() && round.order != recorded.order,
+                            )
+                        }
+                        (None, Some(recorded)) => {
+                            let mut spin = Spin::default();
+                            wheel.draw(&mut hasher.words(nonce), &mut spin);
+                            (spin.pocket != recorded.pocket, false)
+                        }
+                        (None, None) => (false, false),
+                    };
+                    if result_differs || order_differs {
+                        let (order, result, _) = replay_outcome(game, hasher, nonce);
+                        if result_differs {
+                            found.push(finding("result", result, result_text.to_owned()));
+                        }
+                        if let (true, Some(text)) = (order_differs, order_text) {
                             found.push(finding("draw_order", order, text.to_owned()));
                         }
                     }
-                    mismatches += u64::from(differs);
+                    mismatches += u64::from(result_differs || order_differs);
                 }
             }
         }
@@ -602,10 +642,6 @@ fn replay_outcome_of(game: GameId, hasher: &RoundHasher, nonce: u64) -> Outcome 
             Outcome::Roulette(spin.pocket)
         }
     }
-}
-
-fn same_tokens(a: &str, b: &str) -> bool {
-    a.split_whitespace().eq(b.split_whitespace())
 }
 
 impl Audit {
