@@ -95,3 +95,17 @@ fn run_examples(examples: Vec<Example>) {
         );
     }
 }
+
+#[test]
+fn docs_examples_print_what_the_docs_show() {
+    let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&docs)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
+        .collect();
+    pages.sort();
+    for page in pages {
+        run_examples(examples(&std::fs::read_to_string(&page).unwrap()));
+    }
+}
