@@ -8,7 +8,7 @@
 //! - Keno number 17 favoured by 3% fails the gate at 500,000 rounds, the size the
 //!   README's mutant table gives for that bias.
 //!
-//! Needs Node with SHA3 in its crypto (Node ≥ 12 on OpenSSL ≥ 1.1.1). Without it the
+//! Needs Node with SHA3 in its crypto (Node ≥ 12.8 on OpenSSL ≥ 1.1.1). Without it the
 //! tests skip with a note, except when `FAIRAUDIT_REQUIRE_NODE` is set, as `.ci/run`
 //! does, so that CI always runs them.
 

@@ -32,7 +32,7 @@ impl WordSource for ChaChaWords {
     }
 }
 
-/// Whether Node with SHA3 in its crypto (Node ≥ 12 on OpenSSL ≥ 1.1.1) can run the Node
+/// Whether Node with SHA3 in its crypto (Node ≥ 12.8 on OpenSSL ≥ 1.1.1) can run the Node
 /// examples. Without it a test skips with a note naming `what`, unless
 /// `FAIRAUDIT_REQUIRE_NODE` is set (as `.ci/run` sets it): then it fails.
 pub fn node_available(what: &str) -> bool {
