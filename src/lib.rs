@@ -3,7 +3,9 @@
 //! The pipeline, in module order: [`chain`] turns a seed pair and a nonce into the round
 //! signature and its SHAKE256 word stream; [`sampler`] turns words into fair choices by
 //! rejection sampling; [`games`] turn choices into Keno draws and roulette spins;
-//! [`verify`] replays recorded rounds against the chain; [`rtp`] certifies the return to
+//! [`verify`] replays recorded rounds against the chain; [`conformance`] lists the rounds
+//! another implementation must reproduce, aimed at the chain's edges, for `verify` to
+//! judge; [`rtp`] certifies the return to
 //! player of every bet type, exactly, and checks the operator's claims; [`stream`] exports the
 //! raw word stream for generic batteries (dieharder, PractRand). Everything here is pure library
 //! code that returns typed errors: printing and exit codes live in the binary's CLI layer.
@@ -19,6 +21,7 @@
 
 pub mod audit;
 pub mod chain;
+pub mod conformance;
 pub mod games;
 pub mod report;
 pub mod rtp;

@@ -1,9 +1,16 @@
 //! Replaying recorded rounds against the chain: one round ([`replay`]) or a whole bet
 //! history in the vector format of SPEC §7 ([`RoundsChecker`]), streamed row by row so
 //! files of any size run in constant memory.
+//!
+//! A file with a `case` column is an answer to the conformance challenge
+//! ([`crate::conformance`]): each row is judged against the challenge's case of that
+//! label, so an implementation is named by what it gets wrong, and a row that was
+//! dropped, left unanswered or whose inputs were altered on the way counts as a failure.
 
 use crate::chain::{beyond_reference, commitment, RoundHasher};
+use crate::conformance::{challenge, Case};
 use crate::games::{Game, GameId, Keno, Roulette};
+use std::collections::HashMap;
 use std::io::Read;
 
 /// Everything the chain says about one round.
@@ -146,20 +153,91 @@ pub struct RowCheck {
     pub mismatches: Vec<Mismatch>,
     /// The nonce is above 2^53 − 1, where the reference has no behaviour.
     pub beyond_reference: bool,
+    /// The conformance case the row answers, in a file with a `case` column.
+    pub case: Option<String>,
 }
 
-const REQUIRED: [&str; 4] = ["game", "server_seed", "client_seed", "nonce"];
+/// The columns every rounds file must have: the round's inputs.
+pub const REQUIRED: [&str; 4] = ["game", "server_seed", "client_seed", "nonce"];
 const CHECKED: [&str; 5] = ["commitment", "round_signature", "draw_order", "result", "u32_used"];
+
+/// The column that makes a rounds file an answer to the conformance challenge.
+pub const CASE_COLUMN: &str = "case";
+
+/// The conformance challenge a file with a `case` column answers, and which of its cases
+/// the rows read so far have answered.
+struct Answers {
+    column: usize,
+    cases: Vec<Case>,
+    by_label: HashMap<String, usize>,
+    /// The line answering each case.
+    answered: Vec<Option<u64>>,
+}
+
+impl Answers {
+    fn new(column: usize) -> Self {
+        let cases = challenge(&GameId::ALL);
+        let by_label = cases.iter().enumerate().map(|(i, case)| (case.label.clone(), i)).collect();
+        let answered = vec![None; cases.len()];
+        Self { column, cases, by_label, answered }
+    }
+
+    /// The case a row at `line` answers; each case once.
+    fn answer(&mut self, label: &str, line: u64) -> Result<&Case, RoundsError> {
+        let bad = |problem| RoundsError::BadField { line, column: CASE_COLUMN, problem };
+        let Some(&index) = self.by_label.get(label) else {
+            return Err(bad(format!(
+                "'{label}' is not a case of this fairaudit version's conformance challenge"
+            )));
+        };
+        if let Some(first) = self.answered[index] {
+            return Err(bad(format!("'{label}' is answered twice (first on line {first})")));
+        }
+        self.answered[index] = Some(line);
+        Ok(&self.cases[index])
+    }
+
+    /// The games the file answers: those of the answered cases, or every game when
+    /// nothing was answered (an empty answer answers nothing, and must not pass).
+    fn games(&self) -> Vec<GameId> {
+        let answered =
+            |game| self.cases.iter().zip(&self.answered).any(|(c, a)| c.game == game && a.is_some());
+        let some: Vec<GameId> = GameId::ALL.into_iter().filter(|&game| answered(game)).collect();
+        if some.is_empty() {
+            GameId::ALL.to_vec()
+        } else {
+            some
+        }
+    }
+
+    /// Cases of the answered games with no row.
+    fn unanswered(&self) -> Vec<&Case> {
+        let games = self.games();
+        self.cases
+            .iter()
+            .zip(&self.answered)
+            .filter(|(case, line)| line.is_none() && games.contains(&case.game))
+            .map(|(case, _)| case)
+            .collect()
+    }
+}
 
 /// Streams a rounds file and checks every row against the chain.
 ///
 /// Required columns: `game, server_seed, client_seed, nonce`. Each of `commitment,
 /// round_signature, draw_order, result, u32_used` is checked where the column exists and
 /// the cell is not empty. Hex is compared ignoring case; number lists token by token.
+///
+/// With a `case` column the file answers the conformance challenge: every label must be
+/// one of the challenge's cases, answered once; the row's inputs must be the case's (a
+/// difference is a mismatch, and the round is replayed from the case's inputs); `result`
+/// must be filled (an empty one is a mismatch). After the last row,
+/// [`RoundsChecker::unanswered`] lists the cases no row answered.
 pub struct RoundsChecker<R: Read> {
     reader: csv::Reader<R>,
     required: [usize; 4],
     checked: [Option<usize>; 5],
+    answers: Option<Answers>,
     record: csv::StringRecord,
     /// The last seed pair's hasher and commitment: bet histories repeat seed pairs.
     cached: Option<(String, String, RoundHasher, String)>,
@@ -176,22 +254,66 @@ impl<R: Read> RoundsChecker<R> {
             *slot = find(name).ok_or(RoundsError::MissingColumn(name))?;
         }
         let checked = CHECKED.map(find);
-        Ok(Self { reader, required, checked, record: csv::StringRecord::new(), cached: None })
+        let answers = find(CASE_COLUMN).map(Answers::new);
+        Ok(Self { reader, required, checked, answers, record: csv::StringRecord::new(), cached: None })
+    }
+
+    /// Whether the file answers the conformance challenge (it has a `case` column).
+    pub fn is_challenge(&self) -> bool {
+        self.answers.is_some()
+    }
+
+    /// The conformance cases no row answered, among the games the file answers (every
+    /// case when it answers none). Empty for files without a `case` column. Complete
+    /// once every row has been read.
+    pub fn unanswered(&self) -> Vec<&Case> {
+        self.answers.as_ref().map(Answers::unanswered).unwrap_or_default()
+    }
+
+    /// The games a conformance answer is judged on: those its rows answer, or all three
+    /// when it answers none. Empty for files without a `case` column.
+    pub fn answered_games(&self) -> Vec<GameId> {
+        self.answers.as_ref().map(Answers::games).unwrap_or_default()
     }
 
     fn check_record(&mut self) -> Result<RowCheck, RoundsError> {
         let line = self.record.position().map_or(0, csv::Position::line);
         let field = |i: usize| self.record.get(i).unwrap_or("");
         let [game_col, server_col, client_col, nonce_col] = self.required;
-        let game: GameId = field(game_col).trim().parse().map_err(|e: crate::games::UnknownGame| {
+        let mut game: GameId = field(game_col).trim().parse().map_err(|e: crate::games::UnknownGame| {
             RoundsError::BadField { line, column: "game", problem: e.to_string() }
         })?;
-        let nonce = parse_nonce(field(nonce_col).trim()).map_err(|e| RoundsError::BadField {
+        let mut nonce = parse_nonce(field(nonce_col).trim()).map_err(|e| RoundsError::BadField {
             line,
             column: "nonce",
             problem: e.to_string(),
         })?;
-        let (server, client) = (field(server_col), field(client_col));
+        let (mut server, mut client) = (field(server_col), field(client_col));
+        let mut mismatches = Vec::new();
+        let case = match self.answers.as_mut() {
+            Some(answers) => {
+                let case = answers.answer(field(answers.column).trim(), line)?;
+                let inputs = [
+                    ("game", field(game_col).trim(), case.game.name().to_owned()),
+                    ("server_seed", server, case.server_seed.clone()),
+                    ("client_seed", client, case.client_seed.clone()),
+                    ("nonce", field(nonce_col).trim(), case.nonce.to_string()),
+                ];
+                let differs = |(name, given, expected): &(&str, &str, String)| match *name {
+                    "game" => game != case.game,
+                    "nonce" => nonce != case.nonce,
+                    _ => given != expected,
+                };
+                for input in inputs.iter().filter(|input| differs(input)) {
+                    mismatches.push(mismatch(line, input.0, input.1, &input.2));
+                }
+                // Judge the answer against the case, whatever the row says it answered.
+                (game, nonce) = (case.game, case.nonce);
+                (server, client) = (case.server_seed.as_str(), case.client_seed.as_str());
+                Some(case.label.clone())
+            }
+            None => None,
+        };
         let cache_hit =
             matches!(&self.cached, Some((s, c, _, _)) if s.as_str() == server && c.as_str() == client);
         if !cache_hit {
@@ -201,12 +323,13 @@ impl<R: Read> RoundsChecker<R> {
         let (_, _, hasher, commit) = self.cached.as_ref().expect("filled above");
         let replayed = replay_with(game, hasher, commit.clone(), nonce);
 
-        let mut mismatches = Vec::new();
         for (column, index) in CHECKED.into_iter().zip(self.checked) {
-            let Some(given) = index.map(|i| self.record.get(i).unwrap_or("").trim()) else {
-                continue;
-            };
+            let given = index.map_or("", |i| self.record.get(i).unwrap_or("").trim());
             if given.is_empty() {
+                // A challenge must be answered: an empty result is a wrong one.
+                if case.is_some() && column == "result" {
+                    mismatches.push(mismatch(line, column, given, &replayed.result));
+                }
                 continue;
             }
             let (computed, same) = match column {
@@ -234,7 +357,7 @@ impl<R: Read> RoundsChecker<R> {
                 mismatches.push(mismatch(line, column, given, computed));
             }
         }
-        Ok(RowCheck { line, mismatches, beyond_reference: beyond_reference(nonce) })
+        Ok(RowCheck { line, mismatches, beyond_reference: beyond_reference(nonce), case })
     }
 }
 

@@ -5,6 +5,7 @@
 //! (a mismatch, a failed test or claim); 2 = usage or input error.
 
 mod audit;
+mod conformance;
 mod output;
 mod rtp;
 mod stream;
@@ -37,6 +38,9 @@ enum Command {
     /// Write the raw SHAKE256 output of consecutive rounds to stdout, as binary, for
     /// dieharder and PractRand.
     Stream(stream::StreamArgs),
+    /// Write the conformance challenge: rounds aimed at every edge of the chain, for
+    /// another implementation to fill and `verify --rounds` to judge.
+    Conformance(conformance::ConformanceArgs),
 }
 
 /// What a command concluded, when it ran to the end.
@@ -75,6 +79,7 @@ pub fn main() -> ExitCode {
         Command::Audit(args) => audit::run(args),
         Command::Rtp(args) => rtp::run(args),
         Command::Stream(args) => stream::run(args),
+        Command::Conformance(args) => conformance::run(args),
     };
     match outcome {
         Ok(Verdict::Clean) => ExitCode::SUCCESS,

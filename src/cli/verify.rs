@@ -5,9 +5,10 @@ use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::chain::beyond_reference;
+use fairaudit::conformance::Case;
 use fairaudit::games::GameId;
 use fairaudit::report::spreadsheet_safe;
-use fairaudit::verify::{parse_nonce, replay, RoundsChecker};
+use fairaudit::verify::{parse_nonce, replay, RoundsChecker, REQUIRED};
 use std::io::{self, Read};
 use std::path::PathBuf;
 
@@ -104,36 +105,65 @@ fn verify_file(path: PathBuf, out: Option<PathBuf>, force: bool) -> Result<Verdi
     } else {
         Box::new(std::fs::File::open(&path).with_context(|| format!("{name}: cannot open"))?)
     };
-    let mut report = match &out {
-        Some(target) => {
-            let file = AtomicFile::create(target, force)?;
+    // Refuse an existing --out before reading anything.
+    let report_file = out.as_deref().map(|target| AtomicFile::create(target, force)).transpose()?;
+    let mut checker = RoundsChecker::new(input).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let challenge = checker.is_challenge();
+    let mut report = match report_file {
+        Some(file) => {
             let mut writer = csv::Writer::from_writer(file);
-            writer.write_record(["line", "field", "file_value", "computed_value"])?;
+            if challenge {
+                writer.write_record(["line", "case", "field", "file_value", "computed_value"])?;
+            } else {
+                writer.write_record(["line", "field", "file_value", "computed_value"])?;
+            }
             Some(writer)
         }
         None => None,
     };
 
-    let checker = RoundsChecker::new(input).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let (mut rounds, mut mismatches, mut beyond) = (0u64, 0u64, 0u64);
-    for row in checker {
+    // Per challenge case that failed: its label and the fields that disagree.
+    let mut failed: Vec<(String, Vec<&'static str>)> = Vec::new();
+    for row in checker.by_ref() {
         let row = row.map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         rounds += 1;
         beyond += u64::from(row.beyond_reference);
         for m in &row.mismatches {
             mismatches += 1;
-            println!(
-                "line {}: {}: file has '{}', computed '{}'",
-                m.line, m.field, m.file_value, m.computed_value
-            );
+            let at = match &row.case {
+                Some(case) => format!("line {} ({case})", m.line),
+                None => format!("line {}", m.line),
+            };
+            // In a challenge, an input that differs is compared with the challenge's.
+            let source = if REQUIRED.contains(&m.field) { "the challenge has" } else { "computed" };
+            println!("{at}: {}: file has '{}', {source} '{}'", m.field, m.file_value, m.computed_value);
             if let Some(writer) = report.as_mut() {
-                writer.write_record([
-                    m.line.to_string().as_str(),
-                    m.field,
-                    &spreadsheet_safe(&m.file_value),
-                    &spreadsheet_safe(&m.computed_value),
-                ])?;
+                let line = m.line.to_string();
+                let (file_value, computed_value) =
+                    (spreadsheet_safe(&m.file_value), spreadsheet_safe(&m.computed_value));
+                match &row.case {
+                    Some(case) => writer.write_record([
+                        line.as_str(),
+                        &spreadsheet_safe(case),
+                        m.field,
+                        &file_value,
+                        &computed_value,
+                    ])?,
+                    None => writer.write_record([line.as_str(), m.field, &file_value, &computed_value])?,
+                }
             }
+        }
+        if let Some(case) = row.case {
+            if !row.mismatches.is_empty() {
+                failed.push((case, row.mismatches.iter().map(|m| m.field).collect()));
+            }
+        }
+    }
+    let unanswered = checker.unanswered();
+    if let Some(writer) = report.as_mut() {
+        for case in &unanswered {
+            writer.write_record(["", &spreadsheet_safe(&case.label), "case", "", "not answered"])?;
         }
     }
     if let Some(writer) = report {
@@ -143,5 +173,39 @@ fn verify_file(path: PathBuf, out: Option<PathBuf>, force: bool) -> Result<Verdi
         eprintln!("{BEYOND_REFERENCE_NOTE} ({beyond} rounds)");
     }
     println!("{rounds} rounds checked, {mismatches} mismatches");
-    Ok(if mismatches == 0 { Verdict::Clean } else { Verdict::Finding })
+    if challenge {
+        print_challenge_summary(&checker.answered_games(), rounds, &failed, &unanswered);
+    }
+    Ok(if mismatches == 0 && unanswered.is_empty() { Verdict::Clean } else { Verdict::Finding })
+}
+
+/// The per-case verdict of a conformance answer: how many of the challenge's cases (of
+/// the games the file answers) pass, then each failing case with the fields it got
+/// wrong, and each case with no row.
+fn print_challenge_summary(
+    games: &[GameId],
+    answered: u64,
+    failed: &[(String, Vec<&'static str>)],
+    unanswered: &[&Case],
+) {
+    let cases = answered + unanswered.len() as u64;
+    let failing = (failed.len() + unanswered.len()) as u64;
+    let names: Vec<&str> = games.iter().map(|game| game.name()).collect();
+    print!(
+        "conformance challenge of fairaudit {} ({}): {} of {cases} cases pass",
+        env!("CARGO_PKG_VERSION"),
+        names.join(", "),
+        cases - failing
+    );
+    if failing == 0 {
+        println!();
+        return;
+    }
+    println!(", {failing} fail:");
+    for (case, fields) in failed {
+        println!("  FAIL {case}: {}", fields.join(", "));
+    }
+    for case in unanswered {
+        println!("  MISSING {}: no row answers it", case.label);
+    }
 }

@@ -31,4 +31,23 @@ impl WordSource for ChaChaWords {
         self.0.next_u32()
     }
 }
+
+/// Whether Node with SHA3 in its crypto (Node ≥ 12.8 on OpenSSL ≥ 1.1.1) can run the Node
+/// examples. Without it a test skips with a note naming `what`, unless
+/// `FAIRAUDIT_REQUIRE_NODE` is set (as `.ci/run` sets it): then it fails.
+pub fn node_available(what: &str) -> bool {
+    let probe = std::process::Command::new("node")
+        .args(["-e", "require('crypto').createHash('shake256', { outputLength: 4 }).update('').digest()"])
+        .output();
+    let ok = matches!(&probe, Ok(output) if output.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("FAIRAUDIT_REQUIRE_NODE").is_none(),
+            "FAIRAUDIT_REQUIRE_NODE is set but node (with sha3-256/shake256) cannot run: {probe:?}"
+        );
+        eprintln!("note: node with SHA3 not found; skipping {what} (install nodejs to run it)");
+    }
+    ok
+}
+
 pub mod history;

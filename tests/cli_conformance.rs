@@ -1,0 +1,239 @@
+//! `fairaudit conformance` and the judging of its answers by `verify --rounds`, through
+//! the real binary: the challenge is deterministic, a correct answer passes, and every
+//! way an answer can be incomplete or altered is a named failure.
+
+use assert_cmd::Command;
+use fairaudit::games::GameId;
+use predicates::prelude::*;
+use sha3::{Digest, Sha3_256};
+use std::path::{Path, PathBuf};
+
+fn fairaudit() -> Command {
+    Command::cargo_bin("fairaudit").unwrap()
+}
+
+/// Writes the challenge (for `games`, or all) into `dir` and returns its path.
+fn write_challenge(dir: &Path, games: &[&str]) -> PathBuf {
+    let mut command = fairaudit();
+    command.arg("conformance").arg("--out").arg(dir);
+    for game in games {
+        command.args(["--game", game]);
+    }
+    command.assert().code(0);
+    dir.join("challenge.csv")
+}
+
+/// The challenge's rows, as records (header first).
+fn records(path: &Path) -> Vec<csv::StringRecord> {
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).from_path(path).unwrap();
+    reader.records().map(Result::unwrap).collect()
+}
+
+fn write_records(path: &Path, records: &[csv::StringRecord]) {
+    let mut writer = csv::Writer::from_path(path).unwrap();
+    for record in records {
+        writer.write_record(record).unwrap();
+    }
+    writer.flush().unwrap();
+}
+
+/// Fills every row's outcome columns from fairaudit's own replay: a correct answer.
+fn answer(challenge: &Path, filled: &Path) -> Vec<csv::StringRecord> {
+    let mut rows = records(challenge);
+    for row in rows.iter_mut().skip(1) {
+        let game: GameId = row[0].parse().unwrap();
+        let round = fairaudit::verify::replay(game, &row[1], &row[2], row[3].parse().unwrap());
+        let mut fields: Vec<String> = row.iter().map(str::to_owned).collect();
+        fields[4..9].clone_from_slice(&[
+            round.commitment,
+            round.round_signature,
+            round.draw_order,
+            round.result,
+            round.u32_used.to_string(),
+        ]);
+        *row = csv::StringRecord::from(fields);
+    }
+    write_records(filled, &rows);
+    rows
+}
+
+fn verify(file: &Path) -> assert_cmd::assert::Assert {
+    fairaudit().arg("verify").arg("--rounds").arg(file).assert()
+}
+
+/// The challenge this version writes. Change it only deliberately (a new case, a new
+/// fairaudit version), and say so: every implementation's CI answers it.
+const CHALLENGE_SHA3: &str = "5b005951a30f3f26d4dc41e003b0dce38a65a6b646cb88c5093dc7a1b7ea2954";
+
+#[test]
+fn the_challenge_is_the_same_bytes_every_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = std::fs::read(write_challenge(&dir.path().join("a"), &[])).unwrap();
+    let second = std::fs::read(write_challenge(&dir.path().join("b"), &[])).unwrap();
+    assert_eq!(first, second);
+    let hash: String = Sha3_256::digest(&first).iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(hash, CHALLENGE_SHA3, "the challenge changed; if deliberate, update the pin");
+}
+
+#[test]
+fn an_existing_challenge_is_not_overwritten_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("challenge.csv"), "precious").unwrap();
+    fairaudit()
+        .arg("conformance")
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("already exists"));
+    assert_eq!(std::fs::read_to_string(dir.path().join("challenge.csv")).unwrap(), "precious");
+    fairaudit().arg("conformance").arg("--out").arg(dir.path()).arg("--force").assert().code(0);
+}
+
+#[test]
+fn a_correct_answer_passes_every_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let challenge = write_challenge(dir.path(), &[]);
+    let filled = dir.path().join("filled.csv");
+    let rows = answer(&challenge, &filled);
+    verify(&filled).code(0).stdout(predicate::str::ends_with(format!(
+        "{n} rounds checked, 0 mismatches\nconformance challenge of fairaudit {} \
+         (keno, roulette-european, roulette-american): {n} of {n} cases pass\n",
+        env!("CARGO_PKG_VERSION"),
+        n = rows.len() - 1,
+    )));
+}
+
+#[test]
+fn a_wrong_answer_is_named_by_its_case_on_the_terminal_and_in_the_out_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let challenge = write_challenge(dir.path(), &[]);
+    let filled = dir.path().join("filled.csv");
+    let mut rows = answer(&challenge, &filled);
+    let at = rows.iter().position(|r| &r[9] == "American pocket 00").unwrap();
+    let mut fields: Vec<String> = rows[at].iter().map(str::to_owned).collect();
+    fields[7] = "37".to_owned(); // the pocket's index, not its name
+    rows[at] = csv::StringRecord::from(fields);
+    write_records(&filled, &rows);
+    let out = dir.path().join("mismatches.csv");
+    fairaudit()
+        .arg("verify")
+        .arg("--rounds")
+        .arg(&filled)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!(
+            "line {} (American pocket 00): result: file has '37', computed '00'",
+            at + 1
+        )))
+        .stdout(predicate::str::contains(" fail:\n  FAIL American pocket 00: result\n"));
+    let report = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(
+        report,
+        format!("line,case,field,file_value,computed_value\n{},American pocket 00,result,37,00\n", at + 1)
+    );
+}
+
+// An adapter that drops rows, or writes only the header, must not pass.
+#[test]
+fn a_case_without_a_row_fails_and_an_empty_answer_fails_every_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let challenge = write_challenge(dir.path(), &[]);
+    let filled = dir.path().join("filled.csv");
+    let mut rows = answer(&challenge, &filled);
+    let dropped = rows.iter().position(|r| &r[9] == "Keno rejection at P = 37").unwrap();
+    rows.remove(dropped);
+    write_records(&filled, &rows);
+    verify(&filled)
+        .code(1)
+        .stdout(predicate::str::contains("  MISSING Keno rejection at P = 37: no row answers it\n"));
+
+    write_records(&filled, &rows[..1]);
+    let total = records(&challenge).len() - 1;
+    verify(&filled).code(1).stdout(predicate::str::contains(format!(
+        "(keno, roulette-european, roulette-american): 0 of {total} cases pass, {total} fail:"
+    )));
+}
+
+// An adapter that reads the challenge but fills nothing must not pass.
+#[test]
+fn an_unanswered_result_is_a_mismatch() {
+    let dir = tempfile::tempdir().unwrap();
+    let challenge = write_challenge(dir.path(), &["roulette-european"]);
+    let rows = records(&challenge);
+    verify(&challenge)
+        .code(1)
+        .stdout(predicate::str::contains("(European ordinary round 1): result: file has '', computed '"))
+        .stdout(predicate::str::contains(format!("0 of {n} cases pass, {n} fail:", n = rows.len() - 1)));
+}
+
+// A CSV reader that trims fields or normalises Unicode changes the round it answers;
+// judged on the altered inputs it would pass, so inputs are compared with the challenge.
+#[test]
+fn an_altered_input_is_a_mismatch_and_the_case_is_judged_on_its_own_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let challenge = write_challenge(dir.path(), &["keno"]);
+    let filled = dir.path().join("filled.csv");
+    let mut rows = answer(&challenge, &filled);
+    let at = rows.iter().position(|r| &r[9] == "Keno client seed with spaces at both ends").unwrap();
+    let trimmed = rows[at][2].trim().to_owned();
+    let round = fairaudit::verify::replay(GameId::Keno, &rows[at][1], &trimmed, rows[at][3].parse().unwrap());
+    let mut fields: Vec<String> = rows[at].iter().map(str::to_owned).collect();
+    fields[2] = trimmed;
+    fields[6] = round.draw_order;
+    fields[7] = round.result;
+    rows[at] = csv::StringRecord::from(fields);
+    write_records(&filled, &rows);
+    verify(&filled)
+        .code(1)
+        .stdout(predicate::str::contains(
+            "(Keno client seed with spaces at both ends): client_seed: file has 'padded seed', the challenge has '  padded seed  '",
+        ))
+        .stdout(predicate::str::contains("  FAIL Keno client seed with spaces at both ends: client_seed, draw_order, result\n"))
+        .stdout(predicate::str::contains("(keno): "));
+}
+
+#[test]
+fn a_label_that_is_not_a_case_or_a_case_answered_twice_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let challenge = write_challenge(dir.path(), &["roulette-american"]);
+    let mut rows = records(&challenge);
+    let mut fields: Vec<String> = rows[1].iter().map(str::to_owned).collect();
+    fields[9] = "my own label".to_owned();
+    rows[1] = csv::StringRecord::from(fields);
+    write_records(&challenge, &rows);
+    verify(&challenge).code(2).stderr(predicate::str::contains(
+        "line 2: column 'case': 'my own label' is not a case of this fairaudit version's conformance challenge",
+    ));
+
+    let mut rows = records(&write_challenge(&dir.path().join("again"), &["roulette-american"]));
+    rows[2] = rows[1].clone();
+    write_records(&challenge, &rows);
+    verify(&challenge).code(2).stderr(predicate::str::contains(
+        "line 3: column 'case': 'American ordinary round 1' is answered twice (first on line 2)",
+    ));
+}
+
+#[test]
+fn list_shows_every_case_with_its_kind() {
+    let output = fairaudit().args(["conformance", "--list", "--game", "keno"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.starts_with("kind "));
+    assert!(text.contains("rejection"));
+    assert!(text.lines().skip(1).all(|line| line.contains(" Keno ")), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(text.lines().count(), records(&write_challenge(dir.path(), &["keno"])).len());
+}
+
+// Seeds are written exactly, so none may look like a formula to a spreadsheet.
+#[test]
+fn a_spreadsheet_like_reader_accepts_the_challenge() {
+    let dir = tempfile::tempdir().unwrap();
+    write_challenge(dir.path(), &[]);
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/check_csv.py");
+    let output = std::process::Command::new("python3").arg(script).arg(dir.path()).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+}
