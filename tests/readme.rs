@@ -1,7 +1,8 @@
 //! The README's and the reference manual's examples are real: every `$ fairaudit …` line
 //! in a ```console block of `README.md` or `docs/*.md` is run from the repository root,
 //! and its stdout must equal the lines shown under it. Within a line `[...]` stands for any
-//! text; a last line that is only `[...]` stands for any further lines.
+//! text; a last line that is only `[...]` stands for any further lines, a first line that
+//! is only `[...]` for any lines before.
 
 use assert_cmd::Command;
 use std::path::PathBuf;
@@ -43,30 +44,41 @@ fn examples(readme: &str) -> Vec<Example> {
 }
 
 /// Line by line; within a line, `[...]` stands for any text (times, rates); a last line of
-/// only `[...]` for any number of further lines.
+/// only `[...]` for any number of further lines, a first line of only `[...]` for any number
+/// of lines before.
 fn matches_expected(actual: &str, expected: &str) -> bool {
+    if let Some(tail) = expected.strip_prefix("[...]\n") {
+        let wanted = tail.lines().count();
+        let lines: Vec<&str> = actual.lines().collect();
+        return lines.len() >= wanted && matches_lines(&lines[lines.len() - wanted..].join("\n"), tail);
+    }
     let (expected, open_ended) = match expected.strip_suffix("[...]\n") {
         Some(head) if head.is_empty() || head.ends_with('\n') => (head, true),
         _ => (expected, false),
     };
     let (actual_lines, expected_lines) = (actual.lines().count(), expected.lines().count());
     (actual_lines == expected_lines || open_ended && actual_lines >= expected_lines)
-        && actual.lines().zip(expected.lines()).all(|(line, pattern)| {
-            let mut pieces = pattern.split("[...]");
-            let first = pieces.next().unwrap_or("");
-            let Some(mut rest) = line.strip_prefix(first) else { return false };
-            let pieces: Vec<&str> = pieces.collect();
-            for (i, piece) in pieces.iter().enumerate() {
-                if i == pieces.len() - 1 {
-                    return rest.ends_with(piece);
-                }
-                match rest.find(piece) {
-                    Some(at) => rest = &rest[at + piece.len()..],
-                    None => return false,
-                }
+        && matches_lines(actual, expected)
+}
+
+/// The lines of `actual` against the patterns of `expected`, pairwise.
+fn matches_lines(actual: &str, expected: &str) -> bool {
+    actual.lines().zip(expected.lines()).all(|(line, pattern)| {
+        let mut pieces = pattern.split("[...]");
+        let first = pieces.next().unwrap_or("");
+        let Some(mut rest) = line.strip_prefix(first) else { return false };
+        let pieces: Vec<&str> = pieces.collect();
+        for (i, piece) in pieces.iter().enumerate() {
+            if i == pieces.len() - 1 {
+                return rest.ends_with(piece);
             }
-            rest.is_empty()
-        })
+            match rest.find(piece) {
+                Some(at) => rest = &rest[at + piece.len()..],
+                None => return false,
+            }
+        }
+        rest.is_empty()
+    })
 }
 
 #[test]
@@ -78,6 +90,8 @@ fn the_wildcard_matches_only_what_it_should() {
     assert!(!matches_expected("exact!\n", "exact\n"));
     assert!(matches_expected("a\nb\nc\n", "a\n[...]\n"));
     assert!(!matches_expected("x\nb\n", "a\n[...]\n"));
+    assert!(matches_expected("a\nb\nc\n", "[...]\nc\n"));
+    assert!(!matches_expected("a\nb\nc\n", "[...]\nb\n"));
 }
 
 #[test]
