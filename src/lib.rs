@@ -22,8 +22,10 @@
 pub mod audit;
 pub mod chain;
 pub mod conformance;
+pub mod fields;
 pub mod games;
 pub mod report;
+pub mod results;
 pub mod rtp;
 pub mod sampler;
 pub mod stats;

@@ -65,24 +65,7 @@ fn replay_with(game: GameId, hasher: &RoundHasher, commitment: String, nonce: u6
     }
 }
 
-/// Why a nonce could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NonceError {
-    /// Not plain decimal digits.
-    #[error("nonce '{0}' is not a non-negative decimal integer")]
-    NotDecimal(String),
-    /// More than 2^64 − 1.
-    #[error("nonce '{0}' is larger than 18446744073709551615")]
-    TooLarge(String),
-}
-
-/// Parses a nonce: plain decimal digits only (no sign, spaces or exponent), up to 2^64 − 1.
-pub fn parse_nonce(text: &str) -> Result<u64, NonceError> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(NonceError::NotDecimal(text.to_owned()));
-    }
-    text.parse().map_err(|_| NonceError::TooLarge(text.to_owned()))
-}
+pub use crate::fields::{parse_nonce, NonceError};
 
 /// A problem with a rounds file that stops the check (exit status 2 at the CLI).
 #[derive(Debug, thiserror::Error)]
@@ -187,11 +170,15 @@ impl Answers {
         let bad = |problem| RoundsError::BadField { line, column: CASE_COLUMN, problem };
         let Some(&index) = self.by_label.get(label) else {
             return Err(bad(format!(
-                "'{label}' is not a case of this fairaudit version's conformance challenge"
+                "'{}' is not a case of this fairaudit version's conformance challenge",
+                crate::fields::Excerpt(label)
             )));
         };
         if let Some(first) = self.answered[index] {
-            return Err(bad(format!("'{label}' is answered twice (first on line {first})")));
+            return Err(bad(format!(
+                "'{}' is answered twice (first on line {first})",
+                crate::fields::Excerpt(label)
+            )));
         }
         self.answered[index] = Some(line);
         Ok(&self.cases[index])
@@ -283,7 +270,7 @@ impl<R: Read> RoundsChecker<R> {
         let mut game: GameId = field(game_col).trim().parse().map_err(|e: crate::games::UnknownGame| {
             RoundsError::BadField { line, column: "game", problem: e.to_string() }
         })?;
-        let mut nonce = parse_nonce(field(nonce_col).trim()).map_err(|e| RoundsError::BadField {
+        let mut nonce = parse_nonce(field(nonce_col)).map_err(|e| RoundsError::BadField {
             line,
             column: "nonce",
             problem: e.to_string(),
@@ -297,7 +284,7 @@ impl<R: Read> RoundsChecker<R> {
                     ("game", field(game_col).trim(), case.game.name().to_owned()),
                     ("server_seed", server, case.server_seed.clone()),
                     ("client_seed", client, case.client_seed.clone()),
-                    ("nonce", field(nonce_col).trim(), case.nonce.to_string()),
+                    ("nonce", field(nonce_col), case.nonce.to_string()),
                 ];
                 let differs = |(name, given, expected): &(&str, &str, String)| match *name {
                     "game" => game != case.game,
@@ -343,7 +330,7 @@ impl<R: Read> RoundsChecker<R> {
                     let used = parse_nonce(given).map_err(|_| RoundsError::BadField {
                         line,
                         column: "u32_used",
-                        problem: format!("'{given}' is not a non-negative integer"),
+                        problem: format!("'{}' is not a non-negative integer", crate::fields::Excerpt(given)),
                     })?;
                     let computed = replayed.u32_used.to_string();
                     let same = used == replayed.u32_used;

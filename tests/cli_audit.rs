@@ -74,7 +74,7 @@ fn a_biased_log_fails_the_battery_and_writes_its_report() {
         .arg(&out)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("already exists"));
+        .stderr(predicate::str::contains("holds the output of a fairaudit audit"));
 }
 
 #[test]

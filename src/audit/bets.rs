@@ -10,6 +10,7 @@
 //! Keno picks are 1 to 10 distinct numbers of 1..=40, space-separated.
 
 use super::money::Money;
+use crate::fields::{parse_small, Excerpt};
 use crate::games::keno::{DRAWN, GRID};
 use crate::games::roulette::DOUBLE_ZERO;
 use crate::games::GameId;
@@ -48,7 +49,7 @@ impl PlacedBet {
                 .filter(|n| {
                     (1..=GRID as u8).contains(n) && !token.starts_with('0') && !token.starts_with('+')
                 })
-                .ok_or_else(|| format!("pick '{token}' is not a Keno number 1 to 40"))?;
+                .ok_or_else(|| format!("pick '{}' is not a Keno number 1 to 40", Excerpt(token)))?;
             if picks & 1 << number != 0 {
                 return Err(format!("pick {number} is repeated"));
             }
@@ -70,7 +71,7 @@ impl PlacedBet {
         let kind = BetType::ALL
             .into_iter()
             .find(|kind| kind.name() == name)
-            .ok_or_else(|| format!("unknown bet type '{name}'"))?;
+            .ok_or_else(|| format!("unknown bet type '{}'", Excerpt(name)))?;
         let offered = bets(wheel, kind);
         if offered.is_empty() {
             return Err(format!("{name} is not a bet on the {} wheel", wheel_name(wheel)));
@@ -81,7 +82,7 @@ impl PlacedBet {
                     "1" => 0,
                     "2" => 1,
                     "3" => 2,
-                    _ => return Err(format!("{name} '{which}' is not 1, 2 or 3")),
+                    _ => return Err(format!("{name} '{}' is not 1, 2 or 3", Excerpt(which))),
                 };
                 offered[index].pockets.clone()
             }
@@ -89,13 +90,15 @@ impl PlacedBet {
                 let mut pockets: Vec<u8> = selection
                     .split('-')
                     .map(|t| {
-                        pocket_of(wheel, t).ok_or_else(|| format!("'{t}' is not a pocket of this wheel"))
+                        pocket_of(wheel, t)
+                            .ok_or_else(|| format!("'{}' is not a pocket of this wheel", Excerpt(t)))
                     })
                     .collect::<Result<_, _>>()?;
                 pockets.sort_unstable();
                 if !offered.iter().any(|bet| bet.pockets == pockets) {
                     return Err(format!(
-                        "'{selection}' is not a {name} bet on the {} wheel",
+                        "'{}' is not a {name} bet on the {} wheel",
+                        Excerpt(selection),
                         wheel_name(wheel)
                     ));
                 }
@@ -155,7 +158,7 @@ fn pocket_of(wheel: Wheel, text: &str) -> Option<u8> {
     if text == "00" {
         return (wheel == Wheel::American).then_some(DOUBLE_ZERO);
     }
-    text.parse::<u8>().ok().filter(|&p| p <= 36 && (text == "0" || !text.starts_with('0')))
+    parse_small(text, 0..=36, "a pocket").ok().map(|p| p as u8)
 }
 
 /// What bets return, per unit stake: exact multipliers as amounts (for the payout check)

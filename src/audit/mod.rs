@@ -23,6 +23,7 @@ pub mod bets;
 pub mod money;
 
 use crate::chain::{commitment, RoundHasher};
+use crate::fields::{parse_small, Excerpt};
 use crate::games::keno::{DRAWN, GRID};
 use crate::games::roulette::DOUBLE_ZERO;
 use crate::games::{Game, GameId, Keno, KenoRound, Roulette, Spin};
@@ -278,11 +279,13 @@ pub fn audit_history<R: Read>(
     while reader.read_record(&mut record)? {
         let line = record.position().map_or(0, csv::Position::line);
         let bad = |column: &'static str, problem: String| RoundsError::BadField { line, column, problem };
-        let cell = |i: Option<usize>| i.map_or("", |i| record.get(i).unwrap_or("").trim());
+        // Cells are taken as written: seeds may hold spaces, and a number with spaces
+        // around it is not a number (see `crate::fields`).
+        let cell = |i: Option<usize>| i.map_or("", |i| record.get(i).unwrap_or(""));
         if let Some(g) = columns.game {
-            let name = record.get(g).unwrap_or("").trim();
+            let name = record.get(g).unwrap_or("");
             if name != game.name() {
-                return Err(bad("game", format!("'{name}' in a {} audit", game.name())));
+                return Err(bad("game", format!("'{}' in a {} audit", Excerpt(name), game.name())));
             }
         }
         // The outcome, as recorded.
@@ -709,15 +712,15 @@ type FieldError = (&'static str, String);
 fn parse_numbers(column: &'static str, text: &str) -> Result<Vec<u8>, FieldError> {
     let numbers: Vec<u8> = text
         .split_whitespace()
-        .map(|t| t.parse::<u8>().ok().filter(|n| (1..=GRID as u8).contains(n)))
+        .map(|t| parse_small(t, 1..=GRID as u64, "a Keno number").ok().map(|n| n as u8))
         .collect::<Option<_>>()
-        .ok_or_else(|| (column, format!("'{text}' is not Keno numbers 1 to 40")))?;
+        .ok_or_else(|| (column, format!("'{}' is not Keno numbers 1 to 40", Excerpt(text))))?;
     if numbers.len() != DRAWN {
-        return Err((column, format!("'{text}' has {} numbers, not {DRAWN}", numbers.len())));
+        return Err((column, format!("'{}' has {} numbers, not {DRAWN}", Excerpt(text), numbers.len())));
     }
     let mask = numbers.iter().fold(0u64, |m, &n| m | 1 << n);
     if mask.count_ones() as usize != DRAWN {
-        return Err((column, format!("'{text}' repeats a number")));
+        return Err((column, format!("'{}' repeats a number", Excerpt(text))));
     }
     Ok(numbers)
 }
@@ -725,7 +728,7 @@ fn parse_numbers(column: &'static str, text: &str) -> Result<Vec<u8>, FieldError
 fn parse_keno(result: &str, order: Option<&str>) -> Result<KenoRound, FieldError> {
     let sorted = parse_numbers("result", result)?;
     if sorted.windows(2).any(|w| w[0] > w[1]) {
-        return Err(("result", format!("'{result}' is not in ascending order")));
+        return Err(("result", format!("'{}' is not in ascending order", Excerpt(result))));
     }
     let order = match order {
         Some(text) => {
@@ -735,7 +738,11 @@ fn parse_keno(result: &str, order: Option<&str>) -> Result<KenoRound, FieldError
             if check != sorted {
                 return Err((
                     "draw_order",
-                    format!("'{text}' is not the same numbers as the result '{result}'"),
+                    format!(
+                        "'{}' is not the same numbers as the result '{}'",
+                        Excerpt(text),
+                        Excerpt(result)
+                    ),
                 ));
             }
             order
@@ -748,15 +755,16 @@ fn parse_keno(result: &str, order: Option<&str>) -> Result<KenoRound, FieldError
 fn parse_spin(wheel: Roulette, result: &str, order: Option<&str>) -> Result<Spin, FieldError> {
     let pocket = match result {
         "00" if wheel.pockets() == 38 => DOUBLE_ZERO,
-        text => text
-            .parse::<u8>()
-            .ok()
-            .filter(|&p| p <= 36 && (text == "0" || !text.starts_with('0')))
-            .ok_or_else(|| ("result", format!("'{text}' is not a pocket of this wheel")))?,
+        text => parse_small(text, 0..=36, "a pocket")
+            .map(|p| p as u8)
+            .map_err(|_| ("result", format!("'{}' is not a pocket of this wheel", Excerpt(text))))?,
     };
     if let Some(order) = order {
-        if order.parse::<u8>().ok() != Some(pocket) {
-            return Err(("draw_order", format!("'{order}' does not match the result '{result}'")));
+        if parse_small(order, 0..=37, "a pocket index").ok() != Some(u64::from(pocket)) {
+            return Err((
+                "draw_order",
+                format!("'{}' does not match the result '{}'", Excerpt(order), Excerpt(result)),
+            ));
         }
     }
     Ok(Spin { pocket, rejected: 0 })

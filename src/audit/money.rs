@@ -26,14 +26,14 @@ pub enum MoneyError {
     #[error("empty where an amount is needed")]
     Empty,
     /// A negative amount.
-    #[error("'{0}' is negative")]
+    #[error("'{}' is negative", crate::fields::Excerpt(.0))]
     Negative(String),
     /// Not plain decimal digits with an optional fractional part.
-    #[error("'{0}' is not a plain decimal amount (digits with an optional '.' part, e.g. 2.50)")]
+    #[error("'{}' is not a plain decimal amount (digits with an optional '.' part, e.g. 2.50)", crate::fields::Excerpt(.0))]
     NotANumber(String),
     /// More digits than an amount holds.
     #[error(
-        "'{0}' has more digits than fairaudit checks exactly (at most 18 after the point, 10^20 in all)"
+        "'{}' has more digits than fairaudit checks exactly (at most 18 after the point, 10^20 in all)", crate::fields::Excerpt(.0)
     )]
     TooLarge(String),
 }

@@ -69,7 +69,7 @@ impl ShakeWords {
     /// # Panics
     /// If `out.len()` is not a multiple of 4.
     pub fn fill_bytes(&mut self, out: &mut [u8]) {
-        assert!(out.len() % 4 == 0, "fill_bytes takes whole words");
+        assert!(out.len().is_multiple_of(4), "fill_bytes takes whole words");
         for chunk in out.chunks_exact_mut(4) {
             chunk.copy_from_slice(&self.next_word().to_be_bytes());
         }
@@ -86,7 +86,7 @@ impl WordSource for ShakeWords {
         let lane = self.state[self.next_in_block / 2];
         // Stream bytes are the lane's bytes in little-endian order; a word is four of them
         // read big-endian, i.e. the byte-swapped low or high half of the lane.
-        let half = if self.next_in_block % 2 == 0 { lane as u32 } else { (lane >> 32) as u32 };
+        let half = if self.next_in_block.is_multiple_of(2) { lane as u32 } else { (lane >> 32) as u32 };
         self.next_in_block += 1;
         self.words_used += 1;
         half.swap_bytes()

@@ -1,9 +1,9 @@
 //! `fairaudit audit`: an operator's bet history, checked row by row and tested.
 
-use super::output::{write_files, AtomicFile};
-use super::rtp::load_paytable;
-use super::sweep::{parse_alpha, print_battery};
-use super::verify::parse_game;
+use super::args::{command_line, load_paytable, parse_alpha, parse_amount, parse_game};
+use super::battery::print_battery;
+use super::folder::{Existing, OutputFolder};
+use super::input::{self, install_stop_handler};
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -12,12 +12,15 @@ use fairaudit::audit::{audit_history, Audit, AuditObserver, AuditOptions, Findin
 use fairaudit::games::GameId;
 use fairaudit::report::audit_html::{AuditReport, FINDINGS_SHOWN};
 use fairaudit::report::results::{rtp_table, summary_json, tests_table};
+use fairaudit::report::run_info::{RunStamp, RUN_FORMAT};
 use fairaudit::report::{spreadsheet_safe, Table};
 use fairaudit::rtp::empirical::{rtp_rows_of, GameTallies};
 use fairaudit::stats::battery::Verdict as TestVerdict;
 use serde::Serialize;
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::time::SystemTime;
 
 #[derive(Debug, Args)]
 pub struct AuditArgs {
@@ -52,22 +55,14 @@ pub struct AuditArgs {
     max_gap_replay: u64,
 }
 
-fn parse_amount(text: &str) -> Result<Money, String> {
-    Money::parse(text).map_err(|e| e.to_string())
-}
-
-/// The files an audit writes.
-const FILES: [&str; 6] =
-    ["tests.csv", "summary.json", "rtp.csv", "findings.csv", "nonce_gaps.csv", "report.html"];
-
 /// Findings printed on the terminal; findings.csv holds them all.
 const FINDINGS_PRINTED: usize = 50;
 
 /// Prints the first findings, keeps the first for the report, and writes all of them and
 /// every gap to their CSVs as they come.
 struct Observer {
-    findings: Option<csv::Writer<AtomicFile>>,
-    gaps: Option<csv::Writer<AtomicFile>>,
+    findings: Option<csv::Writer<BufWriter<File>>>,
+    gaps: Option<csv::Writer<BufWriter<File>>>,
     shown: Vec<Finding>,
     printed: usize,
     error: Option<std::io::Error>,
@@ -75,7 +70,7 @@ struct Observer {
 
 impl Observer {
     fn write(
-        writer: &mut Option<csv::Writer<AtomicFile>>,
+        writer: &mut Option<csv::Writer<BufWriter<File>>>,
         error: &mut Option<std::io::Error>,
         row: &[String],
     ) {
@@ -90,7 +85,7 @@ impl Observer {
 impl AuditObserver for Observer {
     fn finding(&mut self, f: &Finding) {
         if self.printed < FINDINGS_PRINTED {
-            println!("{}", describe(f));
+            outln!("{}", describe(f));
             self.printed += 1;
         }
         if self.shown.len() < FINDINGS_SHOWN {
@@ -139,101 +134,105 @@ fn describe(f: &Finding) -> String {
     format!("line {}{who}: {}: {what}", f.line, f.check)
 }
 
-fn csv_writer(dir: &Path, name: &str, header: &[&str]) -> Result<csv::Writer<AtomicFile>> {
-    let mut writer = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::CRLF)
-        .from_writer(AtomicFile::create(&dir.join(name), true)?);
+fn csv_writer(folder: &OutputFolder, name: &str, header: &[&str]) -> Result<csv::Writer<BufWriter<File>>> {
+    let file = File::create(folder.staged(name)).with_context(|| format!("cannot write {name}"))?;
+    let mut writer =
+        csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(BufWriter::new(file));
     writer.write_record(header)?;
     Ok(writer)
 }
 
 pub fn run(args: AuditArgs) -> Result<Verdict> {
+    let started = SystemTime::now();
     let name = args.outcomes.display().to_string();
-    let paytable = match &args.paytable {
-        Some(path) => Some(load_paytable(Some(path))?),
-        None => None,
-    };
+    let paytable = args.paytable.as_deref().map(|path| load_paytable(Some(path))).transpose()?;
     let mut observer = Observer { findings: None, gaps: None, shown: Vec::new(), printed: 0, error: None };
-    if let Some(dir) = &args.out {
-        // Refuse before reading a possibly huge file: nothing is written on refusal.
-        for file in FILES {
-            if dir.join(file).exists() && !args.force {
+    // Claim the folder before reading a possibly huge file: a refusal writes nothing.
+    let folder = match &args.out {
+        Some(dir) => {
+            let (folder, existing) = OutputFolder::claim(dir)?;
+            if let (Existing::Run { kind }, false) = (existing, args.force) {
+                let what =
+                    if kind.is_empty() { "an earlier run".to_owned() } else { format!("a fairaudit {kind}") };
                 bail!(
-                    "{} already exists; refusing to overwrite it (pass --force to replace it)",
-                    dir.join(file).display()
+                    "{} holds the output of {what}; choose another --out, or pass --force to replace it",
+                    dir.display()
                 );
             }
+            observer.findings =
+                Some(csv_writer(&folder, "findings.csv", &["line", "player", "check", "expected", "found"])?);
+            observer.gaps = Some(csv_writer(
+                &folder,
+                "nonce_gaps.csv",
+                &[
+                    "line",
+                    "player",
+                    "commitment",
+                    "client_seed",
+                    "first_missing_nonce",
+                    "last_missing_nonce",
+                    "missing_nonces",
+                    "replayed",
+                    "would_have_won",
+                ],
+            )?);
+            Some(folder)
         }
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        observer.findings =
-            Some(csv_writer(dir, "findings.csv", &["line", "player", "check", "expected", "found"])?);
-        observer.gaps = Some(csv_writer(
-            dir,
-            "nonce_gaps.csv",
-            &[
-                "line",
-                "player",
-                "commitment",
-                "client_seed",
-                "first_missing_nonce",
-                "last_missing_nonce",
-                "missing_nonces",
-                "replayed",
-                "would_have_won",
-            ],
-        )?);
-    }
-    let input: Box<dyn Read> = if name == "-" {
-        Box::new(std::io::stdin().lock())
-    } else {
-        Box::new(std::fs::File::open(&args.outcomes).with_context(|| format!("{name}: cannot open"))?)
+        None => None,
     };
+    install_stop_handler()?;
+    let input = input::open(&args.outcomes)?;
     let options = AuditOptions {
         paytable: paytable.clone(),
         payout_tolerance: args.payout_tolerance,
         max_gap_replay: args.max_gap_replay,
     };
-    let audit = audit_history(args.game, input, &options, &mut observer)
-        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let audit = audit_history(args.game, input, &options, &mut observer).with_context(|| name.clone())?;
     if let Some(error) = observer.error.take() {
         return Err(error).context("cannot write findings.csv or nonce_gaps.csv");
     }
     let battery = audit.battery(args.alpha);
     let findings: u64 = audit.findings.iter().map(|(_, n)| n).sum();
     if findings as usize > observer.printed {
-        println!(
+        outln!(
             "... {} more findings{}",
             findings as usize - observer.printed,
             if args.out.is_some() { " in findings.csv" } else { " (pass --out DIR for findings.csv)" }
         );
     }
-    println!(
+    outln!(
         "{} rounds read; {} replayed against the chain, {} mismatches",
-        audit.rounds, audit.verified, audit.mismatches
+        audit.rounds,
+        audit.verified,
+        audit.mismatches
     );
     if !audit.findings.is_empty() {
         let by_check: Vec<String> = audit.findings.iter().map(|(check, n)| format!("{check} {n}")).collect();
-        println!("findings: {findings} ({})", by_check.join(", "));
+        outln!("findings: {findings} ({})", by_check.join(", "));
     }
     if audit.game == GameId::Keno && !audit.has_draw_order && audit.rows_with_draw_order > 0 {
-        println!(
+        outln!(
             "draw order recorded on {} of {} rows: the position tests need it on every row and are not run",
-            audit.rows_with_draw_order, audit.rounds
+            audit.rows_with_draw_order,
+            audit.rounds
         );
     }
     let n = audit.nonce_integrity;
     if n.seed_pairs > 0 {
-        println!(
+        outln!(
             "nonces: {} seed pairs, {} gaps ({} nonces missing), {} rounds at skipped nonces replayed",
-            n.seed_pairs, n.gaps, n.missing_nonces, n.replayed
+            n.seed_pairs,
+            n.gaps,
+            n.missing_nonces,
+            n.replayed
         );
     }
-    if let Some(dir) = &args.out {
+    if let Some(folder) = folder {
         let report_paytable = paytable.clone().unwrap_or_else(fairaudit::rtp::Paytable::example);
         let made_by = format!(
             "fairaudit {} · {}",
             env!("CARGO_PKG_VERSION"),
-            humantime::format_rfc3339_seconds(std::time::SystemTime::now())
+            humantime::format_rfc3339_seconds(SystemTime::now())
         );
         let report = AuditReport {
             audit: &audit,
@@ -243,20 +242,25 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
             paytable: &report_paytable.describe(),
             made_by: &made_by,
         };
-        let files = vec![
-            ("tests.csv".to_owned(), tests_table(&battery).to_csv()),
-            ("summary.json".to_owned(), audit_summary(&audit, &battery, report.verdict())),
-            ("rtp.csv".to_owned(), rtp_csv(&audit, &report_paytable, args.alpha).to_csv()),
-            ("report.html".to_owned(), report.render().into_bytes()),
-        ];
+        let stamp = RunStamp {
+            format: RUN_FORMAT,
+            kind: "audit",
+            fairaudit_version: env!("CARGO_PKG_VERSION"),
+            command_line: command_line(),
+            started_at: humantime::format_rfc3339_seconds(started).to_string(),
+            finished_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
+        };
         for writer in [observer.findings.take(), observer.gaps.take()].into_iter().flatten() {
-            let mut file = writer.into_inner().map_err(|e| e.into_error())?;
-            file.flush()?;
-            file.commit()?;
+            writer.into_inner().map_err(|e| e.into_error())?.flush()?;
         }
-        write_files(dir, &files)?;
+        folder.write("tests.csv", &tests_table(&battery).to_csv())?;
+        folder.write("summary.json", &audit_summary(&audit, &battery, report.verdict()))?;
+        folder.write("rtp.csv", &rtp_csv(&audit, &report_paytable, args.alpha).to_csv())?;
+        folder.write("report.html", report.render().as_bytes())?;
+        folder.write("run.json", &stamp.to_bytes())?;
+        folder.commit()?;
     }
-    let verdict = print_battery(&battery);
+    let verdict = print_battery(&battery, "players");
     Ok(if findings > 0 || battery.overall() == TestVerdict::Fail { Verdict::Finding } else { verdict })
 }
 

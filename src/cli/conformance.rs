@@ -1,8 +1,8 @@
 //! `fairaudit conformance`: writes the conformance challenge for another implementation
 //! of the chain to fill, or lists its cases. `verify --rounds` judges the filled file.
 
+use super::args::parse_game;
 use super::output::AtomicFile;
-use super::verify::parse_game;
 use super::Verdict;
 use anyhow::{Context, Result};
 use clap::Args;
@@ -48,17 +48,17 @@ fn write_challenge(dir: &std::path::Path, force: bool, games: &[GameId], cases: 
         .iter()
         .map(|&game| format!("{game} {}", cases.iter().filter(|case| case.game == game).count()))
         .collect();
-    println!("wrote {}: {} cases ({})", target.display(), cases.len(), counts.join(", "));
-    println!(
+    outln!("wrote {}: {} cases ({})", target.display(), cases.len(), counts.join(", "));
+    outln!(
         "fill its outcome columns with the implementation under test, then: fairaudit verify --rounds FILE"
     );
     Ok(())
 }
 
 fn list(cases: &[Case]) {
-    println!("{:<11}  {:>16}  {:>6}  {:>6}  case", "kind", "nonce", "server", "client");
+    outln!("{:<11}  {:>16}  {:>6}  {:>6}  case", "kind", "nonce", "server", "client");
     for case in cases {
-        println!(
+        outln!(
             "{:<11}  {:>16}  {:>6}  {:>6}  {}",
             case.kind.name(),
             case.nonce,

@@ -4,8 +4,15 @@
 //! Exit status, for every command: 0 = everything checked out; 1 = a fairness finding
 //! (a mismatch, a failed test or claim); 2 = usage or input error.
 
+#[macro_use]
+mod print;
+mod args;
 mod audit;
+mod battery;
 mod conformance;
+mod folder;
+mod input;
+mod merge;
 mod output;
 mod rtp;
 mod stream;
@@ -28,7 +35,7 @@ enum Command {
     /// Sweep nonce ranges of every game in parallel and tally outcomes (the main job).
     Sweep(sweep::SweepArgs),
     /// Combine the output folders of sweeps over disjoint nonce ranges (shards).
-    Merge(sweep::MergeArgs),
+    Merge(merge::MergeArgs),
     /// Recompute one round, or check a whole bet history, against the provably-fair chain.
     Verify(verify::VerifyArgs),
     /// Run the statistical battery on outcomes recorded elsewhere (an operator's logs).
@@ -68,26 +75,56 @@ pub fn main() -> ExitCode {
             let rendered = error.render().to_string();
             let message: Vec<&str> =
                 rendered.lines().take_while(|line| !line.trim().is_empty()).map(str::trim).collect();
-            eprintln!("{} (see 'fairaudit --help')", message.join(" "));
+            errln!("{} (see 'fairaudit --help')", message.join(" "));
             return ExitCode::from(2);
         }
     };
+    if stdout_is_closed() {
+        // Rust discards writes to a closed descriptor silently: say so instead of exiting
+        // 0 with nothing written.
+        errln!("error: standard output is closed: nothing this command prints could be read");
+        return ExitCode::from(2);
+    }
     let outcome = match cli.command {
-        Command::Sweep(args) => sweep::run_sweep(args),
-        Command::Merge(args) => sweep::run_merge(args),
+        Command::Sweep(args) => sweep::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Rtp(args) => rtp::run(args),
         Command::Stream(args) => stream::run(args),
         Command::Conformance(args) => conformance::run(args),
     };
+    if let Some(error) = print::failure() {
+        errln!("error: cannot write to standard output: {error}");
+        return ExitCode::from(2);
+    }
     match outcome {
+        Ok(_) if print::closed() => ExitCode::SUCCESS,
         Ok(Verdict::Clean) => ExitCode::SUCCESS,
         Ok(Verdict::Finding) => ExitCode::from(1),
         Ok(Verdict::Interrupted) => ExitCode::from(130),
+        Err(error) if input::is_interrupted(&error) => {
+            errln!("interrupted: nothing was written");
+            ExitCode::from(130)
+        }
         Err(error) => {
-            eprintln!("error: {error:#}");
+            let message = format!("{error:#}").replace(['\n', '\r'], " ");
+            errln!("error: {message}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Whether file descriptor 1 is closed (`fairaudit ... >&-`).
+fn stdout_is_closed() -> bool {
+    #[cfg(unix)]
+    {
+        // SAFETY: fcntl with F_GETFD only reads the descriptor's flags; any fd number is
+        // a valid argument, and an invalid one returns -1 with EBADF.
+        unsafe { libc::fcntl(1, libc::F_GETFD) == -1 }
+    }
+    #[cfg(not(unix))]
+    {
+        false
     }
 }

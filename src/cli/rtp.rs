@@ -2,23 +2,23 @@
 //! against it. The figures come from the library (`fairaudit::rtp`); this file parses the
 //! arguments, reads the input files, prints and chooses the exit status.
 
+use super::args::{load_claims, load_paytable, parse_game};
 use super::Verdict;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use fairaudit::games::GameId;
-use fairaudit::rtp::claims::{builtin_claims, Claim, ClaimVerdict, BUILTIN_CLAIMS_PATH};
-use fairaudit::rtp::decimal::{format_fixed, format_fraction, format_trimmed};
+use fairaudit::rtp::claims::{Claim, ClaimVerdict, BUILTIN_CLAIMS_PATH};
+use fairaudit::rtp::decimal::{format_fixed, format_fraction, format_trimmed, Percent};
 use fairaudit::rtp::paytable::ILLUSTRATIVE_LABEL;
-use fairaudit::rtp::{check_claim, exact_rtp, parse_claims, ExactRtp, Paytable, PaytableOrigin};
-use num_rational::BigRational;
-use num_traits::{Signed, ToPrimitive};
-use std::path::{Path, PathBuf};
+use fairaudit::rtp::{check_claim, exact_rtp, ExactRtp, Paytable};
+use num_traits::ToPrimitive;
+use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct RtpArgs {
     /// The game: keno, roulette-european or roulette-american; repeat for several
     /// (default: all three).
-    #[arg(long = "game", value_name = "G", value_parser = super::verify::parse_game)]
+    #[arg(long = "game", value_name = "G", value_parser = parse_game)]
     games: Vec<GameId>,
     /// The Keno paytable, CSV `picks,hits,multiplier` (multiplier = total return per unit
     /// stake). Default: the ILLUSTRATIVE example, NOT the operator's.
@@ -36,16 +36,14 @@ const PLACES: usize = 6;
 pub fn run(args: RtpArgs) -> Result<Verdict> {
     let games = if args.games.is_empty() { GameId::ALL.to_vec() } else { dedup(args.games) };
     let paytable = load_paytable(args.paytable.as_deref())?;
-    let (claims, claims_name) = match &args.claims {
-        Some(path) => {
-            let claims = parse_claims(open(path)?).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            (claims, path.display().to_string())
-        }
-        None => (builtin_claims(), format!("{BUILTIN_CLAIMS_PATH} (SPEC §6, built in)")),
+    let claims = load_claims(args.claims.as_deref())?;
+    let claims_name = match &args.claims {
+        Some(path) => path.display().to_string(),
+        None => format!("{BUILTIN_CLAIMS_PATH} (SPEC §6, built in)"),
     };
     let illustrative = games.contains(&GameId::Keno) && paytable.is_illustrative();
     if illustrative {
-        eprintln!(
+        errln!(
             "warning: Keno uses the {ILLUSTRATIVE_LABEL}; pass the operator's paytable with --paytable FILE"
         );
     }
@@ -53,7 +51,7 @@ pub fn run(args: RtpArgs) -> Result<Verdict> {
     let mut all_bets = Vec::new();
     for (i, &game) in games.iter().enumerate() {
         if i > 0 {
-            println!();
+            outln!();
         }
         let bets = exact_rtp(game, &paytable);
         print_game(game, &bets, &paytable);
@@ -61,10 +59,10 @@ pub fn run(args: RtpArgs) -> Result<Verdict> {
     }
 
     let relevant: Vec<&Claim> = claims.iter().filter(|claim| games.contains(&claim.game)).collect();
-    println!();
-    println!("claims: {claims_name}");
+    outln!();
+    outln!("claims: {claims_name}");
     if relevant.is_empty() {
-        println!("no claims about the games shown");
+        outln!("no claims about the games shown");
         return Ok(Verdict::Clean);
     }
     let verdicts: Vec<ClaimVerdict> = relevant.iter().map(|claim| check_claim(claim, &all_bets)).collect();
@@ -73,14 +71,14 @@ pub fn run(args: RtpArgs) -> Result<Verdict> {
     }
     let failed: Vec<&ClaimVerdict> = verdicts.iter().filter(|v| !v.holds()).collect();
     if failed.is_empty() {
-        println!("verdict: every claim holds ({} of {})", verdicts.len(), verdicts.len());
+        outln!("verdict: every claim holds ({} of {})", verdicts.len(), verdicts.len());
     } else {
         let names: Vec<String> =
             failed.iter().map(|v| format!("{} rtp {}%", v.claim.game, v.claim.figure_text)).collect();
-        println!("verdict: {} of {} claims DO NOT HOLD: {}", failed.len(), verdicts.len(), names.join(", "));
+        outln!("verdict: {} of {} claims DO NOT HOLD: {}", failed.len(), verdicts.len(), names.join(", "));
     }
     if illustrative {
-        println!("(Keno figures: {ILLUSTRATIVE_LABEL})");
+        outln!("(Keno figures: {ILLUSTRATIVE_LABEL})");
     }
     Ok(if failed.is_empty() { Verdict::Clean } else { Verdict::Finding })
 }
@@ -95,51 +93,22 @@ fn dedup(games: Vec<GameId>) -> Vec<GameId> {
     seen
 }
 
-/// The operator's paytable from `path`, or the illustrative example without one.
-pub fn load_paytable(path: Option<&Path>) -> Result<Paytable> {
-    Ok(match path {
-        Some(path) => {
-            let origin = PaytableOrigin::File(path.display().to_string());
-            Paytable::parse(open(path)?, origin).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
-        }
-        None => Paytable::example(),
-    })
-}
-
-/// The operator's claims from `path`, or the built-in published claims without one.
-pub fn load_claims(path: Option<&Path>) -> Result<Vec<Claim>> {
-    Ok(match path {
-        Some(path) => parse_claims(open(path)?).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
-        None => builtin_claims(),
-    })
-}
-
-fn open(path: &Path) -> Result<std::fs::File> {
-    std::fs::File::open(path).with_context(|| format!("{}: cannot open", path.display()))
-}
-
-fn percent(value: &BigRational) -> String {
-    format_fixed(&(value * BigRational::from_integer(100.into())), PLACES)
-}
-
 fn print_game(game: GameId, bets: &[ExactRtp], paytable: &Paytable) {
     let keno = game == GameId::Keno;
     if keno {
-        println!("keno: exact RTP per pick count");
-        println!("paytable: {}", paytable.describe());
+        outln!("keno: exact RTP per pick count");
+        outln!("paytable: {}", paytable.describe());
         if paytable.is_illustrative() {
-            println!(
+            outln!(
                 "*** ILLUSTRATIVE, NOT THE OPERATOR'S: these Keno figures certify nothing about the operator; \
                  pass the operator's paytable with --paytable FILE ***"
             );
         }
-        println!(
-            "P(h hits | k picks) = C(10,h) C(30,k-h) / C(40,k); multiplier = total return per unit stake"
-        );
+        outln!("P(h hits | k picks) = C(10,h) C(30,k-h) / C(40,k); multiplier = total return per unit stake");
     } else {
         let pockets = if game == GameId::RouletteEuropean { 37 } else { 38 };
-        println!("{game}: exact RTP per bet type");
-        println!("{pockets} equally likely pockets; a bet paying k:1 returns the stake plus k times it");
+        outln!("{game}: exact RTP per bet type");
+        outln!("{pockets} equally likely pockets; a bet paying k:1 returns the stake plus k times it");
     }
     let mut header = vec!["bet_type"];
     header.extend(if keno { vec!["picks"] } else { vec!["bets", "pockets", "pays"] });
@@ -158,9 +127,9 @@ fn print_game(game: GameId, bets: &[ExactRtp], paytable: &Paytable) {
             }
             let sd = bet.variance.to_f64().unwrap_or(f64::NAN).sqrt();
             row.extend([
-                percent(&bet.rtp),
-                percent(&bet.house_edge()),
-                percent(&bet.hit_frequency),
+                bet.rtp_percent().text(),
+                bet.house_edge_percent().text(),
+                bet.hit_frequency_percent().text(),
                 format_fixed(&bet.variance, PLACES),
                 format!("{sd:.PLACES$}"),
                 format_trimmed(&bet.max_return, 12),
@@ -173,7 +142,7 @@ fn print_game(game: GameId, bets: &[ExactRtp], paytable: &Paytable) {
         })
         .collect();
     for line in aligned(&header, &rows) {
-        println!("{line}");
+        outln!("{line}");
     }
 }
 
@@ -208,45 +177,45 @@ fn aligned(header: &[&str], rows: &[Vec<String>]) -> Vec<String> {
 fn print_verdict(verdict: &ClaimVerdict, illustrative: bool) {
     let claim = &verdict.claim;
     let source = if claim.source.is_empty() { String::new() } else { format!(" [{}]", claim.source) };
-    println!(
+    outln!(
         "line {}: {} rtp {}% +/- {} pp{source}",
         claim.line,
         claim.game,
         claim.figure_text,
-        format_trimmed(&claim.tolerance, 12)
+        format_trimmed(&claim.tolerance.0, 12)
     );
     let against = if illustrative { format!(" (against the {ILLUSTRATIVE_LABEL})") } else { String::new() };
     let total = verdict.checks.len();
-    let side = |deviation: &BigRational| if deviation.is_negative() { "below" } else { "above" };
+    let side = |deviation: &Percent| if deviation.is_negative() { "below" } else { "above" };
     if verdict.holds() {
         let furthest = verdict.furthest().expect("a verdict that holds has checks");
-        println!(
+        outln!(
             "  HOLDS for all {total} bet types{against}: furthest is {} at {}%, {} pp {} the claim",
             furthest.bet_type,
-            format_fixed(&furthest.rtp_percent, PLACES),
-            format_fixed(&furthest.deviation.abs(), PLACES),
+            furthest.rtp_percent.text(),
+            furthest.deviation.abs().text(),
             side(&furthest.deviation),
         );
     } else {
         let failures: Vec<_> = verdict.failures().collect();
-        println!("  DOES NOT HOLD for {} of {total} bet types{against}:", failures.len());
+        outln!("  DOES NOT HOLD for {} of {total} bet types{against}:", failures.len());
         let rows: Vec<Vec<String>> = failures
             .iter()
             .map(|check| {
                 vec![
                     check.bet_type.clone(),
-                    format!("{}%", format_fixed(&check.rtp_percent, PLACES)),
+                    format!("{}%", check.rtp_percent.text()),
                     format!(
                         "{} pp {} the claim, {} pp beyond the tolerance",
-                        format_fixed(&check.deviation.abs(), PLACES),
+                        check.deviation.abs().text(),
                         side(&check.deviation),
-                        format_fixed(&check.beyond_tolerance, PLACES)
+                        check.beyond_tolerance.text()
                     ),
                 ]
             })
             .collect();
         for line in aligned(&["bet_type", "rtp", "deviation"], &rows).into_iter().skip(1) {
-            println!("    {line}");
+            outln!("    {line}");
         }
     }
 }

@@ -26,7 +26,7 @@ pub struct StreamArgs {
     #[arg(long, value_name = "C", requires = "server_seed", allow_hyphen_values = true)]
     client_seed: Option<String>,
     /// Half-open nonce range A..B (plain decimal u64): the rounds, in order.
-    #[arg(long, value_name = "A..B", default_value = DEFAULT_NONCES, value_parser = super::sweep::parse_range)]
+    #[arg(long, value_name = "A..B", default_value = DEFAULT_NONCES, value_parser = super::args::parse_range)]
     nonces: NonceRange,
     /// 32-bit words taken from the start of each round's stream (34 = one whole block).
     #[arg(long, value_name = "K", default_value_t = DEFAULT_WORDS_PER_ROUND, value_parser = clap::value_parser!(u32).range(1..))]
@@ -34,8 +34,8 @@ pub struct StreamArgs {
     /// Stop after exactly N bytes (a prefix of the same stream without --bytes).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64))]
     bytes: Option<u64>,
-    /// Hashing threads (default: all cores but one); the bytes do not depend on it.
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Hashing threads, 1 to 512 (default: all cores but one); the bytes do not depend on it.
+    #[arg(long, value_name = "T", value_parser = super::args::parse_threads)]
     threads: Option<u32>,
 }
 

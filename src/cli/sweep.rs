@@ -1,22 +1,29 @@
-//! `fairaudit sweep` and `fairaudit merge`.
+//! `fairaudit sweep`: arguments → a validated request (plan, inputs, a claimed output
+//! folder, what to resume) → the sweep → the results → the folder's files, written as a
+//! unit → the terminal.
 
-use super::output::{check_output_dir, read_tally, write_files, TALLY_FILE};
-use super::rtp::{load_claims, load_paytable};
+use super::args::{
+    command_line, load_claims, load_paytable, parse_game, parse_range, parse_threads, ReportArgs,
+};
+use super::battery::print_battery;
+use super::folder::{Existing, OutputFolder};
+use super::input::{install_stop_handler, STOP};
+use super::output::read_tally;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::chain::REFERENCE_MAX_NONCE;
 use fairaudit::games::GameId;
 use fairaudit::report::{RunInfo, RunReport};
-use fairaudit::stats::battery::{p_value_text, run_battery, Battery, Verdict as TestVerdict};
-use fairaudit::sweep::file::{NonceRange, Plan, SeedSource, TallyFile};
+use fairaudit::results::RunResults;
+use fairaudit::rtp::claims::Claim;
+use fairaudit::rtp::Paytable;
+use fairaudit::sweep::file::{NonceRange, Plan, SeedSource, TallyFile, TALLY_FILE};
 use fairaudit::sweep::seeds::{default_seed_pair, derive_seed_pairs, SeedPair, DEFAULT_MASTER_SEED};
 use fairaudit::sweep::{self, rounds_remaining, SweepControl, DEFAULT_CHUNK};
-use fairaudit::verify::parse_nonce;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, SystemTime};
 
 /// Default nonce range: 10 million rounds per game.
@@ -25,7 +32,7 @@ const DEFAULT_NONCES: &str = "0..10000000";
 #[derive(Debug, Args)]
 pub struct SweepArgs {
     /// Game to sweep (repeat for several): keno, roulette-european, roulette-american. Default: all three.
-    #[arg(long = "game", value_name = "G", value_parser = super::verify::parse_game)]
+    #[arg(long = "game", value_name = "G", value_parser = parse_game)]
     games: Vec<GameId>,
     /// Half-open nonce range A..B (plain decimal u64).
     #[arg(long, value_name = "A..B", default_value = DEFAULT_NONCES, value_parser = parse_range)]
@@ -36,14 +43,14 @@ pub struct SweepArgs {
     /// Client seed of the one seed pair to sweep (with --server-seed).
     #[arg(long, value_name = "C", requires = "server_seed", allow_hyphen_values = true)]
     client_seed: Option<String>,
-    /// Sweep K seed pairs derived from --master-seed (see the README for the derivation).
+    /// Sweep K seed pairs derived from --master-seed (see docs/sweep.md for the derivation).
     #[arg(long, value_name = "K", conflicts_with = "server_seed", value_parser = clap::value_parser!(u32).range(1..))]
     seed_pairs: Option<u32>,
     /// Master seed for --seed-pairs.
     #[arg(long, value_name = "X", requires = "seed_pairs", allow_hyphen_values = true)]
     master_seed: Option<String>,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads, 1 to 512 (default: all cores); results do not depend on it.
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
     threads: Option<u32>,
     /// Nonces per work chunk (does not change results).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_CHUNK, value_parser = clap::value_parser!(u64).range(1..))]
@@ -54,7 +61,7 @@ pub struct SweepArgs {
     /// Continue an interrupted sweep in --out (same arguments).
     #[arg(long)]
     resume: bool,
-    /// Replace another sweep's output in --out.
+    /// Replace another run's output in --out.
     #[arg(long, conflicts_with = "resume")]
     force: bool,
     /// No progress bar.
@@ -64,60 +71,42 @@ pub struct SweepArgs {
     report: ReportArgs,
 }
 
-#[derive(Debug, Args)]
-pub struct MergeArgs {
-    /// Output folders of sweeps over disjoint nonce ranges (same games and seed pairs).
-    #[arg(value_name = "DIR", required = true)]
-    inputs: Vec<PathBuf>,
-    /// Folder for the merged output.
-    #[arg(long, value_name = "DIR")]
-    out: PathBuf,
-    /// Replace another run's output in --out.
-    #[arg(long)]
-    force: bool,
-    #[command(flatten)]
-    report: ReportArgs,
-}
-
-/// How the battery and the report are made (shared by `sweep` and `merge`).
-#[derive(Debug, Args)]
-pub struct ReportArgs {
-    /// Level of the statistical battery (family-wise, Holm-adjusted).
-    #[arg(long, value_name = "A", default_value_t = 0.01, value_parser = parse_alpha)]
+/// A sweep ready to run: every input read and checked, the output folder claimed.
+struct SweepRequest {
+    plan: Plan,
+    paytable: Paytable,
+    claims: Vec<Claim>,
     alpha: f64,
-    /// The operator's Keno paytable for rtp.csv (default: the illustrative example).
-    #[arg(long, value_name = "FILE")]
-    paytable: Option<PathBuf>,
-    /// The operator's published claims for report.html (default: the built-in SPEC claims).
-    #[arg(long, value_name = "FILE")]
-    claims: Option<PathBuf>,
+    threads: usize,
+    chunk: u64,
+    quiet: bool,
+    folder: OutputFolder,
+    prior: Option<TallyFile>,
 }
 
-/// Parses a significance level: a number strictly between 0 and 1.
-pub fn parse_alpha(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(alpha) if alpha > 0.0 && alpha < 1.0 => Ok(alpha),
-        _ => Err(format!("alpha must be a number between 0 and 1 (exclusive), got '{text}'")),
+impl SweepRequest {
+    fn new(args: SweepArgs) -> Result<SweepRequest> {
+        let plan = plan_of(&args);
+        let paytable = load_paytable(args.report.paytable.as_deref())?;
+        let claims = load_claims(args.report.claims.as_deref())?;
+        let (folder, existing) = OutputFolder::claim(&args.out)?;
+        let prior = earlier_sweep(&folder, existing, &plan, args.resume, args.force)?;
+        let threads = args.threads.map_or_else(rayon::current_num_threads, |t| t as usize);
+        Ok(SweepRequest {
+            plan,
+            paytable,
+            claims,
+            alpha: args.report.alpha,
+            threads,
+            chunk: args.chunk_size,
+            quiet: args.quiet,
+            folder,
+            prior,
+        })
     }
-}
-
-/// Parses a half-open nonce range `A..B` of plain decimal `u64`, refusing an empty one.
-pub(crate) fn parse_range(text: &str) -> Result<NonceRange, String> {
-    let (a, b) = text.split_once("..").ok_or_else(|| format!("'{text}' is not a range A..B"))?;
-    let start = parse_nonce(a).map_err(|e| e.to_string())?;
-    let end = parse_nonce(b).map_err(|e| e.to_string())?;
-    if start >= end {
-        return Err(format!("range {text} is empty (A must be below B)"));
-    }
-    Ok(NonceRange { start, end })
 }
 
 fn plan_of(args: &SweepArgs) -> Plan {
-    let games = if args.games.is_empty() {
-        GameId::ALL.to_vec()
-    } else {
-        GameId::ALL.into_iter().filter(|g| args.games.contains(g)).collect()
-    };
     let (seed_source, seed_pairs) = match (&args.server_seed, &args.client_seed, args.seed_pairs) {
         (Some(server), Some(client), _) => {
             (SeedSource::Given, vec![SeedPair::new(server.as_str(), client.as_str())])
@@ -129,137 +118,120 @@ fn plan_of(args: &SweepArgs) -> Plan {
         }
         _ => (SeedSource::Default, vec![default_seed_pair()]),
     };
-    Plan { games, nonces: vec![args.nonces], seed_source, seed_pairs }
+    Plan { games: super::args::games_or_all(&args.games), nonces: vec![args.nonces], seed_source, seed_pairs }
 }
 
-fn command_line() -> Vec<String> {
-    std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect()
-}
-
-static STOP: AtomicBool = AtomicBool::new(false);
-
-pub fn run_sweep(args: SweepArgs) -> Result<Verdict> {
-    let plan = plan_of(&args);
-    let paytable = load_paytable(args.report.paytable.as_deref())?;
-    let claims = load_claims(args.report.claims.as_deref())?;
-    let prior = check_output_dir(&args.out, &plan, args.resume, args.force)?;
-    if args.nonces.end - 1 > REFERENCE_MAX_NONCE {
-        eprintln!(
-            "note: nonces above 2^53 - 1 have no reference behaviour (the operator's verifier cannot represent them)"
-        );
+/// What the output folder's earlier sweep means for this one: the tallies to continue
+/// (`--resume`), nothing (a fresh start, `--force`, or a finished run of the same plan
+/// being reproduced), or a refusal that says what to do.
+fn earlier_sweep(
+    folder: &OutputFolder,
+    existing: Existing,
+    plan: &Plan,
+    resume: bool,
+    force: bool,
+) -> Result<Option<TallyFile>> {
+    let dir = folder.target().display();
+    let tally_path = folder.target().join(TALLY_FILE);
+    match existing {
+        Existing::Nothing if resume => bail!("{dir}: nothing to resume (no {TALLY_FILE})"),
+        Existing::Nothing => Ok(None),
+        Existing::Run { .. } if force => Ok(None),
+        Existing::Run { kind } if kind.is_empty() || kind == "sweep" => {
+            let existing = read_tally(&tally_path).with_context(|| {
+                format!("{dir} holds a {TALLY_FILE} fairaudit cannot use; pass --force to replace it")
+            })?;
+            if resume {
+                if existing.plan != *plan {
+                    bail!("{dir}: the interrupted sweep there has a different plan (games, nonces or seed pairs); resume with the same arguments");
+                }
+                return Ok(Some(existing));
+            }
+            if !existing.complete {
+                bail!("{dir} holds an interrupted sweep: pass --resume to continue it, or --force to start over");
+            }
+            if existing.plan != *plan {
+                bail!("{dir} holds the output of a different sweep; choose another --out, or pass --force to replace it");
+            }
+            Ok(None)
+        }
+        Existing::Run { kind } => {
+            bail!("{dir} holds the output of a fairaudit {kind}; choose another --out, or pass --force to replace it")
+        }
     }
-    let threads = args.threads.map_or_else(rayon::current_num_threads, |t| t as usize);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start worker threads")?;
-    ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst)).context("cannot install the Ctrl-C handler")?;
+}
 
-    let remaining = rounds_remaining(&plan, prior.as_ref());
-    let bar = progress_bar(remaining, args.quiet);
+pub fn run(args: SweepArgs) -> Result<Verdict> {
+    let request = SweepRequest::new(args)?;
+    let plan = &request.plan;
+    if plan.nonces.iter().any(|r| r.end - 1 > REFERENCE_MAX_NONCE) {
+        errln!("note: nonces above 2^53 - 1 have no reference behaviour (the operator's verifier cannot represent them)");
+    }
+    warn_about_colons(&plan.seed_pairs);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(request.threads)
+        .build()
+        .with_context(|| format!("cannot start {} worker threads", request.threads))?;
+    install_stop_handler()?;
+
+    let remaining = rounds_remaining(plan, request.prior.as_ref());
+    let rounds_before = request.prior.as_ref().map_or(0, TallyFile::rounds);
+    let bar = progress_bar(remaining, request.quiet);
     let started = (SystemTime::now(), Instant::now());
     let progress = |rounds: u64| bar.inc(rounds);
-    let control = SweepControl { chunk: args.chunk_size, stop: &STOP, progress: &progress };
-    let tallies = pool.install(|| sweep::run(&plan, prior, &control))?;
+    let control = SweepControl { chunk: request.chunk, stop: &STOP, progress: &progress };
+    let tallies = pool.install(|| sweep::run(plan, request.prior, &control))?;
     bar.finish_and_clear();
 
-    let mut info = RunInfo::for_tallies(&tallies, command_line());
-    info.threads = Some(threads);
-    info.chunk_size = Some(args.chunk_size);
-    let done = bar.position();
+    let mut info = RunInfo::for_tallies("sweep", &tallies, command_line());
+    info.threads = Some(request.threads);
+    info.chunk_size = Some(request.chunk);
+    // The facts come from the tallies, not from the progress bar (which a finished bar
+    // reports as full even after an interruption).
+    let done = tallies.rounds() - rounds_before;
     fill_timing(&mut info, started, done);
-    let battery = tallies.complete.then(|| run_battery(&tallies, args.report.alpha));
-    let report = RunReport {
-        tallies: &tallies,
-        run: &info,
-        battery: battery.as_ref(),
-        paytable: &paytable,
-        claims: &claims,
-    };
-    write_files(&args.out, &report.files())?;
+    let results = tallies
+        .complete
+        .then(|| RunResults::compute(&tallies, &request.paytable, &request.claims, request.alpha));
+    let report = RunReport { tallies: &tallies, run: &info, results: results.as_ref() };
+    let dir = request.folder.target().to_owned();
+    request.folder.write_all(&report.files())?;
+    request.folder.commit()?;
 
     if !tallies.complete {
-        eprintln!(
-            "interrupted: {done} of {remaining} rounds tallied and saved in {}; \
-             run the same command with --resume to continue",
-            args.out.join(TALLY_FILE).display()
+        errln!(
+            "interrupted: {done} of {remaining} rounds tallied and saved in {}; run the same command with --resume to continue",
+            dir.join(TALLY_FILE).display()
         );
         return Ok(Verdict::Interrupted);
     }
-    println!(
-        "swept {} game(s) x {} seed pair(s) x {} nonces: {done} rounds in {:.1} s ({:.0} rounds/s, {threads} threads)",
+    outln!(
+        "swept {} game(s) x {} seed pair(s) x {} nonces: {done} rounds in {:.1} s ({:.0} rounds/s, {} threads)",
         plan.games.len(),
         plan.seed_pairs.len(),
         plan.rounds_per_sequence(),
         info.elapsed_seconds,
         info.rounds_per_second,
+        request.threads,
     );
-    println!("output: {}", args.out.display());
-    Ok(print_battery(battery.as_ref().expect("complete sweeps run the battery")))
+    outln!("output: {}", dir.display());
+    Ok(print_battery(&results.expect("complete sweeps have results").battery, "seed pairs"))
 }
 
-/// Prints the battery's verdict line, every FAIL and WEAK test, and the INSUFFICIENT
-/// tests grouped by name (one line per test and game, however many seed pairs); with
-/// several rows per test, a count of PASS and INSUFFICIENT per test name. Returns the
-/// verdict.
-pub fn print_battery(battery: &Battery) -> Verdict {
-    let counts = battery.counts();
-    let overall = battery.overall();
-    println!(
-        "battery at alpha {}: {} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
-        battery.alpha,
-        battery.results.len(),
-        counts.pass,
-        counts.weak,
-        counts.fail,
-        counts.insufficient,
-        overall.as_str()
-    );
-    let by_test = battery.counts_by_test();
-    if by_test.values().any(|c| c.pass + c.weak + c.fail + c.insufficient > 1) {
-        println!("  per test: PASS / INSUFFICIENT of its rows (seed pairs, all, across)");
-        for ((game, test), c) in &by_test {
-            println!("    {:<18} {:<44} {:>6} / {}", game.name(), test, c.pass, c.insufficient);
-        }
-    }
-    for result in
-        battery.results.iter().filter(|r| matches!(r.verdict, TestVerdict::Fail | TestVerdict::Weak))
-    {
-        let which = format!("{} {} {}", result.game, result.seed_pair, result.outcome.test);
-        let (p, adjusted) =
-            (result.outcome.p_value.unwrap_or(f64::NAN), result.adjusted_p.unwrap_or(f64::NAN));
-        println!(
-            "  {:<12} {which}: p {}, adjusted {} ({})",
-            result.verdict.as_str(),
-            p_value_text(p),
-            p_value_text(adjusted),
-            result.outcome.note
+/// `server:client:nonce` is joined with colons, so a colon inside a seed makes two seed
+/// pairs give one message (`a:b` with `c` is `a` with `b:c`). The chain is the operator's;
+/// fairaudit reproduces it, and says so.
+pub fn warn_about_colons(pairs: &[SeedPair]) {
+    if let Some(pair) = pairs.iter().find(|p| p.server_seed.contains(':') || p.client_seed.contains(':')) {
+        errln!(
+            "warning: seed pair {}/{} contains ':': the message server:client:nonce is ambiguous, another split of the same text gives the same rounds",
+            fairaudit::fields::Excerpt(&pair.server_seed),
+            fairaudit::fields::Excerpt(&pair.client_seed)
         );
     }
-    let mut insufficient: Vec<(&fairaudit::stats::battery::TestResult, usize)> = Vec::new();
-    for result in battery.results.iter().filter(|r| r.verdict == TestVerdict::Insufficient) {
-        match insufficient
-            .iter_mut()
-            .find(|(first, _)| first.game == result.game && first.outcome.test == result.outcome.test)
-        {
-            Some((_, count)) => *count += 1,
-            None => insufficient.push((result, 1)),
-        }
-    }
-    for (first, count) in insufficient {
-        let which = format!("{} {} {}", first.game, first.seed_pair, first.outcome.test);
-        let more =
-            if count > 1 { format!(" (and {} more rows of this test)", count - 1) } else { String::new() };
-        println!("  {:<12} {which}: {}{more}", "INSUFFICIENT", first.outcome.note);
-    }
-    if overall == TestVerdict::Fail {
-        Verdict::Finding
-    } else {
-        Verdict::Clean
-    }
 }
 
-fn fill_timing(info: &mut RunInfo, started: (SystemTime, Instant), rounds: u64) {
+pub fn fill_timing(info: &mut RunInfo, started: (SystemTime, Instant), rounds: u64) {
     let elapsed = started.1.elapsed().as_secs_f64();
     info.started_at = humantime::format_rfc3339_seconds(started.0).to_string();
     info.finished_at = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
@@ -281,42 +253,4 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
         .progress_chars("=> "),
     );
     bar
-}
-
-pub fn run_merge(args: MergeArgs) -> Result<Verdict> {
-    let started = (SystemTime::now(), Instant::now());
-    let paytable = load_paytable(args.report.paytable.as_deref())?;
-    let claims = load_claims(args.report.claims.as_deref())?;
-    let mut files = Vec::new();
-    for dir in &args.inputs {
-        files.push(read_tally(&dir.join(TALLY_FILE))?);
-    }
-    let merged: TallyFile = sweep::merge(files)?;
-    if args.out.join(TALLY_FILE).exists() && !args.force {
-        let existing = read_tally(&args.out.join(TALLY_FILE))?;
-        if existing.plan != merged.plan || !existing.complete {
-            bail!(
-                "{} holds the output of a different run; choose another --out, or pass --force to replace it",
-                args.out.display()
-            );
-        }
-    }
-    let mut info = RunInfo::for_tallies(&merged, command_line());
-    fill_timing(&mut info, started, 0);
-    let battery = run_battery(&merged, args.report.alpha);
-    let report = RunReport {
-        tallies: &merged,
-        run: &info,
-        battery: Some(&battery),
-        paytable: &paytable,
-        claims: &claims,
-    };
-    write_files(&args.out, &report.files())?;
-    println!(
-        "merged {} inputs: {} nonces per game and seed pair; output: {}",
-        args.inputs.len(),
-        merged.plan.rounds_per_sequence(),
-        args.out.display()
-    );
-    Ok(print_battery(&battery))
 }

@@ -1,15 +1,16 @@
 //! `fairaudit verify`: one round from its seeds, or a whole bet history from a file.
 
+use super::args::{parse_commitment, parse_game, parse_nonce_arg};
+use super::input::{self, install_stop_handler};
 use super::output::AtomicFile;
 use super::Verdict;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Args;
 use fairaudit::chain::beyond_reference;
 use fairaudit::conformance::Case;
 use fairaudit::games::GameId;
 use fairaudit::report::spreadsheet_safe;
-use fairaudit::verify::{parse_nonce, replay, RoundsChecker, REQUIRED};
-use std::io::{self, Read};
+use fairaudit::verify::{replay, RoundsChecker, REQUIRED};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -27,7 +28,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "N", value_parser = parse_nonce_arg, required_unless_present = "rounds", allow_hyphen_values = true)]
     nonce: Option<u64>,
     /// The commitment shown before play (64 hex characters); a mismatch exits 1.
-    #[arg(long, value_name = "HEX")]
+    #[arg(long, value_name = "HEX", value_parser = parse_commitment)]
     commitment: Option<String>,
     /// Check every round of a CSV bet history (SPEC §7 columns); `-` reads stdin.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "server_seed", "client_seed", "nonce", "commitment"])]
@@ -38,14 +39,6 @@ pub struct VerifyArgs {
     /// Replace the --out file if it exists.
     #[arg(long, requires = "out")]
     force: bool,
-}
-
-pub fn parse_game(text: &str) -> Result<GameId, String> {
-    text.parse().map_err(|e: fairaudit::games::UnknownGame| e.to_string())
-}
-
-fn parse_nonce_arg(text: &str) -> Result<u64, String> {
-    parse_nonce(text).map_err(|e| e.to_string())
 }
 
 pub fn run(args: VerifyArgs) -> Result<Verdict> {
@@ -59,39 +52,34 @@ const BEYOND_REFERENCE_NOTE: &str = "note: nonce above 2^53 - 1: the operator's 
 verifier cannot represent it, so there is no reference behaviour to compare with";
 
 fn verify_one(args: VerifyArgs) -> Result<Verdict> {
-    let (Some(game), Some(server), Some(client), Some(nonce)) =
-        (args.game, args.server_seed, args.client_seed, args.nonce)
-    else {
-        bail!("--game, --server-seed, --client-seed and --nonce are all needed");
-    };
-    if let Some(given) = &args.commitment {
-        if given.len() != 64 || !given.bytes().all(|b| b.is_ascii_hexdigit()) {
-            bail!("--commitment must be 64 hex characters, got '{given}'");
-        }
-    }
+    // clap requires all four unless --rounds is given, and --rounds took the other branch.
+    let game = args.game.expect("clap requires --game");
+    let (server, client) =
+        (args.server_seed.expect("clap requires it"), args.client_seed.expect("clap requires it"));
+    let nonce = args.nonce.expect("clap requires --nonce");
     let round = replay(game, &server, &client, nonce);
     if beyond_reference(nonce) {
-        eprintln!("{BEYOND_REFERENCE_NOTE}");
+        errln!("{BEYOND_REFERENCE_NOTE}");
     }
-    println!("game:            {game}");
-    println!("nonce:           {nonce}");
-    println!("commitment:      {}", round.commitment);
-    println!("round signature: {}", round.round_signature);
+    outln!("game:            {game}");
+    outln!("nonce:           {nonce}");
+    outln!("commitment:      {}", round.commitment);
+    outln!("round signature: {}", round.round_signature);
     if game == GameId::Keno {
-        println!("draw order:      {}", round.draw_order);
+        outln!("draw order:      {}", round.draw_order);
     }
-    println!("result:          {}", round.result);
-    println!("u32 used:        {}", round.u32_used);
+    outln!("result:          {}", round.result);
+    outln!("u32 used:        {}", round.u32_used);
     match args.commitment {
         Some(given) if !given.eq_ignore_ascii_case(&round.commitment) => {
-            println!(
+            outln!(
                 "commitment check: MISMATCH: given {given}, the server seed hashes to {}",
                 round.commitment
             );
             Ok(Verdict::Finding)
         }
         Some(_) => {
-            println!("commitment check: OK");
+            outln!("commitment check: OK");
             Ok(Verdict::Clean)
         }
         None => Ok(Verdict::Clean),
@@ -100,14 +88,12 @@ fn verify_one(args: VerifyArgs) -> Result<Verdict> {
 
 fn verify_file(path: PathBuf, out: Option<PathBuf>, force: bool) -> Result<Verdict> {
     let name = path.display().to_string();
-    let input: Box<dyn Read> = if name == "-" {
-        Box::new(io::stdin().lock())
-    } else {
-        Box::new(std::fs::File::open(&path).with_context(|| format!("{name}: cannot open"))?)
-    };
-    // Refuse an existing --out before reading anything.
+    // Refuse an existing --out before reading anything; Ctrl-C then leaves no temporary
+    // file behind (the reader stops, the unfinished file is dropped and removed).
     let report_file = out.as_deref().map(|target| AtomicFile::create(target, force)).transpose()?;
-    let mut checker = RoundsChecker::new(input).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    install_stop_handler()?;
+    let input = input::open(&path)?;
+    let mut checker = RoundsChecker::new(input).with_context(|| name.clone())?;
     let challenge = checker.is_challenge();
     let mut report = match report_file {
         Some(file) => {
@@ -126,7 +112,7 @@ fn verify_file(path: PathBuf, out: Option<PathBuf>, force: bool) -> Result<Verdi
     // Per challenge case that failed: its label and the fields that disagree.
     let mut failed: Vec<(String, Vec<&'static str>)> = Vec::new();
     for row in checker.by_ref() {
-        let row = row.map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        let row = row.with_context(|| name.clone())?;
         rounds += 1;
         beyond += u64::from(row.beyond_reference);
         for m in &row.mismatches {
@@ -137,7 +123,7 @@ fn verify_file(path: PathBuf, out: Option<PathBuf>, force: bool) -> Result<Verdi
             };
             // In a challenge, an input that differs is compared with the challenge's.
             let source = if REQUIRED.contains(&m.field) { "the challenge has" } else { "computed" };
-            println!("{at}: {}: file has '{}', {source} '{}'", m.field, m.file_value, m.computed_value);
+            outln!("{at}: {}: file has '{}', {source} '{}'", m.field, m.file_value, m.computed_value);
             if let Some(writer) = report.as_mut() {
                 let line = m.line.to_string();
                 let (file_value, computed_value) =
@@ -170,9 +156,9 @@ fn verify_file(path: PathBuf, out: Option<PathBuf>, force: bool) -> Result<Verdi
         writer.into_inner().map_err(|e| e.into_error())?.commit()?;
     }
     if beyond > 0 {
-        eprintln!("{BEYOND_REFERENCE_NOTE} ({beyond} rounds)");
+        errln!("{BEYOND_REFERENCE_NOTE} ({beyond} rounds)");
     }
-    println!("{rounds} rounds checked, {mismatches} mismatches");
+    outln!("{rounds} rounds checked, {mismatches} mismatches");
     if challenge {
         print_challenge_summary(&checker.answered_games(), rounds, &failed, &unanswered);
     }
@@ -191,21 +177,21 @@ fn print_challenge_summary(
     let cases = answered + unanswered.len() as u64;
     let failing = (failed.len() + unanswered.len()) as u64;
     let names: Vec<&str> = games.iter().map(|game| game.name()).collect();
-    print!(
+    let head = format!(
         "conformance challenge of fairaudit {} ({}): {} of {cases} cases pass",
         env!("CARGO_PKG_VERSION"),
         names.join(", "),
         cases - failing
     );
     if failing == 0 {
-        println!();
+        outln!("{head}");
         return;
     }
-    println!(", {failing} fail:");
+    outln!("{head}, {failing} fail:");
     for (case, fields) in failed {
-        println!("  FAIL {case}: {}", fields.join(", "));
+        outln!("  FAIL {case}: {}", fields.join(", "));
     }
     for case in unanswered {
-        println!("  MISSING {}: no row answers it", case.label);
+        outln!("  MISSING {}: no row answers it", case.label);
     }
 }

@@ -55,7 +55,7 @@ impl fmt::Display for GameId {
 
 /// The error for a game name that is none of the known ones.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game '{0}' (expected keno, roulette-european or roulette-american)")]
+#[error("unknown game '{}' (expected keno, roulette-european or roulette-american)", crate::fields::Excerpt(.0))]
 pub struct UnknownGame(pub String);
 
 impl FromStr for GameId {

@@ -3,38 +3,27 @@
 //! charts per game, the tests, RTP and claims, rejections, and how to reproduce the run.
 
 use super::svg::{escape, p_value_histogram, BandChart, HeatMap};
+use super::table::format_number;
 use super::RunInfo;
 use crate::games::keno::{DRAWN, GRID};
 use crate::games::{GameId, Roulette};
-use crate::rtp::claims::{check_claim, Claim};
-use crate::rtp::decimal::format_fixed;
-use crate::rtp::exact::exact_rtp;
-use crate::rtp::paytable::Paytable;
-use crate::sampler::expected_rejections;
+use crate::results::{Charts, RunResults};
 use crate::stats::battery::{p_value_text, Battery, Verdict};
-use crate::stats::chisquare::margins;
-use crate::stats::keno_structure::{pair_interaction_variance, pair_residuals, PAIR_DF};
 use crate::sweep::file::TallyFile;
-use crate::tally::keno::{pair_index, PAIRS};
-use crate::tally::{KenoTally, RouletteTally};
-use num_rational::BigRational;
+use crate::tally::keno::pair_index;
 use std::fmt::Write;
 
 /// z for a two-sided 99% band.
 const Z99: f64 = 2.575_829_303_548_901;
 
-/// Everything the report shows.
+/// Everything the report shows: it formats, it computes nothing.
 pub struct HtmlReport<'a> {
     /// How the run was made.
     pub run: &'a RunInfo,
-    /// The tallies.
+    /// The tallies' plan.
     pub tallies: &'a TallyFile,
-    /// The battery's results.
-    pub battery: &'a Battery,
-    /// The Keno paytable used for RTP.
-    pub paytable: &'a Paytable,
-    /// The published claims to check.
-    pub claims: &'a [Claim],
+    /// What the run concluded.
+    pub results: &'a RunResults,
 }
 
 /// The report pages' style sheet (shared by the sweep and audit reports).
@@ -51,30 +40,28 @@ impl HtmlReport<'_> {
     /// The page.
     pub fn render(&self) -> String {
         let mut html = String::new();
+        let battery = &self.results.battery;
         let subtitle = format!(
             "fairaudit {} &middot; {} &middot; {} rounds per game and seed pair",
             escape(self.run.fairaudit_version),
             escape(&self.run.finished_at),
             self.tallies.plan.rounds_per_sequence()
         );
-        page_start(&mut html, "fairaudit report", &subtitle, self.battery, self.battery.overall());
+        page_start(&mut html, "fairaudit report", &subtitle, battery, battery.overall());
         self.claims_summary(&mut html);
-        for &game in &self.tallies.plan.games {
-            let _ = write!(html, "<h2 id=\"{g}\">{g}</h2>", g = game.name());
-            match game {
-                GameId::Keno => {
-                    if let Some((label, tally)) = self.tallies.keno_totals().rows.last() {
-                        keno_charts(&mut html, label, &tally.tally);
-                    }
+        for charts in &self.results.charts {
+            match charts {
+                Charts::Keno { group, rounds, numbers, positions, pairs } => {
+                    let _ = write!(html, "<h2 id=\"keno\">keno</h2>");
+                    keno_charts(&mut html, group, *rounds, numbers, positions, pairs);
                 }
-                _ => {
-                    if let Some((label, tally)) = self.tallies.roulette_totals(game).rows.last() {
-                        roulette_charts(&mut html, game, label, &tally.tally);
-                    }
+                Charts::Roulette { game, group, spins, pockets, serial } => {
+                    let _ = write!(html, "<h2 id=\"{g}\">{g}</h2>", g = game.name());
+                    roulette_charts(&mut html, *game, group, *spins, pockets, serial);
                 }
             }
         }
-        self.tests_table(&mut html);
+        tests_table(&mut html, battery, "seed pair");
         self.across_pairs(&mut html);
         self.rtp_section(&mut html);
         self.rejections(&mut html);
@@ -83,25 +70,30 @@ impl HtmlReport<'_> {
         html
     }
 
+    fn illustrative_note(&self, game: GameId) -> &'static str {
+        if game == GameId::Keno && self.results.paytable.is_illustrative() {
+            " (against the ILLUSTRATIVE example paytable, not the operator's)"
+        } else {
+            ""
+        }
+    }
+
     fn claims_summary(&self, html: &mut String) {
-        let verdicts = self.claim_verdicts();
-        if verdicts.is_empty() {
+        if self.results.claims.is_empty() {
             return;
         }
         html.push_str("<p>Published RTP claims: ");
-        let parts: Vec<String> = verdicts
+        let parts: Vec<String> = self
+            .results
+            .claims
             .iter()
-            .map(|(claim, holds, _)| {
+            .map(|verdict| {
                 format!(
                     "{} {}%: <b>{}</b>{}",
-                    claim.game,
-                    escape(&claim.figure_text),
-                    if *holds { "holds" } else { "does not hold" },
-                    if claim.game == GameId::Keno && self.paytable.is_illustrative() {
-                        " (against the ILLUSTRATIVE example paytable, not the operator's)"
-                    } else {
-                        ""
-                    }
+                    verdict.claim.game,
+                    escape(&verdict.claim.figure_text),
+                    if verdict.holds() { "holds" } else { "does not hold" },
+                    self.illustrative_note(verdict.claim.game)
                 )
             })
             .collect();
@@ -109,30 +101,12 @@ impl HtmlReport<'_> {
         html.push_str(" (see RTP below).</p>");
     }
 
-    fn claim_verdicts(&self) -> Vec<(&Claim, bool, String)> {
-        self.claims
-            .iter()
-            .filter(|claim| self.tallies.plan.games.contains(&claim.game))
-            .map(|claim| {
-                let verdict = check_claim(claim, &exact_rtp(claim.game, self.paytable));
-                let failing: Vec<String> = verdict
-                    .failures()
-                    .map(|check| format!("{} ({}%)", check.bet_type, percent(&check.rtp_percent, false)))
-                    .collect();
-                (claim, verdict.holds(), failing.join(", "))
-            })
-            .collect()
-    }
-
-    fn tests_table(&self, html: &mut String) {
-        tests_table(html, self.battery, "seed pair");
-    }
-
     fn across_pairs(&self, html: &mut String) {
         if self.tallies.plan.seed_pairs.len() < 2 {
             return;
         }
         let p_values: Vec<f64> = self
+            .results
             .battery
             .results
             .iter()
@@ -145,65 +119,60 @@ impl HtmlReport<'_> {
 
     fn rtp_section(&self, html: &mut String) {
         html.push_str("<h2 id=\"rtp\">Return to player (exact) and claims</h2>");
-        if self.paytable.is_illustrative() && self.tallies.plan.games.contains(&GameId::Keno) {
+        if self.results.paytable.is_illustrative() && self.tallies.plan.games.contains(&GameId::Keno) {
             html.push_str("<p class=\"note\"><b>Keno figures use the ILLUSTRATIVE example paytable, NOT THE OPERATOR'S.</b> Pass the operator's with --paytable.</p>");
         }
-        for (claim, holds, failing) in self.claim_verdicts() {
+        for verdict in &self.results.claims {
+            let claim = &verdict.claim;
+            let failing: Vec<String> = verdict
+                .failures()
+                .map(|check| format!("{} ({}%)", check.bet_type, check.rtp_percent.text()))
+                .collect();
             let _ = write!(
                 html,
-                "<p>Claim: {} RTP {}% (tolerance {} pp): <b>{}</b>{}</p>",
+                "<p class=\"claim\">Claim: {} RTP {}% (tolerance {} pp): <b>{}</b>{}{}</p>",
                 claim.game,
                 escape(&claim.figure_text),
-                percent(&claim.tolerance, true),
-                if holds { "holds for every bet type" } else { "does not hold" },
-                if failing.is_empty() { String::new() } else { format!("; outside: {}", escape(&failing)) }
+                claim.tolerance.text(),
+                if verdict.holds() { "holds for every bet type" } else { "does not hold" },
+                self.illustrative_note(claim.game),
+                if failing.is_empty() {
+                    String::new()
+                } else {
+                    format!("; outside: {}", escape(&failing.join(", ")))
+                }
             );
         }
         html.push_str("<table id=\"rtp-table\"><tr><th>game</th><th>bet type</th><th>pays</th><th>RTP %</th><th>house edge %</th><th>hit frequency %</th></tr>");
-        for &game in &self.tallies.plan.games {
-            for bet in exact_rtp(game, self.paytable) {
-                let _ = write!(
-                    html,
-                    "<tr><td>{game}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-                    escape(&bet.bet_type),
-                    escape(&bet.pays),
-                    percent(&bet.rtp, false),
-                    percent(&bet.house_edge(), false),
-                    percent(&bet.hit_frequency, false)
-                );
-            }
+        for bet in &self.results.exact {
+            let _ = write!(
+                html,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+                bet.game,
+                escape(&bet.bet_type),
+                escape(&bet.pays),
+                bet.rtp_percent().text(),
+                bet.house_edge_percent().text(),
+                bet.hit_frequency_percent().text()
+            );
         }
         html.push_str("</table><p class=\"note\">Exact, in rational arithmetic. The realised RTP per bet type with 99% intervals is in rtp.csv.</p>");
     }
 
     fn rejections(&self, html: &mut String) {
         html.push_str("<h2 id=\"rejections\">Rejection sampling</h2><table id=\"rejection-table\"><tr><th>game</th><th>seed pair</th><th>P</th><th>draws</th><th>rejected words</th><th>expected</th><th>rounds beyond the verifier's words</th></tr>");
-        for &game in &self.tallies.plan.games {
-            let rows: Vec<(String, crate::tally::stream::StreamTally)> = match game {
-                GameId::Keno => {
-                    self.tallies.keno_totals().rows.into_iter().map(|(p, t)| (p, t.tally.stream)).collect()
-                }
-                _ => self
-                    .tallies
-                    .roulette_totals(game)
-                    .rows
-                    .into_iter()
-                    .map(|(p, t)| (p, t.tally.stream))
-                    .collect(),
-            };
-            for (pair, stream) in rows {
-                for (draw, &rejected) in stream.rejections.iter().enumerate() {
-                    let p = game.outcomes_at_draw(draw);
-                    let _ = write!(
-                        html,
-                        "<tr><td>{game}</td><td>{}</td><td class=\"num\">{p}</td><td class=\"num\">{}</td><td class=\"num\">{rejected}</td><td class=\"num\">{:.4}</td><td class=\"num\">{}</td></tr>",
-                        escape(&pair),
-                        stream.rounds,
-                        expected_rejections(p, stream.rounds),
-                        stream.beyond_reference_words
-                    );
-                }
-            }
+        for row in &self.results.rejections {
+            let _ = write!(
+                html,
+                "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+                row.game,
+                escape(&row.group),
+                row.outcomes,
+                row.draws,
+                row.rejected,
+                format_number(row.expected),
+                row.beyond_reference_words
+            );
         }
         html.push_str("</table>");
     }
@@ -293,83 +262,70 @@ pub(crate) fn page_start(
     );
 }
 
-fn percent(value: &BigRational, already_percent: bool) -> String {
-    let scaled = if already_percent { value.clone() } else { value * BigRational::from_integer(100.into()) };
-    format_fixed(&scaled, 4)
-}
-
-fn keno_charts(html: &mut String, label: &str, tally: &KenoTally) {
-    let rounds = tally.stream.rounds as f64;
+fn keno_charts(
+    html: &mut String,
+    label: &str,
+    rounds: u64,
+    numbers: &[u64],
+    positions: &[f64],
+    pairs: &[f64],
+) {
+    let r = rounds as f64;
     let p = DRAWN as f64 / GRID as f64;
-    let sd = (rounds * p * (1.0 - p)).sqrt();
+    let sd = (r * p * (1.0 - p)).sqrt();
     let chart = BandChart {
         title: &format!("Keno number frequency (seed pair {label})"),
         labels: (1..=GRID).map(|n| n.to_string()).collect(),
-        observed: tally.numbers.iter().map(|&c| c as f64).collect(),
-        expected: vec![rounds * p; GRID],
+        observed: numbers.iter().map(|&c| c as f64).collect(),
+        expected: vec![r * p; GRID],
         band: vec![Z99 * sd; GRID],
     };
     html.push_str(&chart.svg());
-    let cell = rounds / GRID as f64;
-    let cell_sd = (rounds / GRID as f64 * (1.0 - 1.0 / GRID as f64)).sqrt();
     let positions = HeatMap {
-        title: &format!("Keno draw position x number (seed pair {label})"),
+        title: &format!("Keno draw position x number, number totals removed (seed pair {label})"),
         rows: (1..=DRAWN).map(|k| format!("#{k}")).collect(),
         cols: (1..=GRID).map(|n| n.to_string()).collect(),
-        z: (0..DRAWN)
-            .map(|k| {
-                (0..GRID).map(|n| Some((tally.positions[k * GRID + n] as f64 - cell) / cell_sd)).collect()
-            })
-            .collect(),
+        z: positions.chunks_exact(GRID).map(|row| row.iter().map(|&z| Some(z)).collect()).collect(),
     };
     html.push_str(&positions.svg());
-    let residuals = pair_residuals(tally);
-    let pair_sd = (rounds * pair_interaction_variance() * PAIR_DF as f64 / PAIRS as f64).sqrt();
     let pairs = HeatMap {
         title: &format!("Keno pairs drawn together, number totals removed (seed pair {label})"),
         rows: (1..=GRID).map(|n| n.to_string()).collect(),
         cols: (1..=GRID).map(|n| n.to_string()).collect(),
         z: (1..=GRID as u8)
-            .map(|a| {
-                (1..=GRID as u8).map(|b| (a != b).then(|| residuals[pair_index(a, b)] / pair_sd)).collect()
-            })
+            .map(|a| (1..=GRID as u8).map(|b| (a != b).then(|| pairs[pair_index(a, b)])).collect())
             .collect(),
     };
     html.push_str(&pairs.svg());
 }
 
-fn roulette_charts(html: &mut String, game: GameId, label: &str, tally: &RouletteTally) {
-    let pockets = tally.pockets.len();
-    let spins = tally.stream.rounds as f64;
-    let p = 1.0 / pockets as f64;
-    let labels: Vec<String> = (0..pockets).map(|i| Roulette::label(i as u8)).collect();
+fn roulette_charts(
+    html: &mut String,
+    game: GameId,
+    label: &str,
+    spins: u64,
+    pockets: &[u64],
+    serial: &[Option<f64>],
+) {
+    let n = pockets.len();
+    let s = spins as f64;
+    let p = 1.0 / n as f64;
+    let labels: Vec<String> = (0..n).map(|i| Roulette::label(i as u8)).collect();
     let chart = BandChart {
         title: &format!("{game} pocket frequency (seed pair {label})"),
         labels: labels.clone(),
-        observed: tally.pockets.iter().map(|&c| c as f64).collect(),
-        expected: vec![spins * p; pockets],
-        band: vec![Z99 * (spins * p * (1.0 - p)).sqrt(); pockets],
+        observed: pockets.iter().map(|&c| c as f64).collect(),
+        expected: vec![s * p; n],
+        band: vec![Z99 * (s * p * (1.0 - p)).sqrt(); n],
     };
     html.push_str(&chart.svg());
-    let (rows, cols) = margins(&tally.pairs, pockets);
-    let total: f64 = rows.iter().sum();
-    let serial = HeatMap {
+    let heat = HeatMap {
         title: &format!(
             "{game} consecutive spins: pocket at n (rows) x pocket at n+1 (columns) (seed pair {label})"
         ),
         rows: labels.clone(),
         cols: labels,
-        z: (0..pockets)
-            .map(|a| {
-                (0..pockets)
-                    .map(|b| {
-                        let expected = rows[a] * cols[b] / total;
-                        (expected > 0.0)
-                            .then(|| (tally.pairs[a * pockets + b] as f64 - expected) / expected.sqrt())
-                    })
-                    .collect()
-            })
-            .collect(),
+        z: serial.chunks_exact(n).map(|row| row.to_vec()).collect(),
     };
-    html.push_str(&serial.svg());
+    html.push_str(&heat.svg());
 }

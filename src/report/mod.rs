@@ -9,9 +9,7 @@ pub mod svg;
 pub mod table;
 pub mod tallies;
 
-use crate::rtp::claims::Claim;
-use crate::rtp::empirical::rtp_rows;
-use crate::rtp::paytable::Paytable;
+use crate::results::RunResults;
 use crate::stats::battery::Battery;
 use crate::sweep::file::TallyFile;
 pub use html::HtmlReport;
@@ -89,12 +87,8 @@ pub struct RunReport<'a> {
     pub tallies: &'a TallyFile,
     /// How the run was made.
     pub run: &'a RunInfo,
-    /// The battery (complete runs only).
-    pub battery: Option<&'a Battery>,
-    /// The Keno paytable for RTP.
-    pub paytable: &'a Paytable,
-    /// The published claims the report checks.
-    pub claims: &'a [Claim],
+    /// What it concluded (complete runs only).
+    pub results: Option<&'a RunResults>,
 }
 
 impl RunReport<'_> {
@@ -102,22 +96,17 @@ impl RunReport<'_> {
     /// a complete one also the tally tables, `tests.csv`, `summary.json`, `rtp.csv` and
     /// `report.html`.
     pub fn files(&self) -> Vec<(String, Vec<u8>)> {
-        let mut exports: Vec<Box<dyn Export + '_>> =
-            vec![Box::new(self.tallies.clone()), Box::new(self.run.clone())];
-        if let (true, Some(battery)) = (self.tallies.complete, self.battery) {
+        let mut exports: Vec<Box<dyn Export + '_>> = vec![Box::new(self.tallies), Box::new(self.run)];
+        if let (true, Some(results)) = (self.tallies.complete, self.results) {
             exports.extend(
-                tallies::tally_tables(self.tallies).into_iter().map(|t| Box::new(t) as Box<dyn Export>),
+                tallies::tally_tables(self.tallies, results)
+                    .into_iter()
+                    .map(|t| Box::new(t) as Box<dyn Export>),
             );
-            exports.push(Box::new(results::tests_table(battery)));
-            exports.push(Box::new(Summary(battery)));
-            exports.push(Box::new(results::rtp_table(&rtp_rows(self.tallies, self.paytable, battery.alpha))));
-            exports.push(Box::new(HtmlReport {
-                run: self.run,
-                tallies: self.tallies,
-                battery,
-                paytable: self.paytable,
-                claims: self.claims,
-            }));
+            exports.push(Box::new(results::tests_table(&results.battery)));
+            exports.push(Box::new(Summary(&results.battery)));
+            exports.push(Box::new(results::rtp_table(&results.rtp)));
+            exports.push(Box::new(HtmlReport { run: self.run, tallies: self.tallies, results }));
         }
         exports.iter().map(|e| (e.file_name(), e.to_bytes())).collect()
     }

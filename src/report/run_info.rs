@@ -5,9 +5,16 @@ use crate::sweep::file::{NonceRange, SeedSource, TallyFile};
 use crate::sweep::seeds::SeedPair;
 use serde::Serialize;
 
+/// The `format` field of every `run.json`: it marks a folder as fairaudit's output.
+pub const RUN_FORMAT: &str = "fairaudit-run";
+
 /// The facts of one run.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunInfo {
+    /// Always [`RUN_FORMAT`].
+    pub format: &'static str,
+    /// `sweep` or `merge`.
+    pub kind: &'static str,
     /// fairaudit's version.
     pub fairaudit_version: &'static str,
     /// The command, as typed (arguments after the program name).
@@ -40,8 +47,10 @@ pub struct RunInfo {
 
 impl RunInfo {
     /// Run facts for a tally file; timing and threads are the caller's to fill in.
-    pub fn for_tallies(tallies: &TallyFile, command_line: Vec<String>) -> Self {
+    pub fn for_tallies(kind: &'static str, tallies: &TallyFile, command_line: Vec<String>) -> Self {
         RunInfo {
+            format: RUN_FORMAT,
+            kind,
             fairaudit_version: env!("CARGO_PKG_VERSION"),
             command_line,
             games: tallies.plan.games.clone(),
@@ -62,6 +71,33 @@ impl RunInfo {
     /// Pretty JSON with a final newline.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = serde_json::to_vec_pretty(self).expect("run info serialises");
+        bytes.push(b'\n');
+        bytes
+    }
+}
+
+/// `run.json` of a run that is not a sweep (an audit, a conformance challenge): what made
+/// it, and when.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunStamp {
+    /// Always [`RUN_FORMAT`].
+    pub format: &'static str,
+    /// `audit` or `conformance`.
+    pub kind: &'static str,
+    /// fairaudit's version.
+    pub fairaudit_version: &'static str,
+    /// The command, as typed.
+    pub command_line: Vec<String>,
+    /// When the run started (RFC 3339, UTC).
+    pub started_at: String,
+    /// When it ended.
+    pub finished_at: String,
+}
+
+impl RunStamp {
+    /// Pretty JSON with a final newline.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = serde_json::to_vec_pretty(self).expect("run stamp serialises");
         bytes.push(b'\n');
         bytes
     }

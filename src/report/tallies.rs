@@ -7,15 +7,15 @@ use super::table::{Cell, Table};
 use crate::games::keno::{DRAWN, GRID};
 use crate::games::roulette::outside_groups;
 use crate::games::{GameId, Roulette};
-use crate::sampler::rejected_values;
+use crate::results::{RejectionRow, RunResults, Totals};
 use crate::sweep::file::{GameTotals, TallyFile};
 use crate::tally::keno::{pair_index, PICK_ORDER};
 use crate::tally::roulette::{COLOUR_SYMBOLS, GAP_CAP, LOW_HIGH_SYMBOLS, RUN_CAP};
 use crate::tally::stream::StreamTally;
 use crate::tally::{KenoTally, RouletteTally};
 
-/// Every tally table of a tally file.
-pub fn tally_tables(file: &TallyFile) -> Vec<Table> {
+/// Every tally table of a complete run, from its closed totals.
+pub fn tally_tables(file: &TallyFile, results: &RunResults) -> Vec<Table> {
     let mut counts = Table::new("outcome_counts.csv", vec!["game", "seed_pair", "outcome", "count"]);
     let mut stream = Table::new(
         "stream.csv",
@@ -28,43 +28,44 @@ pub fn tally_tables(file: &TallyFile) -> Vec<Table> {
             "max_words_in_round",
         ],
     );
-    let mut rejections = Table::new(
-        "rejections.csv",
-        vec!["game", "seed_pair", "outcomes_p", "draws", "rejected_words", "rejected_values_per_2_32"],
-    );
     let mut tables = Vec::new();
-    if file.plan.games.contains(&GameId::Keno) {
-        let keno = file.keno_totals();
-        for (pair, closed) in &keno.rows {
-            let tally = &closed.tally;
-            for (n, &count) in tally.numbers.iter().enumerate() {
-                counts.push(vec!["keno".into(), pair.clone().into(), (n as u64 + 1).into(), count.into()]);
-            }
-            stream_rows(&mut stream, &mut rejections, GameId::Keno, pair, &tally.stream);
-        }
-        tables.extend(keno_tables(&keno));
-    }
     let mut roulette_out = roulette_tables();
     let mut any_roulette = false;
-    for game in [GameId::RouletteEuropean, GameId::RouletteAmerican] {
-        if !file.plan.games.contains(&game) {
-            continue;
-        }
-        let roulette = file.roulette_totals(game);
-        for (pair, closed) in &roulette.rows {
-            let tally = &closed.tally;
-            for (pocket, &count) in tally.pockets.iter().enumerate() {
-                counts.push(vec![
-                    game.name().into(),
-                    pair.clone().into(),
-                    Roulette::label(pocket as u8).into(),
-                    count.into(),
-                ]);
+    for totals in &results.totals {
+        match totals {
+            Totals::Keno(keno) => {
+                for (pair, closed) in &keno.rows {
+                    let tally = &closed.tally;
+                    for (n, &count) in tally.numbers.iter().enumerate() {
+                        counts.push(vec![
+                            "keno".into(),
+                            pair.clone().into(),
+                            (n as u64 + 1).into(),
+                            count.into(),
+                        ]);
+                    }
+                    stream_row(&mut stream, GameId::Keno, pair, &tally.stream);
+                }
+                tables.extend(keno_tables(keno));
             }
-            stream_rows(&mut stream, &mut rejections, game, pair, &tally.stream);
+            Totals::Roulette(roulette) => {
+                let game = roulette.game;
+                for (pair, closed) in &roulette.rows {
+                    let tally = &closed.tally;
+                    for (pocket, &count) in tally.pockets.iter().enumerate() {
+                        counts.push(vec![
+                            game.name().into(),
+                            pair.clone().into(),
+                            Roulette::label(pocket as u8).into(),
+                            count.into(),
+                        ]);
+                    }
+                    stream_row(&mut stream, game, pair, &tally.stream);
+                }
+                roulette_rows(&mut roulette_out, roulette);
+                any_roulette = true;
+            }
         }
-        roulette_rows(&mut roulette_out, &roulette);
-        any_roulette = true;
     }
     if any_roulette {
         tables.extend(roulette_out);
@@ -79,12 +80,12 @@ pub fn tally_tables(file: &TallyFile) -> Vec<Table> {
             pair.commitment.clone().into(),
         ]);
     }
-    let mut all = vec![seeds, counts, stream, rejections];
+    let mut all = vec![seeds, counts, stream, rejection_table(&results.rejections)];
     all.extend(tables);
     all
 }
 
-fn stream_rows(stream: &mut Table, rejections: &mut Table, game: GameId, pair: &str, tally: &StreamTally) {
+fn stream_row(stream: &mut Table, game: GameId, pair: &str, tally: &StreamTally) {
     stream.push(vec![
         game.name().into(),
         pair.into(),
@@ -93,17 +94,35 @@ fn stream_rows(stream: &mut Table, rejections: &mut Table, game: GameId, pair: &
         tally.beyond_reference_words.into(),
         tally.max_words_in_round.into(),
     ]);
-    for (draw, &rejected) in tally.rejections.iter().enumerate() {
-        let p = game.outcomes_at_draw(draw);
-        rejections.push(vec![
-            game.name().into(),
-            pair.into(),
-            u64::from(p).into(),
-            tally.rounds.into(),
-            rejected.into(),
-            rejected_values(p).into(),
+}
+
+/// `rejections.csv`: per game, seed pair and P, the draws, the rejected words and their
+/// exact expectation, and `2^32 mod P`.
+fn rejection_table(rows: &[RejectionRow]) -> Table {
+    let mut table = Table::new(
+        "rejections.csv",
+        vec![
+            "game",
+            "seed_pair",
+            "outcomes_p",
+            "draws",
+            "rejected_words",
+            "expected_rejected_words",
+            "rejected_values_per_2_32",
+        ],
+    );
+    for row in rows {
+        table.push(vec![
+            row.game.name().into(),
+            row.group.clone().into(),
+            u64::from(row.outcomes).into(),
+            row.draws.into(),
+            row.rejected.into(),
+            Cell::Num(row.expected),
+            row.rejected_values.into(),
         ]);
     }
+    table
 }
 
 fn keno_tables(keno: &GameTotals<KenoTally>) -> Vec<Table> {

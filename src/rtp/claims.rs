@@ -21,7 +21,7 @@
 //! |exact RTP % − figure| ≤ tolerance, compared in exact rationals. A published RTP that
 //! is true for some bets only is not true of the game.
 
-use super::decimal::{half_last_digit, parse_decimal, DecimalError};
+use super::decimal::{half_last_digit, parse_decimal, DecimalError, Percent};
 use super::exact::ExactRtp;
 use crate::games::GameId;
 use num_rational::BigRational;
@@ -53,9 +53,9 @@ pub struct Claim {
     /// The figure as published (`97.30`).
     pub figure_text: String,
     /// The figure, in percent.
-    pub figure: BigRational,
+    pub figure: Percent,
     /// The tolerance, in percentage points.
-    pub tolerance: BigRational,
+    pub tolerance: Percent,
     /// Where it was published.
     pub source: String,
 }
@@ -83,7 +83,7 @@ pub enum ClaimsProblem {
     #[error("{0}")]
     UnknownGame(#[from] crate::games::UnknownGame),
     /// A metric other than `rtp`.
-    #[error("unknown metric '{0}' (expected rtp)")]
+    #[error("unknown metric '{}' (expected rtp)", crate::fields::Excerpt(.0))]
     UnknownMetric(String),
     /// The figure is not a non-negative decimal.
     #[error("figure {0}")]
@@ -124,7 +124,15 @@ pub fn parse_claims(input: impl Read) -> Result<Vec<Claim>, ClaimsError> {
             None => half_last_digit(&figure_text),
         };
         let source = source_at.map(|at| record[at].to_owned()).unwrap_or_default();
-        claims.push(Claim { line, game, metric, figure_text, figure, tolerance, source });
+        claims.push(Claim {
+            line,
+            game,
+            metric,
+            figure_text,
+            figure: Percent(figure),
+            tolerance: Percent(tolerance),
+            source,
+        });
     }
     Ok(claims)
 }
@@ -140,11 +148,11 @@ pub struct BetCheck {
     /// The bet type.
     pub bet_type: String,
     /// Its exact RTP, in percent.
-    pub rtp_percent: BigRational,
+    pub rtp_percent: Percent,
     /// RTP % − figure, in percentage points (negative: the bet returns less than claimed).
-    pub deviation: BigRational,
+    pub deviation: Percent,
     /// How far beyond the tolerance the deviation lies (0 when within it).
-    pub beyond_tolerance: BigRational,
+    pub beyond_tolerance: Percent,
 }
 
 impl BetCheck {
@@ -186,17 +194,21 @@ impl ClaimVerdict {
 
 /// Checks `claim` against the bet types in `exact` that belong to its game.
 pub fn check_claim(claim: &Claim, exact: &[ExactRtp]) -> ClaimVerdict {
-    let hundred = BigRational::from_integer(100.into());
     let checks = exact
         .iter()
         .filter(|bet| bet.game == claim.game)
         .map(|bet| {
-            let rtp_percent = &bet.rtp * &hundred;
-            let deviation = &rtp_percent - &claim.figure;
-            let excess = deviation.abs() - &claim.tolerance;
+            let rtp_percent = bet.rtp_percent();
+            let deviation = &rtp_percent.0 - &claim.figure.0;
+            let excess = deviation.abs() - &claim.tolerance.0;
             let beyond_tolerance =
                 if excess.is_positive() { excess } else { BigRational::from_integer(0.into()) };
-            BetCheck { bet_type: bet.bet_type.clone(), rtp_percent, deviation, beyond_tolerance }
+            BetCheck {
+                bet_type: bet.bet_type.clone(),
+                rtp_percent,
+                deviation: Percent(deviation),
+                beyond_tolerance: Percent(beyond_tolerance),
+            }
         })
         .collect();
     ClaimVerdict { claim: claim.clone(), checks }
@@ -223,8 +235,8 @@ mod tests {
     #[test]
     fn an_empty_tolerance_is_half_the_last_published_digit() {
         let claims = parse("game,metric,figure,tolerance\nkeno,rtp,98.5,\nkeno,rtp,98.5,0.2\n").unwrap();
-        assert_eq!(claims[0].tolerance, BigRational::new(5.into(), 100.into()));
-        assert_eq!(claims[1].tolerance, BigRational::new(1.into(), 5.into()));
+        assert_eq!(claims[0].tolerance.0, BigRational::new(5.into(), 100.into()));
+        assert_eq!(claims[1].tolerance.0, BigRational::new(1.into(), 5.into()));
         assert_eq!(claims[1].line, 3);
     }
 

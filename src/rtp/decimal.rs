@@ -16,12 +16,19 @@ pub enum DecimalError {
     #[error("empty where a number is needed")]
     Empty,
     /// A well-formed number below zero.
-    #[error("'{0}' is negative")]
+    #[error("'{}' is negative", crate::fields::Excerpt(.0))]
     Negative(String),
+    /// More digits than any paytable or claim needs.
+    #[error("'{}' has more than {MAX_DIGITS} digits", crate::fields::Excerpt(.0))]
+    TooLong(String),
     /// Anything else: letters, exponents, thousands separators, several points.
-    #[error("'{0}' is not a plain decimal number (digits with an optional '.' part, e.g. 3.95)")]
+    #[error("'{}' is not a plain decimal number (digits with an optional '.' part, e.g. 3.95)", crate::fields::Excerpt(.0))]
     NotANumber(String),
 }
+
+/// The most digits a decimal may have: a multiplier of 10^30 is already absurd, and a
+/// 70-kilobyte number once took 20 seconds to read and then crashed the formatting.
+pub const MAX_DIGITS: usize = 30;
 
 /// A non-negative decimal written as digits with an optional fractional part (`3`,
 /// `3.95`, `0.005`), exactly. Exponents, `+`, `,` and `_` are refused, so nothing is
@@ -30,6 +37,9 @@ pub fn parse_decimal(text: &str) -> Result<BigRational, DecimalError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(DecimalError::Empty);
+    }
+    if text.bytes().filter(u8::is_ascii_digit).count() > MAX_DIGITS {
+        return Err(DecimalError::TooLong(text.to_owned()));
     }
     let not_a_number = || DecimalError::NotANumber(text.to_owned());
     match text.strip_prefix('-') {
@@ -53,6 +63,43 @@ fn parse_unsigned(text: &str) -> Option<BigRational> {
     }
     let numerator: BigInt = format!("{whole}{fraction}").parse().ok()?;
     Some(BigRational::new(numerator, pow10(fraction.len())))
+}
+
+/// An exact percentage, or a difference in percentage points: its own type, so that a
+/// fraction is never printed as a percentage or scaled twice, and one function formats it
+/// wherever it appears (terminal, CSV, HTML).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Percent(pub BigRational);
+
+impl Percent {
+    /// Decimals every percentage is printed with.
+    pub const PLACES: usize = 6;
+
+    /// A fraction (`36/37`) as a percentage (`97.297297…`).
+    pub fn of_fraction(fraction: &BigRational) -> Percent {
+        Percent(fraction * BigRational::from_integer(BigInt::from(100)))
+    }
+
+    /// The value with [`Percent::PLACES`] decimals, rounded half away from zero
+    /// (`97.297297`).
+    pub fn text(&self) -> String {
+        format_fixed(&self.0, Self::PLACES)
+    }
+
+    /// The magnitude.
+    pub fn abs(&self) -> Percent {
+        Percent(self.0.abs())
+    }
+
+    /// Whether it is below zero.
+    pub fn is_negative(&self) -> bool {
+        self.0.is_negative()
+    }
+
+    /// Whether it is above zero.
+    pub fn is_positive(&self) -> bool {
+        self.0.is_positive()
+    }
 }
 
 /// Digits after the decimal point in a decimal's text (`97.30` has 2): the precision a

@@ -22,6 +22,7 @@
 //! (the draw does not depend on the picks), and receives the paytable's multiplier
 //! m(k, h). Each pick count is a bet type.
 
+use super::decimal::Percent;
 use super::paytable::Paytable;
 use super::roulette_bets::{bets, BetType};
 use crate::games::keno::{DRAWN, GRID};
@@ -120,6 +121,21 @@ impl ExactRtp {
     /// The house edge, 1 − RTP.
     pub fn house_edge(&self) -> BigRational {
         BigRational::one() - &self.rtp
+    }
+
+    /// The RTP in percent.
+    pub fn rtp_percent(&self) -> Percent {
+        Percent::of_fraction(&self.rtp)
+    }
+
+    /// The house edge in percent.
+    pub fn house_edge_percent(&self) -> Percent {
+        Percent::of_fraction(&self.house_edge())
+    }
+
+    /// The hit frequency in percent.
+    pub fn hit_frequency_percent(&self) -> Percent {
+        Percent::of_fraction(&self.hit_frequency)
     }
 }
 

@@ -82,7 +82,7 @@ pub enum PaytableProblem {
     #[error("no '{0}' column (the header must name picks, hits and multiplier)")]
     MissingColumn(&'static str),
     /// `picks` or `hits` is not a whole number.
-    #[error("{column} '{text}' is not a whole number")]
+    #[error("{column} '{}' is not a whole number", crate::fields::Excerpt(.text))]
     NotAnInteger {
         /// `picks` or `hits`.
         column: &'static str,
@@ -173,7 +173,7 @@ impl Paytable {
             let fail = |problem| PaytableError { line, problem };
             let whole = |at: usize, column: &'static str| {
                 let text = &record[at];
-                text.parse::<u64>()
+                crate::fields::parse_small(text, 0..=u64::from(u32::MAX), "a whole number")
                     .map_err(|_| fail(PaytableProblem::NotAnInteger { column, text: text.to_owned() }))
             };
             let (picks, hits) = (whole(picks_at, "picks")?, whole(hits_at, "hits")?);

@@ -22,6 +22,8 @@ use std::ops::Range;
 
 /// The `format` field's value.
 pub const FORMAT: &str = "fairaudit-tally";
+/// The tally file's name in an output folder.
+pub const TALLY_FILE: &str = "tally.json";
 /// The version this build writes and reads. Version 2 added the lagged serial counters
 /// (pairs and overlaps at lags 2..=10) and the ten-round edges they need; version 1 files
 /// lack them and cannot be upgraded, only regenerated.
@@ -261,6 +263,11 @@ impl TallyFile {
     /// A file for `plan` holding `entries`.
     pub fn new(plan: Plan, complete: bool, entries: Vec<Entry>) -> Self {
         TallyFile { format: FORMAT.to_owned(), version: VERSION, plan, complete, entries }
+    }
+
+    /// Rounds tallied in all entries.
+    pub fn rounds(&self) -> u64 {
+        self.entries.iter().map(|e| e.ranges().iter().map(|r| r.end - r.start).sum::<u64>()).sum()
     }
 
     /// Serialises as compact JSON with a final newline.

@@ -121,8 +121,8 @@ pub enum MergeError {
     /// Nothing to merge.
     #[error("nothing to merge")]
     Empty,
-    /// An input is an interrupted sweep.
-    #[error("input {0} is an interrupted sweep: finish it with --resume before merging")]
+    /// An input (1-based) is an interrupted sweep.
+    #[error("input {0} is an interrupted sweep")]
     Incomplete(usize),
     /// Inputs disagree on the games.
     #[error("input {0} sweeps different games ({1}) from input 1 ({2})")]

@@ -181,7 +181,7 @@ pub fn history(game: GameId, seed: u64, players: usize, pairs: usize, rounds: u6
                         && multiplier.compare(Money::whole(3)) != Some(std::cmp::Ordering::Less)
                     {
                         big_wins += 1;
-                        if big_wins % 4 == 0 {
+                        if big_wins.is_multiple_of(4) {
                             nonce += 1;
                             continue;
                         }

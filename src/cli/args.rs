@@ -1,0 +1,116 @@
+//! The command line's shared pieces: value parsers (one per kind of value, all built on
+//! the library's [`fairaudit::fields`]), the argument groups several commands share, and
+//! the loaders of the input files they name. Commands turn their arguments into a
+//! validated request with these before any work starts.
+
+use super::input;
+use anyhow::{Context, Result};
+use clap::Args;
+use fairaudit::audit::money::Money;
+use fairaudit::fields::parse_nonce;
+use fairaudit::games::GameId;
+use fairaudit::rtp::claims::{builtin_claims, parse_claims, Claim};
+use fairaudit::rtp::{Paytable, PaytableOrigin};
+use fairaudit::sweep::file::NonceRange;
+use std::path::{Path, PathBuf};
+
+/// The most worker threads a command starts: far more than any machine fairaudit runs on
+/// has cores (results never depend on the count), few enough that a typo cannot exhaust
+/// the machine (`--threads 4294967295` once spawned 9,357 threads before it was stopped).
+pub const MAX_THREADS: u32 = 512;
+
+/// A game name: `keno`, `roulette-european` or `roulette-american`.
+pub fn parse_game(text: &str) -> Result<GameId, String> {
+    text.parse().map_err(|e: fairaudit::games::UnknownGame| e.to_string())
+}
+
+/// A nonce: plain decimal, 0 to 2^64 − 1.
+pub fn parse_nonce_arg(text: &str) -> Result<u64, String> {
+    parse_nonce(text).map_err(|e| e.to_string())
+}
+
+/// A half-open nonce range `A..B` of nonces, refusing an empty one.
+pub fn parse_range(text: &str) -> Result<NonceRange, String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("'{}' is not a range A..B", fairaudit::fields::Excerpt(text)))?;
+    let start = parse_nonce(a).map_err(|e| e.to_string())?;
+    let end = parse_nonce(b).map_err(|e| e.to_string())?;
+    if start >= end {
+        return Err(format!("range {text} is empty (A must be below B)"));
+    }
+    Ok(NonceRange { start, end })
+}
+
+/// A significance level strictly between 0 and 1.
+pub fn parse_alpha(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(alpha) if alpha > 0.0 && alpha < 1.0 => Ok(alpha),
+        _ => Err(format!(
+            "alpha must be a number between 0 and 1 (exclusive), got '{}'",
+            fairaudit::fields::Excerpt(text)
+        )),
+    }
+}
+
+/// A thread count, 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<u32, String> {
+    fairaudit::fields::parse_small(text, 1..=u64::from(MAX_THREADS), "a thread count").map(|t| t as u32)
+}
+
+/// A commitment: 64 hex characters (compared ignoring case).
+pub fn parse_commitment(text: &str) -> Result<String, String> {
+    if text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(text.to_owned())
+    } else {
+        Err(format!("a commitment is 64 hex characters, got '{}'", fairaudit::fields::Excerpt(text)))
+    }
+}
+
+/// An amount of money (`0.01`).
+pub fn parse_amount(text: &str) -> Result<Money, String> {
+    Money::parse(text).map_err(|e| e.to_string())
+}
+
+/// The games named, in report order, each once; all three when none is named.
+pub fn games_or_all(named: &[GameId]) -> Vec<GameId> {
+    GameId::ALL.into_iter().filter(|game| named.is_empty() || named.contains(game)).collect()
+}
+
+/// How the battery and the report are made (shared by `sweep` and `merge`).
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Level of the statistical battery (family-wise, Holm-adjusted).
+    #[arg(long, value_name = "A", default_value_t = 0.01, value_parser = parse_alpha)]
+    pub alpha: f64,
+    /// The operator's Keno paytable for rtp.csv (default: the illustrative example).
+    #[arg(long, value_name = "FILE")]
+    pub paytable: Option<PathBuf>,
+    /// The operator's published claims for report.html (default: the built-in SPEC claims).
+    #[arg(long, value_name = "FILE")]
+    pub claims: Option<PathBuf>,
+}
+
+/// The operator's Keno paytable from `path`, or the illustrative example without one.
+pub fn load_paytable(path: Option<&Path>) -> Result<Paytable> {
+    Ok(match path {
+        Some(path) => {
+            let origin = PaytableOrigin::File(path.display().to_string());
+            Paytable::parse(input::open(path)?, origin).with_context(|| path.display().to_string())?
+        }
+        None => Paytable::example(),
+    })
+}
+
+/// The operator's claims from `path`, or the built-in published claims without one.
+pub fn load_claims(path: Option<&Path>) -> Result<Vec<Claim>> {
+    Ok(match path {
+        Some(path) => parse_claims(input::open(path)?).with_context(|| path.display().to_string())?,
+        None => builtin_claims(),
+    })
+}
+
+/// The command as typed (arguments after the program name), for `run.json`.
+pub fn command_line() -> Vec<String> {
+    std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect()
+}

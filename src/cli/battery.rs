@@ -1,0 +1,70 @@
+//! Printing a battery's verdict on the terminal, the same for every command.
+
+use super::Verdict;
+use fairaudit::stats::battery::{p_value_text, Battery, TestResult, Verdict as TestVerdict};
+
+/// The battery's counts in one sentence (the terminal's first line about it; the HTML
+/// report shows the same counts).
+pub fn counts_line(battery: &Battery) -> String {
+    let counts = battery.counts();
+    format!(
+        "battery at alpha {}: {} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
+        battery.alpha,
+        battery.results.len(),
+        counts.pass,
+        counts.weak,
+        counts.fail,
+        counts.insufficient,
+        battery.overall().as_str()
+    )
+}
+
+/// Prints the battery's verdict line, every FAIL and WEAK test, and the INSUFFICIENT tests
+/// grouped by name (one line per test and game, however many groups); with several rows
+/// per test, a count of PASS and INSUFFICIENT per test name. `groups` names what the rows
+/// are (seed pairs, players). Returns the verdict.
+pub fn print_battery(battery: &Battery, groups: &str) -> Verdict {
+    outln!("{}", counts_line(battery));
+    let by_test = battery.counts_by_test();
+    if by_test.values().any(|c| c.pass + c.weak + c.fail + c.insufficient > 1) {
+        outln!("  per test: PASS / INSUFFICIENT of its rows ({groups}, all, across)");
+        for ((game, test), c) in &by_test {
+            outln!("    {:<18} {:<44} {:>6} / {}", game.name(), test, c.pass, c.insufficient);
+        }
+    }
+    for result in
+        battery.results.iter().filter(|r| matches!(r.verdict, TestVerdict::Fail | TestVerdict::Weak))
+    {
+        let which = format!("{} {} {}", result.game, result.seed_pair, result.outcome.test);
+        let (p, adjusted) =
+            (result.outcome.p_value.unwrap_or(f64::NAN), result.adjusted_p.unwrap_or(f64::NAN));
+        outln!(
+            "  {:<12} {which}: p {}, adjusted {} ({})",
+            result.verdict.as_str(),
+            p_value_text(p),
+            p_value_text(adjusted),
+            result.outcome.note
+        );
+    }
+    let mut insufficient: Vec<(&TestResult, usize)> = Vec::new();
+    for result in battery.results.iter().filter(|r| r.verdict == TestVerdict::Insufficient) {
+        match insufficient
+            .iter_mut()
+            .find(|(first, _)| first.game == result.game && first.outcome.test == result.outcome.test)
+        {
+            Some((_, count)) => *count += 1,
+            None => insufficient.push((result, 1)),
+        }
+    }
+    for (first, count) in insufficient {
+        let which = format!("{} {} {}", first.game, first.seed_pair, first.outcome.test);
+        let more =
+            if count > 1 { format!(" (and {} more rows of this test)", count - 1) } else { String::new() };
+        outln!("  {:<12} {which}: {}{more}", "INSUFFICIENT", first.outcome.note);
+    }
+    if battery.overall() == TestVerdict::Fail {
+        Verdict::Finding
+    } else {
+        Verdict::Clean
+    }
+}

@@ -1,0 +1,319 @@
+//! Output folders written as a unit: whatever an output folder holds always belongs to one
+//! run, even when a run is killed mid-write, and two runs never write one folder at once.
+//!
+//! A run claims its folder before any work ([`OutputFolder::claim`]): it takes a lock
+//! (`.NAME.fairaudit-lock` beside the folder, released when the run ends, however it
+//! ends), removes what killed runs left behind, and creates a private staging folder beside
+//! the target, which proves the place writable before hours of sweeping. The run's files
+//! are written into the staging folder; [`OutputFolder::commit`] then swaps it with the
+//! target in one atomic step (`renameat2` with `RENAME_EXCHANGE` on Linux) and removes the
+//! old one. Files in the folder that fairaudit did not write (a screenshot, notes) are
+//! carried over into the new folder by hard links, so nothing a user put there is lost.
+//! A killed run leaves the target as it was, plus a staging folder the next run removes.
+
+use anyhow::{bail, Context, Result};
+use std::fs::{self, File, TryLockError};
+use std::path::{Path, PathBuf};
+
+/// Every file name fairaudit writes into an output folder: these are replaced by a run;
+/// any other file is the user's and is carried over.
+pub const OUR_FILES: &[&str] = &[
+    "tally.json",
+    "run.json",
+    "summary.json",
+    "tests.csv",
+    "rtp.csv",
+    "report.html",
+    "seed_pairs.csv",
+    "outcome_counts.csv",
+    "stream.csv",
+    "rejections.csv",
+    "keno_positions.csv",
+    "keno_pairs.csv",
+    "keno_hits.csv",
+    "keno_overlap.csv",
+    "roulette_pairs.csv",
+    "roulette_groups.csv",
+    "roulette_runs.csv",
+    "roulette_gaps.csv",
+    "findings.csv",
+    "nonce_gaps.csv",
+    "challenge.csv",
+];
+
+/// What the target folder held when it was claimed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Existing {
+    /// Nothing, or no file fairaudit writes.
+    Nothing,
+    /// Files of an earlier fairaudit run; `kind` from its `run.json` (`sweep`, `merge`,
+    /// `audit`, `conformance`), empty when that is missing or unreadable.
+    Run {
+        /// The earlier run's kind.
+        kind: String,
+    },
+}
+
+/// A claimed output folder: its lock, and the staging folder its files are written to.
+pub struct OutputFolder {
+    target: PathBuf,
+    staging: PathBuf,
+    committed: bool,
+    _lock: File,
+}
+
+fn sibling(target: &Path, what: &str) -> Result<PathBuf> {
+    let name = target
+        .file_name()
+        .with_context(|| format!("{}: not a folder name", target.display()))?
+        .to_string_lossy()
+        .into_owned();
+    Ok(parent_of(target).join(format!(".{name}.fairaudit-{what}")))
+}
+
+fn parent_of(target: &Path) -> PathBuf {
+    match target.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+        _ => PathBuf::from("."),
+    }
+}
+
+impl OutputFolder {
+    /// Claims `target` for this run (see the module docs). Refuses a target that is a file,
+    /// a place where nothing can be written, and a folder another run is writing.
+    pub fn claim(target: &Path) -> Result<(OutputFolder, Existing)> {
+        if target.exists() && !target.is_dir() {
+            bail!("{} is a file, not a folder: choose another --out", target.display());
+        }
+        let parent = parent_of(target);
+        fs::create_dir_all(&parent).with_context(|| format!("cannot create {}", parent.display()))?;
+        let lock_path = sibling(target, "lock")?;
+        let lock = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .with_context(|| format!("cannot write in {}", parent.display()))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => bail!(
+                "another fairaudit run is writing {}: wait for it to finish or choose another --out",
+                target.display()
+            ),
+            Err(TryLockError::Error(error)) => {
+                return Err(error).with_context(|| format!("cannot lock {}", lock_path.display()))
+            }
+        }
+        Self::remove_leftovers(target)?;
+        let staging = sibling(target, &format!("new-{}", std::process::id()))?;
+        fs::create_dir(&staging)
+            .with_context(|| format!("cannot write in {}: check that it is writable", parent.display()))?;
+        let existing = Self::inspect(target);
+        Ok((OutputFolder { target: target.to_owned(), staging, committed: false, _lock: lock }, existing))
+    }
+
+    /// Staging and old folders of runs that were killed: the lock says no run owns them.
+    fn remove_leftovers(target: &Path) -> Result<()> {
+        let prefix = sibling(target, "")?;
+        let prefix = prefix.file_name().expect("a name").to_string_lossy().into_owned();
+        let parent = parent_of(target);
+        let Ok(entries) = fs::read_dir(&parent) else { return Ok(()) };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let leftover = name
+                .strip_prefix(&prefix)
+                .is_some_and(|rest| rest.starts_with("new-") || rest.starts_with("old-"));
+            if leftover {
+                let path = entry.path();
+                if !target.exists() && name[prefix.len()..].starts_with("old-") {
+                    // Killed between the two renames of the portable swap: the old
+                    // folder goes back in place.
+                    fs::rename(&path, target)
+                        .with_context(|| format!("cannot restore {}", target.display()))?;
+                } else {
+                    fs::remove_dir_all(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn inspect(target: &Path) -> Existing {
+        let ours = OUR_FILES.iter().any(|name| target.join(name).exists());
+        if !ours {
+            return Existing::Nothing;
+        }
+        let kind = fs::read(target.join("run.json"))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+            .and_then(|run| run.get("kind").and_then(|k| k.as_str()).map(str::to_owned))
+            .unwrap_or_default();
+        Existing::Run { kind }
+    }
+
+    /// The folder the run's files go to.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Where a file of this run is written before the commit.
+    pub fn staged(&self, name: &str) -> PathBuf {
+        self.staging.join(name)
+    }
+
+    /// Writes one file of the run (into the staging folder).
+    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        let path = self.staged(name);
+        fs::write(&path, bytes).with_context(|| format!("cannot write {}", self.target.join(name).display()))
+    }
+
+    /// Writes every `(name, bytes)`.
+    pub fn write_all(&self, files: &[(String, Vec<u8>)]) -> Result<()> {
+        files.iter().try_for_each(|(name, bytes)| self.write(name, bytes))
+    }
+
+    /// Makes the run's files the folder's, at once (see the module docs).
+    pub fn commit(mut self) -> Result<()> {
+        if self.target.is_dir() {
+            for entry in fs::read_dir(&self.target)
+                .with_context(|| format!("cannot read {}", self.target.display()))?
+            {
+                let entry = entry?;
+                let name = entry.file_name();
+                let text = name.to_string_lossy();
+                if OUR_FILES.contains(&text.as_ref()) || self.staging.join(&name).exists() {
+                    continue;
+                }
+                carry_over(&entry.path(), &self.staging.join(&name))?;
+            }
+        }
+        for entry in fs::read_dir(&self.staging)? {
+            let path = entry?.path();
+            if path.is_file() {
+                File::open(&path)?.sync_all().with_context(|| format!("cannot write {}", path.display()))?;
+            }
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&self.staging, fs::Permissions::from_mode(0o755))?;
+        }
+        if self.target.exists() {
+            swap(&self.staging, &self.target)?;
+            // The staging path now holds the old folder.
+            fs::remove_dir_all(&self.staging)
+                .with_context(|| format!("cannot remove the old {}", self.target.display()))?;
+        } else {
+            fs::rename(&self.staging, &self.target)
+                .with_context(|| format!("cannot create {}", self.target.display()))?;
+        }
+        if let Ok(parent) = File::open(parent_of(&self.target)) {
+            let _ = parent.sync_all();
+        }
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for OutputFolder {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_dir_all(&self.staging);
+        }
+    }
+}
+
+/// Carries a user's file (or folder) over into the new folder without copying its data:
+/// a hard link, or a copy where the filesystem has none.
+fn carry_over(from: &Path, to: &Path) -> Result<()> {
+    if from.is_dir() {
+        fs::create_dir(to)?;
+        for entry in fs::read_dir(from)? {
+            let entry = entry?;
+            carry_over(&entry.path(), &to.join(entry.file_name()))?;
+        }
+        return Ok(());
+    }
+    if fs::hard_link(from, to).is_err() {
+        fs::copy(from, to).with_context(|| format!("cannot carry over {}", from.display()))?;
+    }
+    Ok(())
+}
+
+/// Exchanges two folders atomically (Linux), or with two renames elsewhere (a kill between
+/// them is repaired by the next run's [`OutputFolder::claim`]).
+fn swap(staging: &Path, target: &Path) -> Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::ffi::CString;
+        use std::os::unix::ffi::OsStrExt;
+        let a = CString::new(staging.as_os_str().as_bytes())?;
+        let b = CString::new(target.as_os_str().as_bytes())?;
+        // SAFETY: both pointers are valid NUL-terminated paths for the duration of the call;
+        // renameat2 reads them and touches no other memory of ours.
+        let done = unsafe {
+            libc::renameat2(libc::AT_FDCWD, a.as_ptr(), libc::AT_FDCWD, b.as_ptr(), libc::RENAME_EXCHANGE)
+        };
+        if done == 0 {
+            return Ok(());
+        }
+        let error = std::io::Error::last_os_error();
+        // Filesystems without RENAME_EXCHANGE fall back to the portable swap.
+        if error.raw_os_error() != Some(libc::EINVAL) && error.raw_os_error() != Some(libc::ENOSYS) {
+            return Err(error).with_context(|| format!("cannot replace {}", target.display()));
+        }
+    }
+    let old = sibling(target, &format!("old-{}", std::process::id()))?;
+    fs::rename(target, &old).with_context(|| format!("cannot replace {}", target.display()))?;
+    fs::rename(staging, target).with_context(|| format!("cannot replace {}", target.display()))?;
+    fs::rename(&old, staging)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_commit_replaces_our_files_and_keeps_the_users() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out");
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("report.html"), "old run").unwrap();
+        fs::write(target.join("notes.txt"), "mine").unwrap();
+        let (folder, existing) = OutputFolder::claim(&target).unwrap();
+        assert_eq!(existing, Existing::Run { kind: String::new() });
+        folder.write("tally.json", b"new run").unwrap();
+        folder.commit().unwrap();
+        assert_eq!(fs::read_to_string(target.join("tally.json")).unwrap(), "new run");
+        assert!(!target.join("report.html").exists(), "the old run's files are gone");
+        assert_eq!(fs::read_to_string(target.join("notes.txt")).unwrap(), "mine");
+        let leftovers = fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains("fairaudit-new"));
+        assert_eq!(leftovers.count(), 0);
+    }
+
+    #[test]
+    fn an_abandoned_run_leaves_the_folder_as_it_was_and_a_second_writer_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out");
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("tests.csv"), "kept").unwrap();
+        let (folder, _) = OutputFolder::claim(&target).unwrap();
+        folder.write("tests.csv", b"half").unwrap();
+        let second = OutputFolder::claim(&target).err().unwrap().to_string();
+        assert!(second.contains("another fairaudit run is writing"), "{second}");
+        drop(folder);
+        assert_eq!(fs::read_to_string(target.join("tests.csv")).unwrap(), "kept");
+        assert!(OutputFolder::claim(&target).is_ok(), "the lock is released");
+    }
+
+    #[test]
+    fn a_file_as_target_is_refused_before_any_work() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("plain");
+        fs::write(&file, "x").unwrap();
+        assert!(OutputFolder::claim(&file).err().unwrap().to_string().contains("is a file"));
+    }
+}

@@ -1,0 +1,62 @@
+//! Writing to the terminal without panicking: `println!` panics when standard output is a
+//! closed pipe (`fairaudit rtp | head -1`) or a full disk (`> /dev/full`). Every command
+//! prints through [`outln!`] instead: a closed pipe quietly ends the printing (the command
+//! still writes the files it was asked for, and exits 0, as `ripgrep` does); any other
+//! write error is kept and reported once, at the end, as exit status 2.
+
+use std::fmt;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+static CLOSED: AtomicBool = AtomicBool::new(false);
+static FAILED: Mutex<Option<io::Error>> = Mutex::new(None);
+
+/// Writes one line to standard output (see the module docs).
+pub fn line(args: fmt::Arguments<'_>) {
+    if CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut out = io::stdout().lock();
+    if let Err(error) = out.write_fmt(format_args!("{args}\n")) {
+        record(error);
+    }
+}
+
+/// Notes a failed write to standard output: a closed pipe ends the printing, anything
+/// else is kept for the exit status.
+pub fn record(error: io::Error) {
+    CLOSED.store(true, Ordering::Relaxed);
+    if error.kind() != io::ErrorKind::BrokenPipe {
+        FAILED.lock().expect("not poisoned").get_or_insert(error);
+    }
+}
+
+/// Whether the reader closed standard output (a pipe whose reader is gone).
+pub fn closed() -> bool {
+    CLOSED.load(Ordering::Relaxed) && FAILED.lock().expect("not poisoned").is_none()
+}
+
+/// The first write error other than a closed pipe, if any.
+pub fn failure() -> Option<io::Error> {
+    if let Err(error) = io::stdout().lock().flush() {
+        record(error);
+    }
+    FAILED.lock().expect("not poisoned").take()
+}
+
+/// A line on standard error; failures there are ignored (there is nowhere left to say so).
+pub fn note(args: fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr().lock(), "{args}");
+}
+
+/// `println!` that neither panics nor loses the exit status (see [`line`]).
+macro_rules! outln {
+    () => { $crate::cli::print::line(format_args!("")) };
+    ($($arg:tt)*) => { $crate::cli::print::line(format_args!($($arg)*)) };
+}
+
+/// `eprintln!` that does not panic (see [`note`]).
+macro_rules! errln {
+    ($($arg:tt)*) => { $crate::cli::print::note(format_args!($($arg)*)) };
+}

@@ -1,0 +1,116 @@
+//! One parser per kind of value, used by every reader (bet histories, rounds files,
+//! paytables, claims, command-line ranges), so that a value means the same wherever it is
+//! written, and one way to quote what a user wrote back in an error.
+//!
+//! The rules, everywhere:
+//!
+//! * **nonces**: plain decimal digits, no sign, no spaces, no exponent, up to 2^64 − 1;
+//!   leading zeros are read numerically (`007` is nonce 7), because some exports pad them;
+//! * **small numbers** (counts, picks, hits, pockets, Keno numbers): plain decimal digits,
+//!   no sign, no spaces, no leading zero (`07` and `+7` are refused: they are not how the
+//!   operator writes a pocket, and accepting them in one reader but not another was a bug);
+//! * **decimals** (multipliers, figures, stakes, payouts): `digits[.digits]`, no sign, no
+//!   exponent, no thousands separator ([`crate::rtp::decimal`], [`crate::audit::money`]).
+//!
+//! Cells are not trimmed before a number is read: `" 1"` is not a nonce.
+
+use std::fmt;
+
+/// Quotes user text in an error message: control characters and line breaks escaped, the
+/// length capped, so an error stays one readable line whatever the file held.
+pub struct Excerpt<'a>(pub &'a str);
+
+/// Characters of user text an error message quotes at most.
+pub const EXCERPT_CHARS: usize = 60;
+
+impl fmt::Display for Excerpt<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = self.0;
+        for c in text.chars().take(EXCERPT_CHARS) {
+            if c.is_control() || is_invisible(c) {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        let chars = text.chars().count();
+        if chars > EXCERPT_CHARS {
+            write!(f, "... ({} more characters)", chars - EXCERPT_CHARS)?;
+        }
+        Ok(())
+    }
+}
+
+/// Characters that show as nothing: zero-width spaces and joiners, the byte-order mark.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}')
+}
+
+/// Why a nonce could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NonceError {
+    /// Not plain decimal digits.
+    #[error("nonce '{}' is not a non-negative decimal integer", Excerpt(.0))]
+    NotDecimal(String),
+    /// More than 2^64 − 1.
+    #[error("nonce '{}' is larger than 18446744073709551615", Excerpt(.0))]
+    TooLarge(String),
+}
+
+/// Parses a nonce (see the module docs).
+pub fn parse_nonce(text: &str) -> Result<u64, NonceError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(NonceError::NotDecimal(text.to_owned()));
+    }
+    text.parse().map_err(|_| NonceError::TooLarge(text.to_owned()))
+}
+
+/// Parses a small number in `range` (see the module docs); the error names `what`.
+pub fn parse_small(text: &str, range: std::ops::RangeInclusive<u64>, what: &str) -> Result<u64, String> {
+    let plain = !text.is_empty()
+        && text.len() <= 20
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text == "0" || !text.starts_with('0'));
+    match text.parse::<u64>() {
+        Ok(value) if plain && range.contains(&value) => Ok(value),
+        _ => Err(format!(
+            "'{}' is not {what} ({} to {}, plain digits)",
+            Excerpt(text),
+            range.start(),
+            range.end()
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nonces_take_plain_decimal_only() {
+        assert_eq!(parse_nonce("0"), Ok(0));
+        assert_eq!(parse_nonce("007"), Ok(7));
+        assert_eq!(parse_nonce("18446744073709551615"), Ok(u64::MAX));
+        for bad in ["", "+1", "-1", " 1", "1 ", "1e3", "0x10", "1.0"] {
+            assert!(matches!(parse_nonce(bad), Err(NonceError::NotDecimal(_))), "{bad:?}");
+        }
+        assert!(matches!(parse_nonce("18446744073709551616"), Err(NonceError::TooLarge(_))));
+    }
+
+    #[test]
+    fn small_numbers_refuse_signs_spaces_and_leading_zeros() {
+        assert_eq!(parse_small("7", 0..=36, "a pocket"), Ok(7));
+        assert_eq!(parse_small("0", 0..=36, "a pocket"), Ok(0));
+        for bad in ["07", "+7", " 7", "7 ", "37", "-1", "", "1e1"] {
+            assert!(parse_small(bad, 0..=36, "a pocket").is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn excerpts_are_one_short_line() {
+        let nasty = format!("a\nb\u{1b}[31m\u{200b}{}", "x".repeat(1_000_000));
+        let text = Excerpt(&nasty).to_string();
+        assert!(!text.contains('\n') && !text.contains('\u{1b}') && !text.contains('\u{200b}'));
+        assert!(text.len() < 200 && text.contains("more characters"), "{text}");
+    }
+}
