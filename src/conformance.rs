@@ -19,13 +19,13 @@
 //! wheels) is the operator's own, from `rejection-rounds.csv`, because the search's
 //! 3.2 × 10^9 rounds happened to contain none (its `source` column says which is which).
 
+use crate::chain::seeds::{derive_seed_pairs, SeedPair};
 use crate::chain::RoundHasher;
 use crate::games::keno::{choices_at_draw, DRAWN};
 use crate::games::roulette::DOUBLE_ZERO;
 use crate::games::{Game, GameId, Keno, KenoRound, Roulette, Spin};
 use crate::report::{Cell, Table};
 use crate::sampler::rejected_values;
-use crate::sweep::seeds::{derive_seed_pairs, SeedPair};
 
 /// Where the rejection rounds live in the repository.
 pub const REJECTIONS_PATH: &str = "data/conformance-rejections.csv";

@@ -15,7 +15,7 @@ use crate::stats::chisquare::margins;
 use crate::stats::keno_structure::{
     pair_interaction_variance, pair_residuals, position_residual_variance, position_residuals, PAIR_DF,
 };
-use crate::sweep::file::{GameTotals, TallyFile};
+use crate::tally::file::{GameTotals, TallyFile};
 use crate::tally::keno::PAIRS;
 use crate::tally::{KenoTally, RouletteTally};
 

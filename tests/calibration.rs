@@ -29,13 +29,13 @@
 mod common;
 
 use common::ChaChaWords;
+use fairaudit::chain::seeds::derive_seed_pairs;
 use fairaudit::games::{GameId, Keno, Roulette};
 use fairaudit::stats::battery::{assess, keno_tests, roulette_tests, run_battery, Battery, Verdict};
 use fairaudit::stats::distributions::{binomial_at_least, chi_square_sf};
 use fairaudit::stats::uniformity::kolmogorov_smirnov;
-use fairaudit::sweep::file::{Entry, NonceRange, Plan, SeedSource, TallyFile};
-use fairaudit::sweep::seeds::derive_seed_pairs;
 use fairaudit::sweep::{self, tally_words, SweepControl};
+use fairaudit::tally::file::{Entry, NonceRange, Plan, SeedSource, TallyFile};
 use fairaudit::tally::{Closed, KenoTally, RouletteTally, Segment, Segments, SequenceTally};
 use rayon::prelude::*;
 use statrs::distribution::{Beta, ContinuousCDF};

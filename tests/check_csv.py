@@ -4,6 +4,12 @@ UTF-8, RFC 4180) and checks fairaudit's conventions: a header of snake_case name
 row as wide as the header, numbers that parse with '.' as the decimal point and no
 thousands separators, and no cell that a spreadsheet would run as a formula.
 
+A spreadsheet sees more than the first character: it trims spaces and ignores invisible
+characters (zero-width space, byte-order mark) before deciding a cell is a formula, and a
+spreadsheet set to ';' as its separator splits unquoted text at every ';'. So every file is
+read twice, with ',' and with ';' as the separator, and every cell is judged after
+stripping what a spreadsheet ignores (OWASP CSV injection guidance).
+
 Usage: check_csv.py DIR   (exit status 0 when every file passes; problems on stderr)
 """
 import csv
@@ -14,10 +20,30 @@ import sys
 SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+IGNORED = " \u00a0\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad"
+
+
+def runs_as_formula(cell):
+    """Whether a spreadsheet would run the cell: what it shows after the characters it
+    ignores starts like a formula, and the cell is not a plain number or quoted text."""
+    seen = cell.lstrip(IGNORED)
+    return seen.startswith(FORMULA_START) and not NUMBER.match(seen) and not cell.startswith("'")
+
+
+def check_separator(path, delimiter):
+    problems = []
+    with open(path, newline="", encoding="utf-8") as handle:
+        for number, row in enumerate(csv.reader(handle, delimiter=delimiter), start=1):
+            for cell in row:
+                if runs_as_formula(cell):
+                    problems.append(
+                        f"{path.name}:{number}: cell {cell!r} would run as a formula (separator {delimiter!r})"
+                    )
+    return problems
 
 
 def check(path):
-    problems = []
+    problems = check_separator(path, ",") + check_separator(path, ";")
     with open(path, newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
     if not rows:
@@ -30,9 +56,6 @@ def check(path):
         if len(row) != len(header):
             problems.append(f"{path.name}:{number}: {len(row)} cells, header has {len(header)}")
         for cell in row:
-            # A leading '-' is a formula start only when the cell is not a plain number.
-            if cell.startswith(FORMULA_START) and not NUMBER.match(cell):
-                problems.append(f"{path.name}:{number}: cell {cell!r} would run as a formula")
             if re.match(r"^-?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?$", cell):
                 problems.append(f"{path.name}:{number}: {cell!r} has a thousands separator")
     return problems

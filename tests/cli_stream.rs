@@ -2,8 +2,8 @@
 //! mean what the README says, a closed pipe ends it cleanly, a terminal is refused.
 
 use assert_cmd::Command;
+use fairaudit::chain::seeds::default_seed_pair;
 use fairaudit::chain::{RoundHasher, WordSource};
-use fairaudit::sweep::seeds::default_seed_pair;
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Child, Stdio};

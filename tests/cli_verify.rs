@@ -149,7 +149,7 @@ fn out_writes_mismatch_csv_and_never_overwrites_without_force() {
     run(&[]).code(2).stderr(predicate::str::contains("already exists"));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious");
     run(&["--force"]).code(1);
-    assert!(std::fs::read_to_string(&out).unwrap().starts_with("line,field"));
+    assert!(std::fs::read_to_string(&out).unwrap().starts_with("\"line\",\"field\""));
 }
 
 #[test]

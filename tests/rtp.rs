@@ -3,6 +3,7 @@
 //! in `Ratio<i128>` with the paytable's decimals parsed by this file; the claim verdicts
 //! of SPEC §6; and the empirical intervals of a real sweep.
 
+use fairaudit::chain::seeds::default_seed_pair;
 use fairaudit::games::GameId;
 use fairaudit::games::Wheel;
 use fairaudit::report::results::rtp_table;
@@ -11,9 +12,8 @@ use fairaudit::rtp::claims::{builtin_claims, check_claim};
 use fairaudit::rtp::exact::{keno_hit_probability, keno_rtp, roulette_rtp};
 use fairaudit::rtp::paytable::EXAMPLE_PAYTABLE_CSV;
 use fairaudit::rtp::{exact_rtp, rtp_rows, ExactRtp, Paytable};
-use fairaudit::sweep::file::{Entry, Plan, SeedSource, TallyFile};
-use fairaudit::sweep::seeds::default_seed_pair;
 use fairaudit::sweep::{self, SweepControl};
+use fairaudit::tally::file::{Entry, Plan, SeedSource, TallyFile};
 use num_bigint::BigInt;
 use num_rational::{BigRational, Ratio};
 use std::sync::atomic::AtomicBool;

@@ -5,9 +5,9 @@
 use assert_cmd::Command;
 use fairaudit::games::GameId;
 
-use fairaudit::sweep::file::{Plan, SeedSource, TallyFile};
-use fairaudit::sweep::seeds::SeedPair;
+use fairaudit::chain::seeds::SeedPair;
 use fairaudit::sweep::{self, SweepControl};
+use fairaudit::tally::file::{Plan, SeedSource, TallyFile};
 use fairaudit::verify::replay;
 use predicates::prelude::*;
 use std::collections::BTreeMap;

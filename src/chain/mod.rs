@@ -5,6 +5,7 @@
 //! that mid-state for every nonce, formatting the nonce into a stack buffer, so a round
 //! allocates nothing.
 
+pub mod seeds;
 pub mod sponge;
 pub mod words;
 

@@ -11,7 +11,7 @@ use fairaudit::fields::parse_nonce;
 use fairaudit::games::GameId;
 use fairaudit::rtp::claims::{builtin_claims, parse_claims, Claim};
 use fairaudit::rtp::{Paytable, PaytableOrigin};
-use fairaudit::sweep::file::NonceRange;
+use fairaudit::tally::file::NonceRange;
 use std::path::{Path, PathBuf};
 
 /// The most worker threads a command starts: far more than any machine fairaudit runs on

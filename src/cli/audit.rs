@@ -13,7 +13,7 @@ use fairaudit::games::GameId;
 use fairaudit::report::audit_html::{AuditReport, FINDINGS_SHOWN};
 use fairaudit::report::results::{rtp_table, summary_json, tests_table};
 use fairaudit::report::run_info::{RunStamp, RUN_FORMAT};
-use fairaudit::report::{spreadsheet_safe, Table};
+use fairaudit::report::{csv_writer, spreadsheet_safe, Table};
 use fairaudit::rtp::empirical::{rtp_rows_of, GameTallies};
 use fairaudit::stats::battery::Verdict as TestVerdict;
 use serde::Serialize;
@@ -134,10 +134,9 @@ fn describe(f: &Finding) -> String {
     format!("line {}{who}: {}: {what}", f.line, f.check)
 }
 
-fn csv_writer(folder: &OutputFolder, name: &str, header: &[&str]) -> Result<csv::Writer<BufWriter<File>>> {
+fn staged_csv(folder: &OutputFolder, name: &str, header: &[&str]) -> Result<csv::Writer<BufWriter<File>>> {
     let file = File::create(folder.staged(name)).with_context(|| format!("cannot write {name}"))?;
-    let mut writer =
-        csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(BufWriter::new(file));
+    let mut writer = csv_writer(BufWriter::new(file));
     writer.write_record(header)?;
     Ok(writer)
 }
@@ -160,8 +159,8 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
                 );
             }
             observer.findings =
-                Some(csv_writer(&folder, "findings.csv", &["line", "player", "check", "expected", "found"])?);
-            observer.gaps = Some(csv_writer(
+                Some(staged_csv(&folder, "findings.csv", &["line", "player", "check", "expected", "found"])?);
+            observer.gaps = Some(staged_csv(
                 &folder,
                 "nonce_gaps.csv",
                 &[

@@ -11,8 +11,8 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
-use fairaudit::sweep::file::{TallyFile, TALLY_FILE};
 use fairaudit::sweep::{self, MergeError};
+use fairaudit::tally::file::{TallyFile, TALLY_FILE};
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 

@@ -4,7 +4,7 @@
 //! of several files are written as a unit by [`super::folder`].
 
 use anyhow::{bail, Context, Result};
-use fairaudit::sweep::file::TallyFile;
+use fairaudit::tally::file::TallyFile;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 

@@ -6,9 +6,9 @@
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use fairaudit::chain::seeds::default_seed_pair;
 use fairaudit::stream::{StreamPlan, ThreadedStream, DEFAULT_WORDS_PER_ROUND};
-use fairaudit::sweep::file::NonceRange;
-use fairaudit::sweep::seeds::default_seed_pair;
+use fairaudit::tally::file::NonceRange;
 use std::io::{self, IsTerminal, Write};
 
 /// Every nonce a `u64` range can hold: an endless stream for any practical reader.

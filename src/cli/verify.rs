@@ -9,7 +9,7 @@ use clap::Args;
 use fairaudit::chain::beyond_reference;
 use fairaudit::conformance::Case;
 use fairaudit::games::GameId;
-use fairaudit::report::spreadsheet_safe;
+use fairaudit::report::{csv_writer, spreadsheet_safe};
 use fairaudit::verify::{replay, RoundsChecker, REQUIRED};
 use std::path::PathBuf;
 
@@ -97,7 +97,7 @@ fn verify_file(path: PathBuf, out: Option<PathBuf>, force: bool) -> Result<Verdi
     let challenge = checker.is_challenge();
     let mut report = match report_file {
         Some(file) => {
-            let mut writer = csv::Writer::from_writer(file);
+            let mut writer = csv_writer(file);
             if challenge {
                 writer.write_record(["line", "case", "field", "file_value", "computed_value"])?;
             } else {

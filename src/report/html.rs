@@ -9,7 +9,7 @@ use crate::games::keno::{DRAWN, GRID};
 use crate::games::{GameId, Roulette};
 use crate::results::{Charts, RunResults};
 use crate::stats::battery::{p_value_text, Battery, Verdict};
-use crate::sweep::file::TallyFile;
+use crate::tally::file::TallyFile;
 use crate::tally::keno::pair_index;
 use std::fmt::Write;
 

@@ -11,10 +11,10 @@ pub mod tallies;
 
 use crate::results::RunResults;
 use crate::stats::battery::Battery;
-use crate::sweep::file::TallyFile;
+use crate::tally::file::TallyFile;
 pub use html::HtmlReport;
 pub use run_info::RunInfo;
-pub use table::{format_number, spreadsheet_safe, Cell, Table};
+pub use table::{csv_writer, format_number, spreadsheet_safe, Cell, Table};
 
 /// A file fairaudit writes: its name in the output folder and its bytes.
 pub trait Export {

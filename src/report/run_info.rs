@@ -1,8 +1,8 @@
 //! `run.json`: how a run was made, so anyone can reproduce it.
 
+use crate::chain::seeds::SeedPair;
 use crate::games::GameId;
-use crate::sweep::file::{NonceRange, SeedSource, TallyFile};
-use crate::sweep::seeds::SeedPair;
+use crate::tally::file::{NonceRange, SeedSource, TallyFile};
 use serde::Serialize;
 
 /// The `format` field of every `run.json`: it marks a folder as fairaudit's output.

@@ -58,9 +58,12 @@ impl Table {
         self.rows.push(row);
     }
 
-    /// The table as CSV bytes.
+    /// The table as CSV bytes. Every field that is not a number is quoted, so a
+    /// spreadsheet set to another separator (`;`) cannot split a cell of user text into
+    /// cells of its own (OWASP's CSV injection guidance); numbers stay unquoted so they are
+    /// read as numbers.
     pub fn to_csv(&self) -> Vec<u8> {
-        let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(Vec::new());
+        let mut writer = csv_writer(Vec::new());
         writer.write_record(&self.header).expect("writing to memory");
         for row in &self.rows {
             writer
@@ -69,6 +72,15 @@ impl Table {
         }
         writer.into_inner().expect("writing to memory")
     }
+}
+
+/// A CSV writer with fairaudit's conventions (CRLF line ends, every non-numeric field
+/// quoted; see [`Table::to_csv`]), for the files written row by row as they are found.
+pub fn csv_writer<W: std::io::Write>(out: W) -> csv::Writer<W> {
+    csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .quote_style(csv::QuoteStyle::NonNumeric)
+        .from_writer(out)
 }
 
 fn cell_text(cell: &Cell) -> Cow<'_, str> {
@@ -100,10 +112,14 @@ pub fn format_number(value: f64) -> String {
 }
 
 /// Neutralises user text before it goes into a CSV cell, so a spreadsheet does not run it
-/// as a formula: a leading `=`, `+`, `-`, `@`, tab or carriage return gets a `'` in front
-/// (the OWASP recommendation). JSON output keeps the exact value.
+/// as a formula: text whose first character a spreadsheet does not ignore (it skips spaces
+/// and invisible characters such as a zero-width space or a byte-order mark) is `=`, `+`,
+/// `-`, `@`, tab or carriage return gets a `'` in front (the OWASP recommendation; with
+/// every text field quoted by [`Table::to_csv`], a `;` inside the text cannot start a cell
+/// either). JSON output keeps the exact value.
 pub fn spreadsheet_safe(text: &str) -> Cow<'_, str> {
-    match text.chars().next() {
+    let seen = text.trim_start_matches(|c: char| c == ' ' || c == '\u{a0}' || crate::fields::is_invisible(c));
+    match seen.chars().next() {
         Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}").into(),
         _ => text.into(),
     }
@@ -120,6 +136,9 @@ mod tests {
         assert_eq!(spreadsheet_safe("\tx"), "'\tx");
         assert_eq!(spreadsheet_safe("abc"), "abc");
         assert_eq!(spreadsheet_safe(""), "");
+        for hidden in [" =1+1", "\u{200b}=1+1", "\u{feff}=1+1", "\u{a0}@SUM(A1)"] {
+            assert!(spreadsheet_safe(hidden).starts_with('\''), "{hidden:?}");
+        }
     }
 
     #[test]
@@ -137,6 +156,10 @@ mod tests {
     fn csv_quotes_and_neutralises() {
         let mut table = Table::new("t.csv", vec!["seed", "count"]);
         table.push(vec![Cell::User("=1+1, \"x\"".into()), Cell::Int(3)]);
-        assert_eq!(String::from_utf8(table.to_csv()).unwrap(), "seed,count\r\n\"'=1+1, \"\"x\"\"\",3\r\n");
+        table.push(vec![Cell::User("a;=1+1;b".into()), Cell::Num(-0.5)]);
+        assert_eq!(
+            String::from_utf8(table.to_csv()).unwrap(),
+            "\"seed\",\"count\"\r\n\"'=1+1, \"\"x\"\"\",3\r\n\"a;=1+1;b\",-0.5\r\n"
+        );
     }
 }

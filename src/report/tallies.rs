@@ -8,7 +8,7 @@ use crate::games::keno::{DRAWN, GRID};
 use crate::games::roulette::outside_groups;
 use crate::games::{GameId, Roulette};
 use crate::results::{RejectionRow, RunResults, Totals};
-use crate::sweep::file::{GameTotals, TallyFile};
+use crate::tally::file::{GameTotals, TallyFile};
 use crate::tally::keno::{pair_index, PICK_ORDER};
 use crate::tally::roulette::{COLOUR_SYMBOLS, GAP_CAP, LOW_HIGH_SYMBOLS, RUN_CAP};
 use crate::tally::stream::StreamTally;

@@ -44,7 +44,7 @@ use super::paytable::{Paytable, PaytableOrigin};
 use super::roulette_bets::{representative, BetType};
 use crate::games::keno::DRAWN;
 use crate::games::{GameId, Wheel};
-use crate::sweep::file::TallyFile;
+use crate::tally::file::TallyFile;
 use crate::tally::keno::PICK_ORDER;
 use crate::tally::{Closed, KenoTally, RouletteTally};
 use num_bigint::BigInt;

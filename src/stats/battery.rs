@@ -16,7 +16,7 @@ use super::power::{Power, POWER};
 use super::PValue;
 use super::{frequency, gaps, keno_structure, max_residual, rejections, runs, serial};
 use crate::games::GameId;
-use crate::sweep::file::TallyFile;
+use crate::tally::file::TallyFile;
 use crate::tally::{Closed, KenoTally, RouletteTally};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};

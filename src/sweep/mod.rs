@@ -1,14 +1,12 @@
 //! The sweep: every game of a plan, for every seed pair, over the plan's nonce ranges,
 //! tallied in parallel, resumable after an interruption, mergeable across shards.
 
-pub mod file;
 pub mod runner;
-pub mod seeds;
 
 use crate::chain::RoundHasher;
 use crate::games::{GameId, Keno, Roulette};
+use crate::tally::file::{Entry, NonceRange, Plan, TallyFile};
 use crate::tally::{Segments, SequenceTally, TallyError};
-use file::{Entry, NonceRange, Plan, TallyFile};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -24,23 +22,7 @@ pub struct SweepControl<'a> {
     pub progress: &'a (dyn Fn(u64) + Sync),
 }
 
-/// The parts of `wanted` not covered by `covered` (both ascending and disjoint).
-pub fn missing_ranges(wanted: &[NonceRange], covered: &[Range<u64>]) -> Vec<Range<u64>> {
-    let mut missing = Vec::new();
-    for want in wanted {
-        let mut cursor = want.start;
-        for have in covered.iter().filter(|h| h.end > want.start && h.start < want.end) {
-            if have.start > cursor {
-                missing.push(cursor..have.start);
-            }
-            cursor = cursor.max(have.end);
-        }
-        if cursor < want.end {
-            missing.push(cursor..want.end);
-        }
-    }
-    missing
-}
+pub use crate::tally::file::missing_ranges;
 
 /// Rounds the plan still needs, given what `prior` already holds.
 pub fn rounds_remaining(plan: &Plan, prior: Option<&TallyFile>) -> u64 {

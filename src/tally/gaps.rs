@@ -88,6 +88,30 @@ impl Gaps {
         self.last.iter_mut().for_each(|l| *l = None);
     }
 
+    /// Checks a tally of `rounds` rounds read from a file: positions inside the segment,
+    /// and no more gaps than rounds.
+    pub fn validate(&self, rounds: u64) -> Result<(), super::TallyError> {
+        let bad = |what: &str| Err(super::TallyError::Shape(format!("gaps: {what}")));
+        super::check_len("gaps.hist", &self.hist, self.outcomes * (self.cap + 1))?;
+        super::check_len("gaps.first", &self.first, self.outcomes)?;
+        super::check_len("gaps.last", &self.last, self.outcomes)?;
+        if self.len != rounds {
+            return bad("length does not match the rounds");
+        }
+        let positions_fit = self.first.iter().zip(&self.last).all(|pair| match pair {
+            (None, None) => true,
+            (Some(first), Some(last)) => first <= last && *last < rounds,
+            _ => false,
+        });
+        if !positions_fit {
+            return bad("first and last positions out of range");
+        }
+        if self.hist.iter().map(|&c| u128::from(c)).sum::<u128>() > u128::from(rounds) {
+            return bad("more gaps than rounds");
+        }
+        Ok(())
+    }
+
     /// Adds another closed tally's counts.
     pub fn add_closed(&mut self, other: &Gaps) {
         for (mine, theirs) in self.hist.iter_mut().zip(&other.hist) {

@@ -3,7 +3,7 @@
 
 use super::stream::StreamTally;
 use super::window::{Window, MAX_LAG};
-use super::{check_len, SequenceTally, TallyError};
+use super::{check_len, check_sum, SequenceTally, TallyError};
 use crate::games::keno::{DRAWN, GRID};
 use crate::games::{Keno, KenoRound};
 use serde::{Deserialize, Serialize};
@@ -148,12 +148,24 @@ impl SequenceTally for KenoTally {
         check_len("hits", &self.hits, DRAWN * (DRAWN + 1))?;
         check_len("overlap", &self.overlap, DRAWN + 1)?;
         check_len("lag_overlap", &self.lag_overlap, LAGGED * (DRAWN + 1))?;
-        check_len("stream.rejections", &self.stream.rejections, DRAWN)?;
-        // A drawn set holds at most ten numbers of 1..=40 (fewer only from a broken draw).
-        let valid = |&mask: &u64| mask & !GRID_MASK == 0 && mask.count_ones() as usize <= DRAWN;
-        if !self.edges.is_consistent(self.rounds())
-            || !self.edges.head.iter().chain(&self.edges.tail).all(valid)
-        {
+        let rounds = self.rounds();
+        let times = |k: u64| rounds.checked_mul(k).ok_or_else(|| TallyError::Shape("too many rounds".into()));
+        check_sum("numbers", &self.numbers, times(DRAWN as u64)?)?;
+        for (k, row) in self.positions.chunks_exact(GRID).enumerate() {
+            check_sum(&format!("positions of draw {}", k + 1), row, rounds)?;
+        }
+        check_sum("pairs", &self.pairs, times((DRAWN * (DRAWN - 1) / 2) as u64)?)?;
+        for (k, row) in self.hits.chunks_exact(DRAWN + 1).enumerate() {
+            check_sum(&format!("hits of {} picks", k + 1), row, rounds)?;
+        }
+        check_sum("overlap", &self.overlap, rounds.saturating_sub(1))?;
+        for (i, row) in self.lag_overlap.chunks_exact(DRAWN + 1).enumerate() {
+            check_sum(&format!("overlap at lag {}", i + 2), row, rounds.saturating_sub(i as u64 + 2))?;
+        }
+        self.stream.validate(rounds, DRAWN)?;
+        // A drawn set holds ten numbers of 1..=40.
+        let valid = |&mask: &u64| mask & !GRID_MASK == 0 && mask.count_ones() as usize == DRAWN;
+        if !self.edges.is_consistent(rounds) || !self.edges.head.iter().chain(&self.edges.tail).all(valid) {
             return Err(TallyError::Shape("edges do not match the rounds tallied".into()));
         }
         Ok(())

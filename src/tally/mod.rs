@@ -12,6 +12,7 @@
 //! ([`SequenceLengths`]): the statistics of runs and gaps depend on it.
 
 pub mod bets;
+pub mod file;
 pub mod gaps;
 pub mod keno;
 pub mod roulette;
@@ -37,6 +38,18 @@ pub enum TallyError {
     /// Two segments cover some of the same nonces.
     #[error("nonce ranges {0}..{1} and {2}..{3} overlap")]
     Overlap(u64, u64, u64, u64),
+}
+
+/// Checks that a counter table sums to what its rounds imply (`expected`): every count a
+/// real sweep writes is tied to its rounds, so a table that is not is a damaged or forged
+/// file.
+pub(crate) fn check_sum(name: &str, table: &[u64], expected: u64) -> Result<(), TallyError> {
+    let sum: u128 = table.iter().map(|&c| u128::from(c)).sum();
+    if sum == u128::from(expected) {
+        Ok(())
+    } else {
+        Err(TallyError::Shape(format!("{name} sum to {sum}, the rounds imply {expected}")))
+    }
 }
 
 pub(crate) fn check_len<T>(name: &str, table: &[T], expected: usize) -> Result<(), TallyError> {
@@ -69,7 +82,8 @@ pub trait SequenceTally: Clone + Send + Serialize + DeserializeOwned {
     /// which also keeps the sequence lengths the statistics need.
     fn add_closed(&mut self, other: &Self);
 
-    /// Checks that every table has the size its game needs (for tallies read from files).
+    /// Checks a tally read from a file: every table has the size its game needs, every
+    /// field is in range, and every counter is consistent with the rounds tallied.
     fn validate(&self) -> Result<(), TallyError>;
 
     /// Rounds tallied.

@@ -7,7 +7,7 @@ use super::gaps::Gaps;
 use super::runs::RunLengths;
 use super::stream::StreamTally;
 use super::window::{Window, MAX_LAG};
-use super::{check_len, SequenceTally, TallyError};
+use super::{check_len, check_sum, SequenceTally, TallyError};
 use crate::games::roulette::is_red;
 use crate::games::{Roulette, Spin};
 use serde::{Deserialize, Serialize};
@@ -137,14 +137,36 @@ impl SequenceTally for RouletteTally {
         }
         check_len("pairs", &self.pairs, n * n)?;
         check_len("lag_pairs", &self.lag_pairs, LAGGED * n * n)?;
-        check_len("colour_runs.hist", &self.colour_runs.hist, 3 * RUN_CAP)?;
-        check_len("low_high_runs.hist", &self.low_high_runs.hist, 3 * RUN_CAP)?;
-        check_len("gaps.hist", &self.gaps.hist, n * (GAP_CAP + 1))?;
-        check_len("gaps.first", &self.gaps.first, n)?;
-        check_len("gaps.last", &self.gaps.last, n)?;
-        check_len("stream.rejections", &self.stream.rejections, 1)?;
+        let shape = |name: &str, runs: &RunLengths| {
+            if runs.symbols == 3 && runs.cap == RUN_CAP {
+                Ok(())
+            } else {
+                Err(TallyError::Shape(format!(
+                    "{name} has {} symbols and cap {}, expected 3 and {RUN_CAP}",
+                    runs.symbols, runs.cap
+                )))
+            }
+        };
+        shape("colour_runs", &self.colour_runs)?;
+        shape("low_high_runs", &self.low_high_runs)?;
+        if self.gaps.outcomes != n || self.gaps.cap != GAP_CAP {
+            return Err(TallyError::Shape(format!(
+                "gaps has {} outcomes and cap {}, expected {n} and {GAP_CAP}",
+                self.gaps.outcomes, self.gaps.cap
+            )));
+        }
+        let rounds = self.rounds();
+        check_sum("pockets", &self.pockets, rounds)?;
+        check_sum("pairs", &self.pairs, rounds.saturating_sub(1))?;
+        for (i, table) in self.lag_pairs.chunks_exact(n * n).enumerate() {
+            check_sum(&format!("pairs at lag {}", i + 2), table, rounds.saturating_sub(i as u64 + 2))?;
+        }
+        self.colour_runs.validate("colour_runs", rounds)?;
+        self.low_high_runs.validate("low_high_runs", rounds)?;
+        self.gaps.validate(rounds)?;
+        self.stream.validate(rounds, 1)?;
         let off_wheel = self.edges.head.iter().chain(&self.edges.tail).any(|&p| usize::from(p) >= n);
-        if !self.edges.is_consistent(self.rounds()) || off_wheel {
+        if !self.edges.is_consistent(rounds) || off_wheel {
             return Err(TallyError::Shape("edges do not match the rounds tallied".into()));
         }
         Ok(())

@@ -123,6 +123,41 @@ impl RunLengths {
         }
     }
 
+    /// Checks a tally of `rounds` symbols read from a file: the open runs fit the segment
+    /// and the closed runs fit in its rounds.
+    pub fn validate(&self, name: &str, rounds: u64) -> Result<(), super::TallyError> {
+        let bad = |what: &str| Err(super::TallyError::Shape(format!("{name}: {what}")));
+        super::check_len(&format!("{name}.hist"), &self.hist, self.symbols * self.cap)?;
+        let closed_rounds: u128 =
+            self.hist.iter().enumerate().map(|(i, &c)| u128::from(c) * (i % self.cap + 1) as u128).sum();
+        if closed_rounds > u128::from(rounds) {
+            return bad("more runs than rounds");
+        }
+        match (&self.open, rounds) {
+            (None, 0) => Ok(()),
+            (None, _) | (Some(_), 0) => bad("open runs do not match the rounds"),
+            (Some(o), _) => {
+                let symbols = self.symbols as u64;
+                let single = o.prefix == o.len;
+                let fits = o.len == rounds
+                    && u64::from(o.first) < symbols
+                    && u64::from(o.last) < symbols
+                    && (1..=o.len).contains(&o.prefix)
+                    && (1..=o.len).contains(&o.suffix)
+                    && if single {
+                        o.suffix == o.len && o.first == o.last
+                    } else {
+                        o.prefix + o.suffix <= o.len
+                    };
+                if fits {
+                    Ok(())
+                } else {
+                    bad("open runs out of range")
+                }
+            }
+        }
+    }
+
     /// Adds another closed tally's counts.
     pub fn add_closed(&mut self, other: &RunLengths) {
         debug_assert!(self.open.is_none() && other.open.is_none());

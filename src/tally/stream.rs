@@ -46,6 +46,34 @@ impl StreamTally {
         self.max_words_in_round = self.max_words_in_round.max(words);
     }
 
+    /// Checks the counters of `rounds` rounds of `draws` draws each: every word is a draw
+    /// or a rejection, and no round used fewer words than its draws.
+    pub fn validate(&self, rounds: u64, draws: usize) -> Result<(), super::TallyError> {
+        let bad = |what: String| Err(super::TallyError::Shape(format!("stream: {what}")));
+        super::check_len("stream.rejections", &self.rejections, draws)?;
+        let rejected: u128 = self.rejections.iter().map(|&r| u128::from(r)).sum();
+        let words = u128::from(rounds) * draws as u128 + rejected;
+        if self.rounds != rounds {
+            return bad(format!("{} rounds where the segment holds {rounds}", self.rounds));
+        }
+        if u128::from(self.words) != words {
+            return bad(format!("{} words where draws and rejections make {words}", self.words));
+        }
+        if self.beyond_reference_words > rounds {
+            return bad(format!(
+                "{} rounds beyond the reference words, of {rounds}",
+                self.beyond_reference_words
+            ));
+        }
+        let most = u128::from(self.max_words_in_round);
+        let in_range =
+            if rounds == 0 { most == 0 } else { most >= draws as u128 && most <= draws as u128 + rejected };
+        if !in_range {
+            return bad(format!("the most words in a round, {most}, is impossible here"));
+        }
+        Ok(())
+    }
+
     /// Adds another tally.
     pub fn add(&mut self, other: &StreamTally) {
         self.rounds += other.rounds;

@@ -14,7 +14,7 @@
 //! types ([`crate::tally::KenoTally`], [`crate::tally::RouletteTally`]). Segments keep the
 //! edge state (first/last outcome, open runs) that joining needs.
 
-use super::seeds::SeedPair;
+use crate::chain::seeds::SeedPair;
 use crate::games::GameId;
 use crate::tally::{Closed, KenoTally, RouletteTally, Segments, SequenceTally, TallyError};
 use serde::{Deserialize, Serialize};
@@ -309,9 +309,98 @@ impl TallyFile {
         for entry in &file.entries {
             entry.validate()?;
         }
+        file.validate_plan_and_coverage()?;
         Ok(file)
     }
+
+    /// Checks what the entries cannot: the plan itself (games once each, ranges ordered
+    /// and disjoint, every commitment the hash of its server seed, derived seed pairs the
+    /// derivation's), that every segment lies inside the plan, that a complete file covers
+    /// it exactly, and that no sum of counters can overflow.
+    fn validate_plan_and_coverage(&self) -> Result<(), TallyError> {
+        let shape = |what: String| Err(TallyError::Shape(what));
+        let plan = &self.plan;
+        if plan.games.is_empty() || !plan.games.windows(2).all(|w| w[0] < w[1]) {
+            return shape("the plan's games must be listed once each, in report order".into());
+        }
+        if plan.nonces.is_empty() || plan.nonces.iter().any(|r| r.start >= r.end) {
+            return shape("the plan's nonce ranges must be non-empty".into());
+        }
+        if !plan.nonces.windows(2).all(|w| w[0].end < w[1].start) {
+            return shape("the plan's nonce ranges must be ascending, disjoint and not adjacent".into());
+        }
+        if plan.seed_pairs.is_empty() {
+            return shape("the plan has no seed pair".into());
+        }
+        for (i, pair) in plan.seed_pairs.iter().enumerate() {
+            if crate::chain::commitment(&pair.server_seed) != pair.commitment {
+                return shape(format!("seed pair {i}: its commitment is not SHA3-256 of its server seed"));
+            }
+        }
+        let expected_pairs = match &plan.seed_source {
+            SeedSource::Default => Some(vec![crate::chain::seeds::default_seed_pair()]),
+            SeedSource::Derived { master_seed } => {
+                Some(crate::chain::seeds::derive_seed_pairs(master_seed, plan.seed_pairs.len()))
+            }
+            SeedSource::Given => (plan.seed_pairs.len() != 1).then(Vec::new),
+        };
+        if expected_pairs.is_some_and(|pairs| pairs != plan.seed_pairs) {
+            return shape("the seed pairs are not the ones their source names".into());
+        }
+        let mut per_game: Vec<(GameId, u128)> = Vec::new();
+        for entry in &self.entries {
+            let ranges = entry.ranges();
+            let inside =
+                ranges.iter().all(|r| plan.nonces.iter().any(|p| p.start <= r.start && r.end <= p.end));
+            if !inside {
+                return shape(format!(
+                    "{} seed pair {}: a segment lies outside the plan",
+                    entry.game(),
+                    entry.seed_pair()
+                ));
+            }
+            if self.complete && !missing_ranges(&plan.nonces, &ranges).is_empty() {
+                return shape(format!(
+                    "{} seed pair {}: marked complete, but its segments do not cover the plan",
+                    entry.game(),
+                    entry.seed_pair()
+                ));
+            }
+            let rounds: u128 = ranges.iter().map(|r| u128::from(r.end - r.start)).sum();
+            match per_game.iter_mut().find(|(g, _)| *g == entry.game()) {
+                Some((_, total)) => *total += rounds,
+                None => per_game.push((entry.game(), rounds)),
+            }
+        }
+        if per_game.iter().any(|&(_, rounds)| rounds > MAX_ROUNDS) {
+            return shape("more than 2^58 rounds of one game: counters could overflow when summed".into());
+        }
+        Ok(())
+    }
 }
+
+/// The parts of `wanted` not covered by `covered` (both ascending and disjoint).
+pub fn missing_ranges(wanted: &[NonceRange], covered: &[Range<u64>]) -> Vec<Range<u64>> {
+    let mut missing = Vec::new();
+    for want in wanted {
+        let mut cursor = want.start;
+        for have in covered.iter().filter(|h| h.end > want.start && h.start < want.end) {
+            if have.start > cursor {
+                missing.push(cursor..have.start);
+            }
+            cursor = cursor.max(have.end);
+        }
+        if cursor < want.end {
+            missing.push(cursor..want.end);
+        }
+    }
+    missing
+}
+
+/// The most rounds of one game a tally file may hold, over all its seed pairs: a Keno round
+/// adds 45 to the pair counters, and 45 × 2^58 still fits in 64 bits, so no sum of
+/// validated counters can overflow.
+pub const MAX_ROUNDS: u128 = 1 << 58;
 
 /// Closed totals of one game: per seed pair, then `all` when there are several.
 pub struct GameTotals<T> {
