@@ -3,11 +3,22 @@
 //!
 //! [`RoundHasher`] is built once per seed pair: it absorbs `server:client:` once and copies
 //! that mid-state for every nonce, formatting the nonce into a stack buffer, so a round
-//! allocates nothing.
+//! allocates nothing. It hashes one round at a time, for `verify` and `audit`.
+//!
+//! The sweep and the stream hash consecutive nonces in batches instead ([`batch`]): the
+//! block their messages share is absorbed once, and the remaining permutations run on
+//! several states at once through the batch seam [`kernel::Kernel`] (AVX-512, AVX2 or
+//! scalar, chosen at run time). Every path gives the same words.
 
+pub mod batch;
+pub mod kernel;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 pub mod sponge;
 pub mod words;
 
+pub use batch::{BatchHasher, BlockWords, RoundBatch, ROUNDS_PER_BATCH};
+pub use kernel::{KeccakPath, KeccakRequest, Kernel, KernelError};
 use sha3::{Digest, Sha3_256};
 use sponge::{digest_of, Sponge, SHA3_DOMAIN};
 pub use words::{FixedWords, ShakeWords, WordSource};
@@ -88,6 +99,11 @@ impl RoundHasher {
         prefix.absorb(client_seed.as_bytes());
         prefix.absorb(b":");
         Self { prefix }
+    }
+
+    /// The sponge after `server:client:`, the start of every round's message.
+    pub(crate) fn prefix(&self) -> &Sponge {
+        &self.prefix
     }
 
     /// The raw SHA3-256 digest of `server:client:nonce`.

@@ -58,6 +58,13 @@ impl ShakeWords {
         Self { state, next_in_block: 0, words_used: 0 }
     }
 
+    /// The stream continued from `state`, the state whose first block (34 words) has
+    /// already been read: the next word comes from the next permutation. This is how a
+    /// round hashed in a batch continues on the scalar path when it needs more words.
+    pub fn after_first_block(state: KeccakState) -> Self {
+        Self { state, next_in_block: WORDS_PER_BLOCK, words_used: WORDS_PER_BLOCK as u64 }
+    }
+
     /// How many words this stream has handed out so far.
     pub fn words_used(&self) -> u64 {
         self.words_used
@@ -69,7 +76,7 @@ impl ShakeWords {
     /// # Panics
     /// If `out.len()` is not a multiple of 4.
     pub fn fill_bytes(&mut self, out: &mut [u8]) {
-        assert!(out.len() % 4 == 0, "fill_bytes takes whole words");
+        assert!(out.len().is_multiple_of(4), "fill_bytes takes whole words");
         for chunk in out.chunks_exact_mut(4) {
             chunk.copy_from_slice(&self.next_word().to_be_bytes());
         }
@@ -86,7 +93,7 @@ impl WordSource for ShakeWords {
         let lane = self.state[self.next_in_block / 2];
         // Stream bytes are the lane's bytes in little-endian order; a word is four of them
         // read big-endian, i.e. the byte-swapped low or high half of the lane.
-        let half = if self.next_in_block % 2 == 0 { lane as u32 } else { (lane >> 32) as u32 };
+        let half = if self.next_in_block.is_multiple_of(2) { lane as u32 } else { (lane >> 32) as u32 };
         self.next_in_block += 1;
         self.words_used += 1;
         half.swap_bytes()

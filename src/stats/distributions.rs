@@ -392,7 +392,7 @@ fn tail_sum(start: u64, end: u64, pmf: impl Fn(u64) -> f64, ratio: impl Fn(u64) 
         }
         j = if end > start { j + 1 } else { j - 1 };
         steps += 1;
-        term = if steps % 1024 == 0 { pmf(j) } else { term * r };
+        term = if steps.is_multiple_of(1024) { pmf(j) } else { term * r };
     }
 }
 
