@@ -3,6 +3,7 @@
 //! same rounds through the single-round API.
 
 use assert_cmd::Command;
+use fairaudit::chain::Kernel;
 use fairaudit::games::GameId;
 
 use fairaudit::sweep::file::{Plan, SeedSource, TallyFile};
@@ -126,8 +127,12 @@ fn a_sweep_stopped_midway_and_resumed_equals_an_uninterrupted_one() {
     let plan = plan(GameId::ALL.to_vec(), 0..50_000);
     let never = AtomicBool::new(false);
     let quiet = |_: u64| {};
-    let whole =
-        sweep::run(&plan, None, &SweepControl { chunk: 1000, stop: &never, progress: &quiet }).unwrap();
+    let whole = sweep::run(
+        &plan,
+        None,
+        &SweepControl { chunk: 1000, stop: &never, progress: &quiet, kernel: Kernel::best() },
+    )
+    .unwrap();
     assert!(whole.complete);
 
     // Stop after about 60 chunks: the partial result holds what was tallied, possibly
@@ -139,13 +144,20 @@ fn a_sweep_stopped_midway_and_resumed_equals_an_uninterrupted_one() {
             stop.store(true, Ordering::SeqCst);
         }
     };
-    let partial =
-        sweep::run(&plan, None, &SweepControl { chunk: 1000, stop: &stop, progress: &count }).unwrap();
+    let partial = sweep::run(
+        &plan,
+        None,
+        &SweepControl { chunk: 1000, stop: &stop, progress: &count, kernel: Kernel::best() },
+    )
+    .unwrap();
     assert!(!partial.complete);
     let partial = TallyFile::from_bytes(&partial.to_bytes()).unwrap();
-    let resumed =
-        sweep::run(&plan, Some(partial), &SweepControl { chunk: 777, stop: &never, progress: &quiet })
-            .unwrap();
+    let resumed = sweep::run(
+        &plan,
+        Some(partial),
+        &SweepControl { chunk: 777, stop: &never, progress: &quiet, kernel: Kernel::best() },
+    )
+    .unwrap();
     assert_eq!(resumed.to_bytes(), whole.to_bytes());
 }
 
@@ -233,8 +245,12 @@ fn tallies_equal_a_naive_replay_of_the_same_rounds() {
     let range = 5_000..7_000u64;
     let plan = plan(GameId::ALL.to_vec(), range.clone());
     let never = AtomicBool::new(false);
-    let file =
-        sweep::run(&plan, None, &SweepControl { chunk: 300, stop: &never, progress: &|_| {} }).unwrap();
+    let file = sweep::run(
+        &plan,
+        None,
+        &SweepControl { chunk: 300, stop: &never, progress: &|_| {}, kernel: Kernel::best() },
+    )
+    .unwrap();
     let (server, client) = ("resume-server", "resume-client");
 
     let keno = &file.keno_totals().rows[0].1;

@@ -5,7 +5,7 @@ use super::rtp::{load_claims, load_paytable};
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use fairaudit::chain::REFERENCE_MAX_NONCE;
+use fairaudit::chain::{KeccakPath, KeccakRequest, Kernel, REFERENCE_MAX_NONCE};
 use fairaudit::games::GameId;
 use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::stats::battery::{p_value_text, run_battery, Battery, Verdict as TestVerdict};
@@ -61,7 +61,34 @@ pub struct SweepArgs {
     #[arg(long)]
     quiet: bool,
     #[command(flatten)]
+    keccak: KeccakArgs,
+    #[command(flatten)]
     report: ReportArgs,
+}
+
+/// Which Keccak implementation hashes the rounds (shared by `sweep` and `stream`).
+#[derive(Debug, Args)]
+pub struct KeccakArgs {
+    /// Keccak path: auto (the widest this CPU has), scalar, avx2 or avx512. Results are
+    /// identical on every path.
+    #[arg(long = "keccak", value_name = "PATH", env = "FAIRAUDIT_KECCAK", default_value = "auto")]
+    request: KeccakRequest,
+}
+
+/// Undocumented in `--help`: paths to treat as missing from the CPU (comma-separated), so
+/// that the refusal of a forced path the CPU lacks can be tested on a CPU that has it.
+const HIDE_PATHS_VARIABLE: &str = "FAIRAUDIT_KECCAK_HIDE";
+
+impl KeccakArgs {
+    /// The kernel asked for, or an error (exit 2) if the CPU lacks the forced path.
+    pub fn kernel(&self) -> Result<Kernel> {
+        let hidden: Vec<KeccakPath> = std::env::var(HIDE_PATHS_VARIABLE)
+            .unwrap_or_default()
+            .split(',')
+            .filter_map(|name| KeccakPath::ALL.into_iter().find(|path| path.name() == name.trim()))
+            .collect();
+        Ok(Kernel::select_without(self.request, &hidden)?)
+    }
 }
 
 #[derive(Debug, Args)]
@@ -148,6 +175,7 @@ pub fn run_sweep(args: SweepArgs) -> Result<Verdict> {
             "note: nonces above 2^53 - 1 have no reference behaviour (the operator's verifier cannot represent them)"
         );
     }
+    let kernel = args.keccak.kernel()?;
     let threads = args.threads.map_or_else(rayon::current_num_threads, |t| t as usize);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -159,13 +187,14 @@ pub fn run_sweep(args: SweepArgs) -> Result<Verdict> {
     let bar = progress_bar(remaining, args.quiet);
     let started = (SystemTime::now(), Instant::now());
     let progress = |rounds: u64| bar.inc(rounds);
-    let control = SweepControl { chunk: args.chunk_size, stop: &STOP, progress: &progress };
+    let control = SweepControl { chunk: args.chunk_size, stop: &STOP, progress: &progress, kernel };
     let tallies = pool.install(|| sweep::run(&plan, prior, &control))?;
     bar.finish_and_clear();
 
     let mut info = RunInfo::for_tallies(&tallies, command_line());
     info.threads = Some(threads);
     info.chunk_size = Some(args.chunk_size);
+    info.keccak_path = Some(kernel.path());
     let done = bar.position();
     fill_timing(&mut info, started, done);
     let battery = tallies.complete.then(|| run_battery(&tallies, args.report.alpha));
