@@ -63,13 +63,14 @@ impl Decimal {
         &self.digits[..self.len]
     }
 
-    /// Adds one. The caller never counts past `u64::MAX` (20 digits).
+    /// Adds one, and returns the position of the leftmost digit that changed (0 when the
+    /// number gains a digit). The caller never counts past `u64::MAX` (20 digits).
     #[inline]
-    fn increment(&mut self) {
-        for digit in self.digits[..self.len].iter_mut().rev() {
+    fn increment(&mut self) -> usize {
+        for (position, digit) in self.digits[..self.len].iter_mut().enumerate().rev() {
             if *digit != b'9' {
                 *digit += 1;
-                return;
+                return position;
             }
             *digit = b'0';
         }
@@ -77,6 +78,7 @@ impl Decimal {
         self.digits[0] = b'1';
         self.digits[self.len] = b'0';
         self.len += 1;
+        0
     }
 }
 
@@ -225,31 +227,43 @@ impl BatchHasher {
         out.first_nonce = nonces.start;
         out.len = len;
 
-        // Each round's digits, and which midstate slot it starts from (0: none).
+        // Each round's digits, and the midstate slot it starts from (0: the one cached from
+        // the previous batch; NO_MIDSTATE: its digits complete no block).
         let mut digits = [Decimal::new(nonces.start); ROUNDS_PER_BATCH];
         let mut slot = [0u8; ROUNDS_PER_BATCH];
         let mut new_keys = [0usize; ROUNDS_PER_BATCH];
         let mut new_count = 0;
-        let mut latest: Option<(usize, Decimal)> = self.cached_key.map(|key| (0, key));
+        // Consecutive nonces: the leading digits change only when counting up carries into
+        // them (or adds a digit), so only round 0 compares digits, with the cached key.
+        let mut latest: Option<u8> = None;
         for r in 0..len {
-            if r > 0 {
+            let changed_from = if r == 0 {
+                0
+            } else {
                 digits[r] = digits[r - 1];
-                digits[r].increment();
-            }
+                digits[r].increment()
+            };
             if digits[r].len < self.split {
                 slot[r] = NO_MIDSTATE;
                 continue;
             }
-            let key = &digits[r].as_bytes()[..self.split];
-            match latest {
-                Some((index, ref held)) if &held.as_bytes()[..self.split] == key => slot[r] = index as u8,
-                _ => {
-                    new_keys[new_count] = r;
-                    new_count += 1;
-                    latest = Some((new_count, digits[r]));
-                    slot[r] = new_count as u8;
+            let same_key = match latest {
+                Some(_) => changed_from >= self.split,
+                None => {
+                    r == 0
+                        && self.cached_key.is_some_and(|key| {
+                            key.as_bytes()[..self.split] == digits[0].as_bytes()[..self.split]
+                        })
                 }
+            };
+            if same_key {
+                slot[r] = latest.unwrap_or(0);
+            } else {
+                new_keys[new_count] = r;
+                new_count += 1;
+                slot[r] = new_count as u8;
             }
+            latest = Some(slot[r]);
         }
         self.compute_midstates(&digits, &new_keys[..new_count]);
 
@@ -266,9 +280,9 @@ impl BatchHasher {
             self.kernel.permute(group, used);
         }
         // Keep the latest midstate for the next batch, once this one no longer reads slot 0.
-        if let Some((index, key)) = latest {
-            self.midstates[0] = self.midstates[index];
-            self.cached_key = Some(key);
+        if let Some(index) = latest.filter(|&index| index > 0) {
+            self.midstates[0] = self.midstates[usize::from(index)];
+            self.cached_key = Some(digits[new_keys[usize::from(index) - 1]]);
         }
     }
 
