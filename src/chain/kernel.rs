@@ -310,6 +310,87 @@ mod tests {
         }
     }
 
+    /// SHA3-256 or SHAKE256 (per `domain`) of eight messages at once, absorbed and squeezed
+    /// through `kernel` alone: the first `RATE_BYTES * 2` output bytes of each.
+    fn batch_sponge(kernel: Kernel, messages: &[Vec<u8>], domain: u8) -> Vec<Vec<u8>> {
+        use crate::chain::sponge::RATE_BYTES;
+        let padded: Vec<Vec<u8>> = messages
+            .iter()
+            .map(|message| {
+                let mut block = message.clone();
+                block.push(domain);
+                block.resize(block.len().div_ceil(RATE_BYTES) * RATE_BYTES, 0);
+                *block.last_mut().unwrap() ^= 0x80;
+                block
+            })
+            .collect();
+        let mut batch = BatchState::default();
+        let mut finished = [[0u64; 25]; BATCH_LANES];
+        let most = padded.iter().map(|p| p.len() / RATE_BYTES).max().unwrap();
+        for b in 0..most {
+            for (s, message) in padded.iter().enumerate() {
+                for (i, chunk) in
+                    message.chunks_exact(8).skip(b * RATE_BYTES / 8).take(RATE_BYTES / 8).enumerate()
+                {
+                    batch.0[i][s] ^= u64::from_le_bytes(chunk.try_into().unwrap());
+                }
+            }
+            kernel.permute(&mut batch, BATCH_LANES);
+            for (s, message) in padded.iter().enumerate() {
+                if message.len() / RATE_BYTES == b + 1 {
+                    finished[s] = batch.get(s);
+                }
+            }
+        }
+        for (s, state) in finished.iter().enumerate() {
+            batch.set(s, state);
+        }
+        let mut out = vec![Vec::new(); BATCH_LANES];
+        for squeeze in 0..2 {
+            if squeeze > 0 {
+                kernel.permute(&mut batch, BATCH_LANES);
+            }
+            for (s, bytes) in out.iter_mut().enumerate() {
+                bytes.extend((0..RATE_BYTES).map(|i| (batch.0[i / 8][s] >> (8 * (i % 8))) as u8));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_supported_kernel_hashes_random_messages_as_the_sha3_crate_does() {
+        use sha3::digest::{ExtendableOutput, Update, XofReader};
+        use sha3::{Digest, Sha3_256, Shake256};
+        for path in KeccakPath::supported() {
+            let kernel = Kernel::new(path).unwrap();
+            for seed in 0..40 {
+                let randomness = random_states(1000 + seed);
+                let messages: Vec<Vec<u8>> = randomness
+                    .iter()
+                    .map(|lanes| {
+                        let len = (lanes[0] % 700) as usize;
+                        (0..len).map(|i| (lanes[1 + i % 24] >> (8 * (i / 24 % 8))) as u8 ^ i as u8).collect()
+                    })
+                    .collect();
+                let sha3 = batch_sponge(kernel, &messages, crate::chain::sponge::SHA3_DOMAIN);
+                let shake = batch_sponge(kernel, &messages, crate::chain::sponge::SHAKE_DOMAIN);
+                for (s, message) in messages.iter().enumerate() {
+                    let digest = Sha3_256::digest(message);
+                    assert_eq!(
+                        &sha3[s][..32],
+                        digest.as_slice(),
+                        "{path}: SHA3-256 of {} bytes",
+                        message.len()
+                    );
+                    let mut reader = Shake256::default().chain(message).finalize_xof();
+                    let mut expected = vec![0u8; shake[s].len()];
+                    reader.read(&mut expected);
+                    assert_eq!(shake[s], expected, "{path}: SHAKE256 of {} bytes", message.len());
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_zero_state_permutes_to_the_published_value() {
         // Keccak-f[1600] of the all-zero state: first lane F1258F7940E1DDE7 (Keccak team's
