@@ -30,7 +30,7 @@
 use super::kernel::{BatchState, Kernel, BATCH_LANES};
 use super::sponge::{permute, xor_byte, KeccakState, RATE_BYTES, RATE_LANES, SHA3_DOMAIN, SHAKE_DOMAIN};
 use super::words::{ShakeWords, WordSource, WORDS_PER_BLOCK};
-use super::{hex_lanes, RoundHasher};
+use super::{hex_word, RoundHasher};
 use std::ops::Range;
 
 /// Rounds per [`BatchHasher::hash`] call: eight kernel batches. Large enough that the
@@ -227,24 +227,20 @@ impl BatchHasher {
         out.first_nonce = nonces.start;
         out.len = len;
 
-        // Each round's digits, and the midstate slot it starts from (0: the one cached from
-        // the previous batch; NO_MIDSTATE: its digits complete no block).
-        let mut digits = [Decimal::new(nonces.start); ROUNDS_PER_BATCH];
-        let mut slot = [0u8; ROUNDS_PER_BATCH];
-        let mut new_keys = [0usize; ROUNDS_PER_BATCH];
+        // Pass 1: which midstate each round starts from (slot 0: the one cached from the
+        // previous batch; NO_MIDSTATE: its digits complete no block), the new ones loaded
+        // (prefix and leading digits) into slots 1.. to be permuted. Consecutive nonces:
+        // the leading digits change only when counting up carries into them (or adds a
+        // digit), so only round 0 compares digits, with the cached key. The counter is
+        // counted up in place: copying it after its byte stores stalled store forwarding.
+        let mut slot = [NO_MIDSTATE; ROUNDS_PER_BATCH];
         let mut new_count = 0;
-        // Consecutive nonces: the leading digits change only when counting up carries into
-        // them (or adds a digit), so only round 0 compares digits, with the cached key.
         let mut latest: Option<u8> = None;
-        for r in 0..len {
-            let changed_from = if r == 0 {
-                0
-            } else {
-                digits[r] = digits[r - 1];
-                digits[r].increment()
-            };
-            if digits[r].len < self.split {
-                slot[r] = NO_MIDSTATE;
+        let mut latest_key = self.cached_key;
+        let mut digits = Decimal::new(nonces.start);
+        for (r, slot) in slot.iter_mut().enumerate().take(len) {
+            let changed_from = if r == 0 { 0 } else { digits.increment() };
+            if digits.len < self.split {
                 continue;
             }
             let same_key = match latest {
@@ -252,65 +248,62 @@ impl BatchHasher {
                 None => {
                     r == 0
                         && self.cached_key.is_some_and(|key| {
-                            key.as_bytes()[..self.split] == digits[0].as_bytes()[..self.split]
+                            key.as_bytes()[..self.split] == digits.as_bytes()[..self.split]
                         })
                 }
             };
-            if same_key {
-                slot[r] = latest.unwrap_or(0);
-            } else {
-                new_keys[new_count] = r;
+            if !same_key {
                 new_count += 1;
-                slot[r] = new_count as u8;
+                let state = &mut self.midstates[new_count];
+                *state = self.prefix;
+                for (i, &digit) in digits.as_bytes()[..self.split].iter().enumerate() {
+                    xor_byte(state, self.filled + i, digit);
+                }
+                latest_key = Some(digits);
             }
-            latest = Some(slot[r]);
+            *slot = if same_key { latest.unwrap_or(0) } else { new_count as u8 };
+            latest = Some(*slot);
         }
-        self.compute_midstates(&digits, &new_keys[..new_count]);
+        self.permute_midstates(new_count);
 
+        // Pass 2: the last signature block and the stream's first block, in kernel lanes.
+        let mut digits = Decimal::new(nonces.start);
         for (g, group) in out.groups.iter_mut().enumerate().take(len.div_ceil(BATCH_LANES)) {
             let rounds = g * BATCH_LANES..(g * BATCH_LANES + BATCH_LANES).min(len);
             let used = rounds.len();
             for (lane, r) in rounds.enumerate() {
-                self.load_last_block(group, lane, &digits[r], slot[r]);
+                if r > 0 {
+                    digits.increment();
+                }
+                self.load_last_block(group, lane, &digits, slot[r]);
             }
             self.kernel.permute(group, used);
-            for lane in 0..used {
-                load_stream_block(group, lane);
-            }
+            load_stream_blocks(group);
             self.kernel.permute(group, used);
         }
         // Keep the latest midstate for the next batch, once this one no longer reads slot 0.
         if let Some(index) = latest.filter(|&index| index > 0) {
             self.midstates[0] = self.midstates[usize::from(index)];
-            self.cached_key = Some(digits[new_keys[usize::from(index) - 1]]);
+            self.cached_key = latest_key;
         }
     }
 
-    /// Computes the midstates of the rounds `new_keys` (indices into `digits`) into slots
-    /// 1, 2, …: the prefix with the block completed by each nonce's leading digits,
-    /// permuted. In kernel batches where that is cheaper, else one by one.
-    fn compute_midstates(&mut self, digits: &[Decimal; ROUNDS_PER_BATCH], new_keys: &[usize]) {
+    /// Permutes the midstates loaded into slots `1..=count`: in kernel batches where that
+    /// is cheaper, else one by one.
+    fn permute_midstates(&mut self, count: usize) {
         let mut scratch = BatchState::default();
-        for (c, chunk) in new_keys.chunks(BATCH_LANES).enumerate() {
-            let first_slot = 1 + c * BATCH_LANES;
-            let batched = self.kernel.worth_batching(chunk.len());
-            for (lane, &r) in chunk.iter().enumerate() {
-                let mut state = self.prefix;
-                for (i, &digit) in digits[r].as_bytes()[..self.split].iter().enumerate() {
-                    xor_byte(&mut state, self.filled + i, digit);
-                }
-                if batched {
-                    scratch.set(lane, &state);
-                } else {
-                    permute(&mut state);
-                    self.midstates[first_slot + lane] = state;
-                }
+        for first in (1..=count).step_by(BATCH_LANES) {
+            let slots = first..(first + BATCH_LANES).min(count + 1);
+            if !self.kernel.worth_batching(slots.len()) {
+                self.midstates[slots].iter_mut().for_each(permute);
+                continue;
             }
-            if batched {
-                self.kernel.permute(&mut scratch, chunk.len());
-                for lane in 0..chunk.len() {
-                    self.midstates[first_slot + lane] = scratch.get(lane);
-                }
+            for (lane, state) in self.midstates[slots.clone()].iter().enumerate() {
+                scratch.set(lane, state);
+            }
+            self.kernel.permute(&mut scratch, slots.len());
+            for (lane, state) in self.midstates[slots].iter_mut().enumerate() {
+                *state = scratch.get(lane);
             }
         }
     }
@@ -343,21 +336,24 @@ fn xor_lane_byte(group: &mut BatchState, lane: usize, index: usize, byte: u8) {
     group.0[index / 8][lane] ^= u64::from(byte) << (8 * (index % 8));
 }
 
-/// Replaces state `lane` of `group`, a finished SHA3-256 state, with the SHAKE256 input
-/// block of the round stream: the 64 hex characters of its digest, padded.
+/// Replaces every state of `group`, finished SHA3-256 states, with the SHAKE256 input
+/// block of its round stream: the 64 hex characters of its digest, padded. Row by row,
+/// all lanes at once (the unused lanes of a partial batch too: they are never read), so
+/// the compiler vectorises the hex conversion across lanes.
 #[inline]
-fn load_stream_block(group: &mut BatchState, lane: usize) {
-    let digest = [group.0[0][lane], group.0[1][lane], group.0[2][lane], group.0[3][lane]];
-    for (row, hex) in group.0.iter_mut().zip(hex_lanes(&digest)) {
-        row[lane] = hex;
+fn load_stream_blocks(group: &mut BatchState) {
+    let digest = [group.0[0], group.0[1], group.0[2], group.0[3]];
+    for (d, row) in digest.iter().enumerate() {
+        group.0[2 * d] = row.map(|lane| hex_word(lane as u32));
+        group.0[2 * d + 1] = row.map(|lane| hex_word((lane >> 32) as u32));
     }
     for row in &mut group.0[8..] {
-        row[lane] = 0;
+        *row = [0; BATCH_LANES];
     }
     // pad10*1: the SHAKE suffix right after the 64 message bytes, the final bit on the
     // last byte of the block (as in ShakeWords::from_hex_lanes).
-    group.0[8][lane] = u64::from(SHAKE_DOMAIN);
-    group.0[RATE_LANES - 1][lane] ^= 0x80 << 56;
+    group.0[8] = [u64::from(SHAKE_DOMAIN); BATCH_LANES];
+    group.0[RATE_LANES - 1] = [0x80 << 56; BATCH_LANES];
 }
 
 #[cfg(test)]
