@@ -9,6 +9,7 @@
 //!   second on one thread (34 words of each round);
 //! - `hash_only/<path>`: rounds hashed in batches and nothing else, the bare batch kernel's
 //!   round throughput that the sweep is compared with;
+//! - `hash_draw/<game>/<path>`: rounds hashed in batches and drawn, not tallied;
 //! - `sweep_round/<game>/<path>`: what the sweep does per round (hash, draw, every tally);
 //! - `round/<game>`: one round at a time through `RoundHasher` (the `verify` path), and
 //!   `draw_only/<game>`: the games on a pre-squeezed stream.
@@ -119,6 +120,34 @@ fn hash_only(c: &mut Criterion) {
     group.finish();
 }
 
+fn hash_draw(c: &mut Criterion) {
+    // What the draw adds to hash_only, and (against sweep_round) what the tallies add.
+    fn run<G: Game>(c: &mut Criterion, name: &str, game: G) {
+        let hasher = RoundHasher::new(SERVER, CLIENT);
+        let mut group = c.benchmark_group("hash_draw");
+        group.throughput(Throughput::Elements(ROUNDS));
+        for kernel in kernels() {
+            let mut batch = RoundBatch::default();
+            let mut round = G::Outcome::default();
+            group.bench_function(format!("{name}/{}", kernel.path()), |b| {
+                b.iter(|| {
+                    let mut batcher = BatchHasher::new(&hasher, kernel);
+                    for start in (FIRST_NONCE..FIRST_NONCE + ROUNDS).step_by(ROUNDS_PER_BATCH) {
+                        batcher.hash(start..start + ROUNDS_PER_BATCH as u64, &mut batch);
+                        for r in 0..batch.len() {
+                            game.draw(&mut batch.words(r), &mut round);
+                            black_box(&round);
+                        }
+                    }
+                })
+            });
+        }
+        group.finish();
+    }
+    run(c, "keno", Keno);
+    run(c, "roulette-european", Roulette::EUROPEAN);
+}
+
 fn sweep_rounds(c: &mut Criterion) {
     // Whole rounds as the sweep runs them: hash, draw and every tally.
     let hasher = RoundHasher::new(SERVER, CLIENT);
@@ -185,5 +214,5 @@ fn draws_only(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, keccak, shake_stream, hash_only, sweep_rounds, rounds, draws_only);
+criterion_group!(benches, keccak, shake_stream, hash_only, hash_draw, sweep_rounds, rounds, draws_only);
 criterion_main!(benches);

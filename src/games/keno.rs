@@ -60,15 +60,25 @@ impl Game for Keno {
 
     #[inline]
     fn draw<W: WordSource + ?Sized>(&self, words: &mut W, round: &mut KenoRound) {
-        let mut remaining = Remaining::ALL;
-        // Written out draw by draw so that each draw's P is a constant: the sampler's limit
-        // and `% P` then compile to multiplications, where a loop paid two divisions per
-        // draw (profiled: a fifth of a sweep's time on the AVX-512 path).
-        macro_rules! draws {
-            ($($k:literal)*) => { $(draw_at::<$k, W>(words, &mut remaining, round);)* };
+        // Sampling depends only on the words, not on which numbers were drawn, so the ten
+        // indices are sampled first, then turned into numbers all at once. Written out draw
+        // by draw so that each draw's P is a constant: the sampler's limit and `% P` then
+        // compile to multiplications, where a loop paid two divisions per draw (profiled:
+        // a fifth of a sweep's time on the AVX-512 path).
+        let mut indices = [0u8; LANES];
+        macro_rules! samples {
+            ($($k:literal)*) => {$(
+                let pick = sample(words, choices_at_draw($k));
+                indices[$k] = pick.index as u8;
+                round.rejected[$k] = pick.rejected;
+            )*};
         }
-        draws!(0 1 2 3 4 5 6 7 8 9);
-        const _: () = assert!(DRAWN == 10, "one draw_at per draw");
+        samples!(0 1 2 3 4 5 6 7 8 9);
+        const _: () = assert!(DRAWN == 10, "one sample per draw");
+        let positions = positions_in_grid(indices);
+        for (number, position) in round.order.iter_mut().zip(positions) {
+            *number = position + 1;
+        }
     }
 
     fn draw_order_text(&self, round: &KenoRound) -> String {
@@ -84,71 +94,27 @@ impl Game for Keno {
     }
 }
 
-/// Draw `K` (0-based): samples an index among the `40 − K` numbers left, records the
-/// number and the rejections, and removes it.
+/// Width of the index vector: the ten draws padded to a 16-byte vector.
+const LANES: usize = 16;
+
+/// Turns the draws' indices into positions in the full grid (0-based): `indices[k]` is the
+/// index of draw `k` among the numbers left, ascending (SPEC §4), i.e. a Lehmer code.
+///
+/// Decoded from the last draw back: an earlier draw at position `p` was removed before the
+/// later ones sampled, so each later position at or above `p` moves up one. The same
+/// removal as SPEC §4's list, without a list: a short chain of vector compares and adds
+/// (where removing from a list, one draw after the other, was a chain of dependent memory
+/// moves or bit selects, about a quarter of a Keno sweep's time on the AVX-512 path).
 #[inline(always)]
-fn draw_at<const K: usize, W: WordSource + ?Sized>(
-    words: &mut W,
-    remaining: &mut Remaining,
-    round: &mut KenoRound,
-) {
-    let pick = sample(words, choices_at_draw(K));
-    round.order[K] = remaining.take(pick.index);
-    round.rejected[K] = pick.rejected;
-}
-
-/// The numbers not yet drawn, as a bit set (bit `n` for number `n`). The list "ascending,
-/// element `i`" of SPEC §4 is the `i`-th set bit, found without a loop or a memmove (which
-/// a `Vec`-like removal costs per draw).
-#[derive(Clone, Copy, Debug)]
-struct Remaining(u64);
-
-impl Remaining {
-    /// Numbers 1..=40.
-    const ALL: Remaining = Remaining(((1 << GRID) - 1) << 1);
-
-    /// Removes and returns the `index`-th smallest number left (0-based).
-    #[inline(always)]
-    fn take(&mut self, index: u32) -> u8 {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        let set = self.0;
-        // Bits set per byte, then (multiplying by ONES) the running total up to each byte.
-        let pairs = set - ((set >> 1) & 0x5555_5555_5555_5555);
-        let nibbles = (pairs & 0x3333_3333_3333_3333) + ((pairs >> 2) & 0x3333_3333_3333_3333);
-        let per_byte = (nibbles + (nibbles >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-        let running = per_byte.wrapping_mul(ONES);
-        // The first byte whose running total exceeds `index` holds the bit: bytewise
-        // `running >= index + 1` (totals are at most 40, so no byte borrows from the next).
-        let reached = ((running | HIGH) - u64::from(index + 1) * ONES) & HIGH;
-        let byte = reached.trailing_zeros() / 8;
-        let before = ((running << 8) >> (8 * byte)) as u8;
-        let bits = (set >> (8 * byte)) as u8;
-        let position =
-            8 * byte + u32::from(NTH_SET_BIT[usize::from(bits)][usize::from(index as u8 - before)]);
-        self.0 &= !(1 << position);
-        position as u8
-    }
-}
-
-/// `NTH_SET_BIT[b][j]`: the position of the `j`-th set bit (0-based, from the lowest) of
-/// the byte `b`; 8 where `b` has fewer than `j + 1` bits set.
-const NTH_SET_BIT: [[u8; 8]; 256] = {
-    let mut table = [[8u8; 8]; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let (mut bit, mut found) = (0, 0);
-        while bit < 8 {
-            if byte & (1 << bit) != 0 {
-                table[byte][found] = bit as u8;
-                found += 1;
-            }
-            bit += 1;
+fn positions_in_grid(mut positions: [u8; LANES]) -> [u8; LANES] {
+    for earlier in (0..DRAWN - 1).rev() {
+        let removed = positions[earlier];
+        for (later, position) in positions.iter_mut().enumerate() {
+            *position += u8::from(later > earlier && *position >= removed);
         }
-        byte += 1;
     }
-    table
-};
+    positions
+}
 
 fn join_numbers(numbers: &[u8]) -> String {
     numbers.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
@@ -188,21 +154,25 @@ mod tests {
     }
 
     #[test]
-    fn taking_the_ith_remaining_number_equals_removal_from_an_ascending_list() {
-        // Every draw sequence of a round's shape, with a simple generator for the indices.
+    fn decoded_positions_equal_removal_from_an_ascending_list() {
+        // Many draw sequences of a round's shape, with a simple generator for the indices,
+        // and the extremes (always the first, always the last number left).
         let mut x = 7u64;
+        let mut sequences: Vec<[u8; DRAWN]> = vec![[0; DRAWN], std::array::from_fn(|k| (GRID - 1 - k) as u8)];
         for _ in 0..20_000 {
-            let (mut fast, mut list) = (Remaining::ALL, (1..=40u8).collect::<Vec<_>>());
-            for k in 0..DRAWN {
+            sequences.push(std::array::from_fn(|k| {
                 x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                let index = ((x >> 33) % (GRID - k) as u64) as u32;
-                assert_eq!(fast.take(index), list.remove(index as usize));
-            }
+                ((x >> 33) % (GRID - k) as u64) as u8
+            }));
         }
-        let mut first_and_last = Remaining::ALL;
-        assert_eq!(first_and_last.take(39), 40);
-        assert_eq!(first_and_last.take(0), 1);
-        assert_eq!(first_and_last.take(37), 39);
+        for indices in sequences {
+            let mut list: Vec<u8> = (1..=40).collect();
+            let expected: Vec<u8> = indices.iter().map(|&i| list.remove(usize::from(i))).collect();
+            let mut padded = [0u8; LANES];
+            padded[..DRAWN].copy_from_slice(&indices);
+            let got: Vec<u8> = positions_in_grid(padded)[..DRAWN].iter().map(|p| p + 1).collect();
+            assert_eq!(got, expected, "indices {indices:?}");
+        }
     }
 
     #[test]
