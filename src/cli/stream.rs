@@ -71,7 +71,7 @@ pub fn run(args: StreamArgs) -> Result<Verdict> {
     }
 }
 
-/// Writes the stream out as the pieces come (a window of hashed chunks at a time from the
+/// Writes the stream out as the pieces come (a hashed chunk at a time from the
 /// pool, 64 KiB on one thread), without copying them first.
 fn copy_out(stream: &mut ThreadedStream, out: &mut impl Write) -> io::Result<()> {
     loop {
