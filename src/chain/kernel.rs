@@ -234,17 +234,13 @@ impl Kernel {
         }
     }
 
-    /// How many states must need a permutation before one batch call is cheaper than
-    /// permuting them one by one with [`super::sponge::permute`] (measured: an AVX-512
-    /// batch of eight costs about as much as two or three scalar permutations, an AVX2
-    /// call of four about as much as two).
+    /// Whether permuting `states` states in one batch call is cheaper than permuting them
+    /// one by one with [`super::sponge::permute`] (measured: an AVX-512 call of eight
+    /// costs about one scalar permutation, an AVX2 call of four a little more than one).
     pub fn worth_batching(self, states: usize) -> bool {
-        match self.engine {
-            Engine::Scalar => false,
-            #[cfg(target_arch = "x86_64")]
-            Engine::Avx2(_) => states >= 2,
-            #[cfg(target_arch = "x86_64")]
-            Engine::Avx512(_) => states >= 3,
+        match self.path() {
+            KeccakPath::Scalar => false,
+            KeccakPath::Avx2 | KeccakPath::Avx512 => states >= 2,
         }
     }
 
