@@ -240,7 +240,7 @@ impl io::Read for RawStream {
 }
 
 /// Bytes of whole rounds that one pool task hashes: large enough that handing chunks over
-/// costs nothing next to hashing them (about 250 µs of work at 34 words per round on the
+/// costs nothing next to hashing them (about 300 µs of work at 34 words per round on the
 /// AVX-512 path), small enough that starting and stopping waste little.
 pub const CHUNK_BYTES: usize = 256 * 1024;
 
