@@ -46,7 +46,7 @@ pub fn expected_rejections(outcomes: u32, draws: u64) -> f64 {
 ///
 /// # Panics
 /// If `outcomes` is zero.
-#[inline]
+#[inline(always)]
 pub fn sample<W: WordSource + ?Sized>(words: &mut W, outcomes: u32) -> Sampled {
     let limit = limit(outcomes);
     let mut rejected = 0;

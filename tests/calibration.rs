@@ -30,6 +30,7 @@ mod common;
 
 use common::ChaChaWords;
 use fairaudit::chain::seeds::derive_seed_pairs;
+use fairaudit::chain::Kernel;
 use fairaudit::games::{GameId, Keno, Roulette};
 use fairaudit::stats::battery::{assess, keno_tests, roulette_tests, run_battery, Battery, Verdict};
 use fairaudit::stats::distributions::{binomial_at_least, chi_square_sf};
@@ -344,7 +345,8 @@ fn the_real_chain_fails_a_fair_game_at_most_alpha_at_every_shape() {
             seed_pairs: derive_seed_pairs(&master, pairs),
         };
         let never = AtomicBool::new(false);
-        let control = SweepControl { chunk: 1 << 16, stop: &never, progress: &|_| {} };
+        let control =
+            SweepControl { chunk: 1 << 16, stop: &never, progress: &|_| {}, kernel: Kernel::best() };
         let file = sweep::run(&plan, None, &control).expect("a fresh plan");
         run_battery(&file, ALPHA)
     };

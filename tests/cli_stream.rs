@@ -1,5 +1,8 @@
 //! `fairaudit stream` through the real binary: its bytes are the chain's words, the options
-//! mean what the README says, a closed pipe ends it cleanly, a terminal is refused.
+//! mean what the README says, a closed pipe ends it cleanly, a terminal is refused; the
+//! bytes are the same on every Keccak path and for every thread count.
+
+mod common;
 
 use assert_cmd::Command;
 use fairaudit::chain::seeds::default_seed_pair;
@@ -139,6 +142,37 @@ fn the_number_of_threads_does_not_change_the_bytes() {
     }
 }
 
+/// Every Keccak path this machine supports, chosen by `--keccak` and by `FAIRAUDIT_KECCAK`,
+/// on one thread and on the pool: the same bytes as the single-round chain, across the
+/// 6-to-7-digit boundary where the messages' shared block appears, for K within the first
+/// block and beyond it.
+#[test]
+fn every_keccak_path_writes_the_same_bytes() {
+    for k in [34usize, 35] {
+        let expected = chain_bytes(SERVER, CLIENT, 999_000..1_001_000, k);
+        let k = k.to_string();
+        let pair_and_range =
+            ["--server-seed", SERVER, "--client-seed", CLIENT, "--nonces", "999000..1001000"];
+        for kernel in common::keccak_kernels() {
+            let path = kernel.path().name();
+            for threads in ["1", "2"] {
+                let mut args = pair_and_range.to_vec();
+                args.extend(["--words-per-round", &k, "--threads", threads, "--keccak", path]);
+                assert!(stream(&args) == expected, "--keccak {path} --threads {threads}, K = {k}");
+            }
+            let output = fairaudit()
+                .env("FAIRAUDIT_KECCAK", path)
+                .arg("stream")
+                .args(pair_and_range)
+                .args(["--words-per-round", &k])
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(0));
+            assert!(output.stdout == expected, "FAIRAUDIT_KECCAK={path}, K = {k}");
+        }
+    }
+}
+
 /// Asserts exit 2, nothing on stdout, and exactly one line on stderr containing `needle`.
 fn assert_refused(args: &[&str], needle: &str) {
     let output = fairaudit().arg("stream").args(args).output().unwrap();
@@ -151,6 +185,14 @@ fn assert_refused(args: &[&str], needle: &str) {
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
+    let hidden = fairaudit()
+        .env("FAIRAUDIT_KECCAK_HIDE", "avx512")
+        .args(["stream", "--keccak", "avx512"])
+        .output()
+        .unwrap();
+    assert_eq!(hidden.status.code(), Some(2));
+    assert!(hidden.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&hidden.stderr).contains("the avx512 Keccak path needs AVX-512F"));
     assert_refused(&["--nonces", "5..5"], "is empty");
     assert_refused(&["--nonces", "9..5"], "is empty");
     assert_refused(&["--nonces", "5"], "not a range");
@@ -161,6 +203,7 @@ fn bad_input_exits_2_with_one_line() {
     assert_refused(&["--threads", "0"], "--threads");
     assert_refused(&["--server-seed", "s"], "--client-seed");
     assert_refused(&["--client-seed", "c"], "--server-seed");
+    assert_refused(&["--keccak", "neon"], "expected auto, scalar, avx2 or avx512");
     assert_refused(
         &["--nonces", "0..2", "--words-per-round", "3", "--bytes", "25"],
         "25 bytes requested, but nonces 0..2 at 3 words per round hold only 24 bytes",

@@ -4,6 +4,7 @@
 //! of SPEC §6; and the empirical intervals of a real sweep.
 
 use fairaudit::chain::seeds::default_seed_pair;
+use fairaudit::chain::Kernel;
 use fairaudit::games::GameId;
 use fairaudit::games::Wheel;
 use fairaudit::report::results::rtp_table;
@@ -166,7 +167,7 @@ fn sweep_default_pair(games: Vec<GameId>, nonces: u64) -> TallyFile {
         seed_pairs: vec![default_seed_pair()],
     };
     let stop = AtomicBool::new(false);
-    let control = SweepControl { chunk: 1 << 14, stop: &stop, progress: &|_| {} };
+    let control = SweepControl { chunk: 1 << 14, stop: &stop, progress: &|_| {}, kernel: Kernel::best() };
     sweep::run(&plan, None, &control).unwrap()
 }
 

@@ -1,8 +1,11 @@
-//! The sweep's guarantees: identical results whatever the threads, chunks or shards;
-//! resume after interruption; merge refusals; tallies equal to a naive replay of the
+//! The sweep's guarantees: identical results whatever the threads, chunks, shards or Keccak
+//! path; resume after interruption; merge refusals; tallies equal to a naive replay of the
 //! same rounds through the single-round API.
 
+mod common;
+
 use assert_cmd::Command;
+use fairaudit::chain::Kernel;
 use fairaudit::games::GameId;
 
 use fairaudit::chain::seeds::SeedPair;
@@ -61,6 +64,108 @@ fn thread_count_and_chunk_size_do_not_change_a_byte() {
         assert_same_outputs(&one, &other);
     }
     assert!(outputs(&one).len() >= 10, "tally.json and the tally tables");
+}
+
+/// Every Keccak path this machine supports, forced through the library: tallies of ranges
+/// that cross digit-count boundaries (where the message's shared block appears) and of
+/// a seed pair too short to share any block, byte for byte those of the scalar path.
+#[test]
+fn every_keccak_path_gives_the_scalar_paths_tallies() {
+    let never = AtomicBool::new(false);
+    let run = |plan: &Plan, kernel: Kernel| {
+        sweep::run(plan, None, &SweepControl { chunk: 777, stop: &never, progress: &|_| {}, kernel })
+            .unwrap()
+            .to_bytes()
+    };
+    let seeds = "8bdb7cce7efe5ba8a8dd893183969eeba617859f9f3a88ce728cb444b81f1aaa";
+    for (server, client, nonces) in
+        [(seeds, seeds, 99_000..101_000), (seeds, seeds, 9_999_000..10_001_000), ("s", "c", 0..3_000)]
+    {
+        let plan = Plan {
+            games: GameId::ALL.to_vec(),
+            nonces: vec![nonces.into()],
+            seed_source: SeedSource::Given,
+            seed_pairs: vec![SeedPair::new(server, client)],
+        };
+        let scalar = run(&plan, Kernel::scalar());
+        for kernel in common::keccak_kernels() {
+            assert!(run(&plan, kernel) == scalar, "{} differs from scalar on {plan:?}", kernel.path());
+        }
+    }
+}
+
+/// The same through the binary, with the path chosen by `FAIRAUDIT_KECCAK` and by
+/// `--keccak`, with other thread counts and chunk sizes; run.json records the path.
+#[test]
+fn forcing_a_keccak_path_does_not_change_a_byte_and_is_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let scalar = dir.path().join("scalar");
+    sweep_cmd(&scalar, "999000..1001000", &["--keccak", "scalar", "--threads", "1"]).code(0);
+    for kernel in common::keccak_kernels() {
+        let path = kernel.path().name();
+        let by_env = dir.path().join(format!("{path}-env"));
+        fairaudit()
+            .env("FAIRAUDIT_KECCAK", path)
+            .args(["sweep", "--nonces", "999000..1001000", "--quiet", "--threads", "2", "--out"])
+            .arg(&by_env)
+            .args(["--server-seed", "=HYPERLINK(\"http://x\",\"y\")", "--client-seed", "shard-test"])
+            .assert()
+            .code(0);
+        assert_same_outputs(&scalar, &by_env);
+        let by_flag = dir.path().join(format!("{path}-flag"));
+        sweep_cmd(&by_flag, "999000..1001000", &["--keccak", path, "--chunk-size", "100"]).code(0);
+        assert_same_outputs(&scalar, &by_flag);
+        let run: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(by_env.join("run.json")).unwrap()).unwrap();
+        assert_eq!(run["keccak_path"], path);
+    }
+    // Unforced, the widest path is used.
+    let auto = dir.path().join("auto");
+    sweep_cmd(&auto, "0..10", &[]).code(0);
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(auto.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["keccak_path"], Kernel::best().path().name());
+}
+
+/// A forced path the CPU lacks is one line and exit 2, never an illegal instruction. The
+/// CPU here may have every path, so `FAIRAUDIT_KECCAK_HIDE` makes the CLI treat some as
+/// missing; a path this CPU really lacks is checked too where there is one.
+#[test]
+fn a_forced_keccak_path_the_cpu_lacks_exits_2_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let refuse = |path: &str, hide: &str| {
+        let output = fairaudit()
+            .env("FAIRAUDIT_KECCAK_HIDE", hide)
+            .args(["sweep", "--nonces", "0..10", "--quiet", "--keccak", path, "--out"])
+            .arg(dir.path().join(path))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{path}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{path}: {stderr:?}");
+        assert!(stderr.contains(&format!("the {path} Keccak path needs")), "{stderr}");
+        assert!(!dir.path().join(path).exists(), "{path}: nothing written");
+    };
+    refuse("avx512", "avx512");
+    refuse("avx2", "avx512,avx2");
+    for path in fairaudit::chain::KeccakPath::ALL.into_iter().filter(|p| !p.is_supported()) {
+        refuse(path.name(), "");
+    }
+    // Auto skips hidden paths instead of failing.
+    fairaudit()
+        .env("FAIRAUDIT_KECCAK_HIDE", "avx512,avx2")
+        .args(["sweep", "--nonces", "0..10", "--quiet", "--out"])
+        .arg(dir.path().join("auto"))
+        .assert()
+        .code(0);
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("auto/run.json")).unwrap()).unwrap();
+    assert_eq!(run["keccak_path"], "scalar");
+    fairaudit()
+        .args(["sweep", "--keccak", "neon"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("expected auto, scalar, avx2 or avx512"));
 }
 
 #[test]
@@ -132,8 +237,12 @@ fn a_sweep_stopped_midway_and_resumed_equals_an_uninterrupted_one() {
     let plan = plan(GameId::ALL.to_vec(), 0..50_000);
     let never = AtomicBool::new(false);
     let quiet = |_: u64| {};
-    let whole =
-        sweep::run(&plan, None, &SweepControl { chunk: 1000, stop: &never, progress: &quiet }).unwrap();
+    let whole = sweep::run(
+        &plan,
+        None,
+        &SweepControl { chunk: 1000, stop: &never, progress: &quiet, kernel: Kernel::best() },
+    )
+    .unwrap();
     assert!(whole.complete);
 
     // Stop after about 60 chunks: the partial result holds what was tallied, possibly
@@ -145,13 +254,20 @@ fn a_sweep_stopped_midway_and_resumed_equals_an_uninterrupted_one() {
             stop.store(true, Ordering::SeqCst);
         }
     };
-    let partial =
-        sweep::run(&plan, None, &SweepControl { chunk: 1000, stop: &stop, progress: &count }).unwrap();
+    let partial = sweep::run(
+        &plan,
+        None,
+        &SweepControl { chunk: 1000, stop: &stop, progress: &count, kernel: Kernel::best() },
+    )
+    .unwrap();
     assert!(!partial.complete);
     let partial = TallyFile::from_bytes(&partial.to_bytes()).unwrap();
-    let resumed =
-        sweep::run(&plan, Some(partial), &SweepControl { chunk: 777, stop: &never, progress: &quiet })
-            .unwrap();
+    let resumed = sweep::run(
+        &plan,
+        Some(partial),
+        &SweepControl { chunk: 777, stop: &never, progress: &quiet, kernel: Kernel::best() },
+    )
+    .unwrap();
     assert_eq!(resumed.to_bytes(), whole.to_bytes());
 }
 
@@ -159,8 +275,10 @@ fn a_sweep_stopped_midway_and_resumed_equals_an_uninterrupted_one() {
 fn sigterm_saves_progress_and_resume_finishes_with_identical_output() {
     let dir = tempfile::tempdir().unwrap();
     let (whole, interrupted) = (dir.path().join("whole"), dir.path().join("interrupted"));
-    let nonces = "0..4000000";
-    let args = ["--game", "roulette-american", "--chunk-size", "4096"];
+    // One thread and 8 million rounds, so that the sweep is still running when the signal
+    // comes after 400 ms even on the batched AVX-512 path (about 5 million rounds/s).
+    let nonces = "0..8000000";
+    let args = ["--game", "roulette-american", "--chunk-size", "4096", "--threads", "1"];
     let bin = assert_cmd::cargo::cargo_bin("fairaudit");
     let mut child = std::process::Command::new(&bin)
         .args(["sweep", "--nonces", nonces, "--quiet", "--out"])
@@ -239,8 +357,12 @@ fn tallies_equal_a_naive_replay_of_the_same_rounds() {
     let range = 5_000..7_000u64;
     let plan = plan(GameId::ALL.to_vec(), range.clone());
     let never = AtomicBool::new(false);
-    let file =
-        sweep::run(&plan, None, &SweepControl { chunk: 300, stop: &never, progress: &|_| {} }).unwrap();
+    let file = sweep::run(
+        &plan,
+        None,
+        &SweepControl { chunk: 300, stop: &never, progress: &|_| {}, kernel: Kernel::best() },
+    )
+    .unwrap();
     let (server, client) = ("resume-server", "resume-client");
 
     let keno = &file.keno_totals().rows[0].1.tally;

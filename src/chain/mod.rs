@@ -3,12 +3,23 @@
 //!
 //! [`RoundHasher`] is built once per seed pair: it absorbs `server:client:` once and copies
 //! that mid-state for every nonce, formatting the nonce into a stack buffer, so a round
-//! allocates nothing.
+//! allocates nothing. It hashes one round at a time, for `verify` and `audit`.
+//!
+//! The sweep and the stream hash consecutive nonces in batches instead ([`batch`]): the
+//! block their messages share is absorbed once, and the remaining permutations run on
+//! several states at once through the batch seam [`kernel::Kernel`] (AVX-512, AVX2 or
+//! scalar, chosen at run time). Every path gives the same words.
 
+pub mod batch;
+pub mod kernel;
 pub mod seeds;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 pub mod sponge;
 pub mod words;
 
+pub use batch::{BatchHasher, BlockWords, RoundBatch, ROUNDS_PER_BATCH};
+pub use kernel::{KeccakPath, KeccakRequest, Kernel, KernelError};
 use sha3::{Digest, Sha3_256};
 use sponge::{digest_of, Sponge, SHA3_DOMAIN};
 pub use words::{FixedWords, ShakeWords, WordSource};
@@ -52,25 +63,29 @@ pub fn hex_lower(digest: &[u8; 32]) -> [u8; 64] {
 /// share of the round.
 #[inline]
 pub fn hex_lanes(digest: &[u64; 4]) -> [u64; 8] {
-    /// Eight hex characters for four bytes (`bytes` holds them little-endian).
-    #[inline(always)]
-    fn four_bytes(bytes: u32) -> u64 {
-        // Spread byte j to bits 16j..16j+8, then put its high nibble in byte 2j and its
-        // low nibble in byte 2j+1 (the order the characters are written).
-        let mut spread = u64::from(bytes);
-        spread = (spread | (spread << 16)) & 0x0000_FFFF_0000_FFFF;
-        spread = (spread | (spread << 8)) & 0x00FF_00FF_00FF_00FF;
-        let nibbles = ((spread >> 4) & 0x000F_000F_000F_000F) | ((spread & 0x000F_000F_000F_000F) << 8);
-        // '0' + n, plus ('a' - '0' - 10) = 39 where n >= 10 (n + 6 carries into bit 4).
-        let letters = ((nibbles + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
-        nibbles + 0x3030_3030_3030_3030 + letters * 39
-    }
     let mut out = [0u64; 8];
     for (pair, &lane) in out.chunks_exact_mut(2).zip(digest) {
-        pair[0] = four_bytes(lane as u32);
-        pair[1] = four_bytes((lane >> 32) as u32);
+        pair[0] = hex_word(lane as u32);
+        pair[1] = hex_word((lane >> 32) as u32);
     }
     out
+}
+
+/// The eight lowercase hex characters of four bytes (`bytes` holds them little-endian), as
+/// one little-endian lane: the SWAR step of [`hex_lanes`]. Shifts and adds only, so that
+/// the batch hasher's loops over lanes vectorise.
+#[inline(always)]
+pub(crate) fn hex_word(bytes: u32) -> u64 {
+    // Spread byte j to bits 16j..16j+8, then put its high nibble in byte 2j and its
+    // low nibble in byte 2j+1 (the order the characters are written).
+    let mut spread = u64::from(bytes);
+    spread = (spread | (spread << 16)) & 0x0000_FFFF_0000_FFFF;
+    spread = (spread | (spread << 8)) & 0x00FF_00FF_00FF_00FF;
+    let nibbles = ((spread >> 4) & 0x000F_000F_000F_000F) | ((spread & 0x000F_000F_000F_000F) << 8);
+    // '0' + n, plus ('a' - '0' - 10) = 39 where n >= 10 (n + 6 carries into bit 4); 39 as
+    // 32 + 8 − 1 because a vector multiply of 64-bit lanes needs AVX-512.
+    let letters = ((nibbles + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
+    nibbles + 0x3030_3030_3030_3030 + (letters << 5) + (letters << 3) - letters
 }
 
 /// Computes round signatures and streams for one seed pair.
@@ -89,6 +104,11 @@ impl RoundHasher {
         prefix.absorb(client_seed.as_bytes());
         prefix.absorb(b":");
         Self { prefix }
+    }
+
+    /// The sponge after `server:client:`, the start of every round's message.
+    pub(crate) fn prefix(&self) -> &Sponge {
+        &self.prefix
     }
 
     /// The raw SHA3-256 digest of `server:client:nonce`.

@@ -63,6 +63,12 @@ impl Sponge {
         }
     }
 
+    /// The state and how many bytes of its current block are absorbed (`0..RATE_BYTES`):
+    /// what a batch hasher starts each round's message from.
+    pub(crate) fn parts(&self) -> (&KeccakState, usize) {
+        (&self.state, self.filled)
+    }
+
     /// Pads with `domain` and the final bit (pad10*1), permutes, and returns the state,
     /// whose first [`RATE_BYTES`] bytes are the first output block.
     pub fn finish(mut self, domain: u8) -> KeccakState {
@@ -75,7 +81,7 @@ impl Sponge {
 
 /// XORs `byte` into sponge byte `index` of `state`.
 #[inline(always)]
-fn xor_byte(state: &mut KeccakState, index: usize, byte: u8) {
+pub(crate) fn xor_byte(state: &mut KeccakState, index: usize, byte: u8) {
     state[index / 8] ^= u64::from(byte) << (8 * (index % 8));
 }
 

@@ -58,6 +58,13 @@ impl ShakeWords {
         Self { state, next_in_block: 0, words_used: 0 }
     }
 
+    /// The stream continued from `state`, the state whose first block (34 words) has
+    /// already been read: the next word comes from the next permutation. This is how a
+    /// round hashed in a batch continues on the scalar path when it needs more words.
+    pub fn after_first_block(state: KeccakState) -> Self {
+        Self { state, next_in_block: WORDS_PER_BLOCK, words_used: WORDS_PER_BLOCK as u64 }
+    }
+
     /// How many words this stream has handed out so far.
     pub fn words_used(&self) -> u64 {
         self.words_used

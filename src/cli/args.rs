@@ -7,6 +7,7 @@ use super::input;
 use anyhow::{Context, Result};
 use clap::Args;
 use fairaudit::audit::money::Money;
+use fairaudit::chain::{KeccakPath, KeccakRequest, Kernel};
 use fairaudit::fields::parse_nonce;
 use fairaudit::games::GameId;
 use fairaudit::rtp::claims::{builtin_claims, parse_claims, Claim};
@@ -75,6 +76,31 @@ pub fn parse_amount(text: &str) -> Result<Money, String> {
 /// The games named, in report order, each once; all three when none is named.
 pub fn games_or_all(named: &[GameId]) -> Vec<GameId> {
     GameId::ALL.into_iter().filter(|game| named.is_empty() || named.contains(game)).collect()
+}
+
+/// Which Keccak implementation hashes the rounds (shared by `sweep` and `stream`).
+#[derive(Debug, Args)]
+pub struct KeccakArgs {
+    /// Keccak path: auto (the widest this CPU has), scalar, avx2 or avx512. Results are
+    /// identical on every path.
+    #[arg(long = "keccak", value_name = "PATH", env = "FAIRAUDIT_KECCAK", default_value = "auto")]
+    request: KeccakRequest,
+}
+
+/// Undocumented in `--help`: paths to treat as missing from the CPU (comma-separated), so
+/// that the refusal of a forced path the CPU lacks can be tested on a CPU that has it.
+const HIDE_PATHS_VARIABLE: &str = "FAIRAUDIT_KECCAK_HIDE";
+
+impl KeccakArgs {
+    /// The kernel asked for, or an error (exit 2) if the CPU lacks the forced path.
+    pub fn kernel(&self) -> Result<Kernel> {
+        let hidden: Vec<KeccakPath> = std::env::var(HIDE_PATHS_VARIABLE)
+            .unwrap_or_default()
+            .split(',')
+            .filter_map(|name| KeccakPath::ALL.into_iter().find(|path| path.name() == name.trim()))
+            .collect();
+        Ok(Kernel::select_without(self.request, &hidden)?)
+    }
 }
 
 /// How the battery and the report are made (shared by `sweep` and `merge`).

@@ -1,7 +1,7 @@
 //! `fairaudit stream`: the raw SHAKE256 output of consecutive rounds, as binary on stdout,
 //! for dieharder (`-g 200`) and PractRand (`RNG_test stdin32`). The bytes come from
 //! [`fairaudit::stream::ThreadedStream`]; this layer only parses, refuses a terminal, and
-//! copies.
+//! writes them out.
 
 use super::Verdict;
 use anyhow::{bail, Context, Result};
@@ -13,9 +13,6 @@ use std::io::{self, IsTerminal, Write};
 
 /// Every nonce a `u64` range can hold: an endless stream for any practical reader.
 const DEFAULT_NONCES: &str = "0..18446744073709551615";
-
-/// Bytes per write: large enough that system calls cost nothing next to the hashing.
-const BUFFER_BYTES: usize = 64 * 1024;
 
 #[derive(Debug, Args)]
 pub struct StreamArgs {
@@ -37,6 +34,8 @@ pub struct StreamArgs {
     /// Hashing threads, 1 to 512 (default: all cores but one); the bytes do not depend on it.
     #[arg(long, value_name = "T", value_parser = super::args::parse_threads)]
     threads: Option<u32>,
+    #[command(flatten)]
+    keccak: super::args::KeccakArgs,
 }
 
 pub fn run(args: StreamArgs) -> Result<Verdict> {
@@ -55,7 +54,8 @@ pub fn run(args: StreamArgs) -> Result<Verdict> {
         || std::thread::available_parallelism().map_or(1, |cores| cores.get().saturating_sub(1).max(1)),
         |t| t as usize,
     );
-    let mut stream = ThreadedStream::new(&server, &client, &plan, threads)?;
+    let kernel = args.keccak.kernel()?;
+    let mut stream = ThreadedStream::new(&server, &client, &plan, kernel, threads)?;
     let stdout = io::stdout();
     if stdout.is_terminal() {
         bail!(
@@ -71,12 +71,13 @@ pub fn run(args: StreamArgs) -> Result<Verdict> {
     }
 }
 
+/// Writes the stream out as the pieces come (a hashed chunk at a time from the
+/// pool, 64 KiB on one thread), without copying them first.
 fn copy_out(stream: &mut ThreadedStream, out: &mut impl Write) -> io::Result<()> {
-    let mut buffer = vec![0u8; BUFFER_BYTES];
     loop {
-        match stream.fill(&mut buffer) {
-            0 => return out.flush(),
-            filled => out.write_all(&buffer[..filled])?,
+        match stream.next_bytes() {
+            [] => return out.flush(),
+            bytes => out.write_all(bytes)?,
         }
     }
 }

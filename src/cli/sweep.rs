@@ -13,7 +13,7 @@ use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::chain::seeds::{default_seed_pair, derive_seed_pairs, SeedPair, DEFAULT_MASTER_SEED};
-use fairaudit::chain::REFERENCE_MAX_NONCE;
+use fairaudit::chain::{Kernel, REFERENCE_MAX_NONCE};
 use fairaudit::games::GameId;
 use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
@@ -68,6 +68,8 @@ pub struct SweepArgs {
     #[arg(long)]
     quiet: bool,
     #[command(flatten)]
+    keccak: super::args::KeccakArgs,
+    #[command(flatten)]
     report: ReportArgs,
 }
 
@@ -79,6 +81,7 @@ struct SweepRequest {
     alpha: f64,
     threads: usize,
     chunk: u64,
+    kernel: Kernel,
     quiet: bool,
     folder: OutputFolder,
     prior: Option<TallyFile>,
@@ -92,6 +95,7 @@ impl SweepRequest {
         let (folder, existing) = OutputFolder::claim(&args.out)?;
         let prior = earlier_sweep(&folder, existing, &plan, args.resume, args.force)?;
         let threads = args.threads.map_or_else(rayon::current_num_threads, |t| t as usize);
+        let kernel = args.keccak.kernel()?;
         Ok(SweepRequest {
             plan,
             paytable,
@@ -99,6 +103,7 @@ impl SweepRequest {
             alpha: args.report.alpha,
             threads,
             chunk: args.chunk_size,
+            kernel,
             quiet: args.quiet,
             folder,
             prior,
@@ -179,13 +184,15 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
     let bar = progress_bar(remaining, request.quiet);
     let started = (SystemTime::now(), Instant::now());
     let progress = |rounds: u64| bar.inc(rounds);
-    let control = SweepControl { chunk: request.chunk, stop: &STOP, progress: &progress };
+    let control =
+        SweepControl { chunk: request.chunk, stop: &STOP, progress: &progress, kernel: request.kernel };
     let tallies = pool.install(|| sweep::run(plan, request.prior, &control))?;
     bar.finish_and_clear();
 
     let mut info = RunInfo::for_tallies("sweep", &tallies, command_line());
     info.threads = Some(request.threads);
     info.chunk_size = Some(request.chunk);
+    info.keccak_path = Some(request.kernel.path());
     // The facts come from the tallies, not from the progress bar (which a finished bar
     // reports as full even after an interruption).
     let done = tallies.rounds() - rounds_before;

@@ -109,7 +109,11 @@ impl Game for Roulette {
 
     #[inline]
     fn draw<W: WordSource + ?Sized>(&self, words: &mut W, spin: &mut Spin) {
-        let pick = sample(words, self.pockets());
+        // One arm per wheel so that P is a constant and `% P` a multiplication.
+        let pick = match self.wheel {
+            Wheel::European => sample(words, Roulette::EUROPEAN.pockets()),
+            Wheel::American => sample(words, Roulette::AMERICAN.pockets()),
+        };
         *spin = Spin { pocket: pick.index as u8, rejected: pick.rejected };
     }
 

@@ -1,6 +1,7 @@
 //! `run.json`: how a run was made, so anyone can reproduce it.
 
 use crate::chain::seeds::SeedPair;
+use crate::chain::KeccakPath;
 use crate::games::GameId;
 use crate::tally::file::{NonceRange, SeedSource, TallyFile};
 use serde::Serialize;
@@ -31,6 +32,8 @@ pub struct RunInfo {
     pub threads: Option<usize>,
     /// Nonces per chunk (absent for `merge`).
     pub chunk_size: Option<u64>,
+    /// The Keccak path that hashed the rounds (absent for `merge`); results do not depend on it.
+    pub keccak_path: Option<KeccakPath>,
     /// When the run started (RFC 3339, UTC).
     pub started_at: String,
     /// When it ended.
@@ -59,6 +62,7 @@ impl RunInfo {
             seed_pairs: tallies.plan.seed_pairs.clone(),
             threads: None,
             chunk_size: None,
+            keccak_path: None,
             started_at: String::new(),
             finished_at: String::new(),
             elapsed_seconds: 0.0,

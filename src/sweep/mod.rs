@@ -3,7 +3,7 @@
 
 pub mod runner;
 
-use crate::chain::RoundHasher;
+use crate::chain::{Kernel, RoundHasher};
 use crate::games::{GameId, Keno, Roulette};
 use crate::tally::file::{Entry, NonceRange, Plan, TallyFile};
 use crate::tally::{Segments, SequenceTally, TallyError};
@@ -20,6 +20,8 @@ pub struct SweepControl<'a> {
     pub stop: &'a AtomicBool,
     /// Called with the number of rounds after each chunk.
     pub progress: &'a (dyn Fn(u64) + Sync),
+    /// The Keccak path that hashes the rounds.
+    pub kernel: Kernel,
 }
 
 pub use crate::tally::file::missing_ranges;
@@ -84,7 +86,7 @@ fn sweep_entry_range(
         range: Range<u64>,
         c: &SweepControl<'_>,
     ) -> Segments<T> {
-        sweep_range(game, hasher, range, c.chunk, c.stop, c.progress)
+        sweep_range(game, hasher, c.kernel, range, c.chunk, c.stop, c.progress)
     }
     match game {
         GameId::Keno => Entry::Keno { seed_pair, segments: go(Keno, hasher, range, control) },

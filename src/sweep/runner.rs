@@ -3,9 +3,14 @@
 //! The range is cut into chunks of consecutive nonces; rayon tallies chunks on every
 //! thread and combines neighbouring results in order (rayon's `reduce` on an indexed
 //! iterator is ordered), joining adjacent segments exactly. Each chunk allocates its
-//! tally once; a round allocates nothing. Progress is reported once per chunk.
+//! tally and its batch hasher once; a round allocates nothing. Progress is reported once
+//! per chunk.
+//!
+//! Within a chunk, rounds are hashed [`ROUNDS_PER_BATCH`] consecutive nonces at a time
+//! ([`BatchHasher`], with the chosen [`Kernel`]), then drawn and tallied one by one from
+//! the batch, in nonce order, exactly as if hashed one at a time.
 
-use crate::chain::{RoundHasher, WordSource};
+use crate::chain::{BatchHasher, Kernel, RoundBatch, RoundHasher, WordSource, ROUNDS_PER_BATCH};
 use crate::games::Game;
 use crate::tally::{Segment, Segments, SequenceTally};
 use rayon::prelude::*;
@@ -16,13 +21,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// an interruption is honoured within a fraction of a second.
 pub const DEFAULT_CHUNK: u64 = 1 << 16;
 
-/// Tallies the rounds `range` of `game` for the seed pair behind `hasher`, on the current
-/// rayon pool. Stops starting new chunks once `stop` is set: the result then covers only
+/// Tallies the rounds `range` of `game` for the seed pair behind `hasher`, hashed with
+/// `kernel`, on the current rayon pool. Stops starting new chunks once `stop` is set: the result then covers only
 /// the chunks that were tallied (several segments, possibly). Calls `progress(rounds)`
 /// after each chunk.
 pub fn sweep_range<T: SequenceTally>(
     game: T::Game,
     hasher: &RoundHasher,
+    kernel: Kernel,
     range: Range<u64>,
     chunk: u64,
     stop: &AtomicBool,
@@ -39,7 +45,7 @@ pub fn sweep_range<T: SequenceTally>(
             }
             let start = range.start + c as u64 * chunk;
             let end = start.saturating_add(chunk).min(range.end);
-            let tally = tally_rounds::<T>(game, hasher, start..end);
+            let tally = tally_rounds::<T>(game, hasher, kernel, start..end);
             progress(end - start);
             Segments(vec![Segment { start, end, tally }])
         })
@@ -49,15 +55,27 @@ pub fn sweep_range<T: SequenceTally>(
         })
 }
 
-/// Tallies `nonces` sequentially: the per-thread inner loop, and the single-round
-/// reference that tests compare the parallel sweep with.
-pub fn tally_rounds<T: SequenceTally>(game: T::Game, hasher: &RoundHasher, nonces: Range<u64>) -> T {
+/// Tallies `nonces` sequentially, hashed in batches with `kernel`: the per-thread inner
+/// loop, and the single-thread reference that tests compare the parallel sweep with.
+pub fn tally_rounds<T: SequenceTally>(
+    game: T::Game,
+    hasher: &RoundHasher,
+    kernel: Kernel,
+    nonces: Range<u64>,
+) -> T {
     let mut tally = T::new(game);
     let mut round = <T::Game as Game>::Outcome::default();
-    for nonce in nonces {
-        let mut words = hasher.words(nonce);
-        game.draw(&mut words, &mut round);
-        tally.record(&round);
+    let mut batcher = BatchHasher::new(hasher, kernel);
+    let mut batch = RoundBatch::default();
+    let mut start = nonces.start;
+    while start < nonces.end {
+        let end = start.saturating_add(ROUNDS_PER_BATCH as u64).min(nonces.end);
+        batcher.hash(start..end, &mut batch);
+        for r in 0..batch.len() {
+            game.draw(&mut batch.words(r), &mut round);
+            tally.record(&round);
+        }
+        start = end;
     }
     tally
 }

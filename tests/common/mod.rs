@@ -1,9 +1,10 @@
-//! Shared by the calibration and mutant tests: an independent, known-good generator
-//! behind the same `WordSource` seam the chain uses.
+//! Shared by the integration tests: for the calibration and mutant tests, an independent,
+//! known-good generator behind the same `WordSource` seam the chain uses; for the tests
+//! that run on every Keccak path, the list of paths this machine supports.
 
 #![allow(dead_code)]
 
-use fairaudit::chain::WordSource;
+use fairaudit::chain::{KeccakPath, Kernel, WordSource};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
@@ -51,3 +52,19 @@ pub fn node_available(what: &str) -> bool {
 }
 
 pub mod history;
+
+/// The kernels of every Keccak path this machine supports, scalar first; prints a note for
+/// each path skipped because the CPU lacks it (so a run on a smaller CPU says what it did
+/// not check).
+pub fn keccak_kernels() -> Vec<Kernel> {
+    KeccakPath::ALL
+        .into_iter()
+        .filter_map(|path| match Kernel::new(path) {
+            Ok(kernel) => Some(kernel),
+            Err(error) => {
+                eprintln!("note: {path} skipped: {error}");
+                None
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,467 @@
+//! Rounds hashed in batches of consecutive nonces, with the shared first block of their
+//! messages absorbed once (the cached midstate).
+//!
+//! [`BatchHasher::hash`] takes up to [`ROUNDS_PER_BATCH`] consecutive nonces of one seed
+//! pair and returns, in a [`RoundBatch`], each round's SHAKE256 state after its first
+//! squeeze: the first 34 words of each round's stream, and the state from which any
+//! later block is permuted. [`RoundBatch::words`] reads a round as a [`WordSource`]; a
+//! round that needs more than 34 words (rejections) continues exactly on the scalar path
+//! from that state ([`ShakeWords::after_first_block`]).
+//!
+//! Per round, three permutations become at most two, batched:
+//!
+//! 1. **The shared block.** The signature message is `S:C:n`. [`RoundHasher`] absorbs
+//!    `S:C:` once per seed pair; if the nonce's digits then complete a 136-byte block
+//!    (the prefix fills `f` bytes of its last block and the nonce has at least
+//!    `136 − f` digits), that block holds the prefix's tail and the nonce's first
+//!    `136 − f` digits only. Consecutive nonces with the same digits there share it: with
+//!    64-character seeds (`f` = 130) the first 6 digits, so 10 consecutive nonces at 7
+//!    digits, 100 at 8. The state after permuting that block (the midstate) is computed
+//!    once per distinct leading digits, in batches when a batch has enough of them, and
+//!    kept from one batch to the next. Short seeds complete no block: nothing is cached.
+//! 2. **The last block of the signature**: the midstate (or the prefix state), XOR the
+//!    nonce's remaining digits and SHA3's padding, permuted in lanes of the kernel.
+//! 3. **The stream's first block**: the 64 hex characters of the signature, with
+//!    SHAKE256's padding, permuted in lanes of the kernel.
+//!
+//! The nonce is formatted once per batch and then counted up in decimal, so a round
+//! formats nothing and allocates nothing.
+
+use super::kernel::{BatchState, Kernel, BATCH_LANES};
+use super::sponge::{permute, xor_byte, KeccakState, RATE_BYTES, RATE_LANES, SHA3_DOMAIN, SHAKE_DOMAIN};
+use super::words::{ShakeWords, WordSource, WORDS_PER_BLOCK};
+use super::{hex_word, RoundHasher};
+use std::ops::Range;
+
+/// Rounds per [`BatchHasher::hash`] call: eight kernel batches. Large enough that the
+/// midstates of a batch (7 at 7-digit nonces with 64-character seeds) fill a kernel batch
+/// of their own, small enough that a batch stays in the L1 cache (about 13 KB).
+pub const ROUNDS_PER_BATCH: usize = 8 * BATCH_LANES;
+
+const GROUPS: usize = ROUNDS_PER_BATCH / BATCH_LANES;
+
+/// The most decimal digits of a `u64`.
+const MAX_DIGITS: usize = 20;
+
+/// A nonce in decimal that counts up without formatting.
+#[derive(Clone, Copy, Debug)]
+struct Decimal {
+    digits: [u8; MAX_DIGITS],
+    len: usize,
+}
+
+impl Decimal {
+    fn new(value: u64) -> Self {
+        let mut buffer = itoa::Buffer::new();
+        let text = buffer.format(value).as_bytes();
+        let mut digits = [b'0'; MAX_DIGITS];
+        digits[..text.len()].copy_from_slice(text);
+        Self { digits, len: text.len() }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.digits[..self.len]
+    }
+
+    /// Adds one, and returns the position of the leftmost digit that changed (0 when the
+    /// number gains a digit). The caller never counts past `u64::MAX` (20 digits).
+    #[inline]
+    fn increment(&mut self) -> usize {
+        for (position, digit) in self.digits[..self.len].iter_mut().enumerate().rev() {
+            if *digit != b'9' {
+                *digit += 1;
+                return position;
+            }
+            *digit = b'0';
+        }
+        // All nines: 10…0 with one digit more (the tail is already zeros).
+        self.digits[0] = b'1';
+        self.digits[self.len] = b'0';
+        self.len += 1;
+        0
+    }
+}
+
+/// Up to [`ROUNDS_PER_BATCH`] rounds of consecutive nonces: each round's SHAKE256 state
+/// after its first squeeze. Filled by [`BatchHasher::hash`].
+#[derive(Clone, Debug)]
+pub struct RoundBatch {
+    /// Round `r` is state `r % BATCH_LANES` of group `r / BATCH_LANES`.
+    groups: [BatchState; GROUPS],
+    first_nonce: u64,
+    len: usize,
+}
+
+impl Default for RoundBatch {
+    fn default() -> Self {
+        Self { groups: [BatchState::default(); GROUPS], first_nonce: 0, len: 0 }
+    }
+}
+
+impl RoundBatch {
+    /// How many rounds the batch holds.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The nonce of round 0.
+    pub fn first_nonce(&self) -> u64 {
+        self.first_nonce
+    }
+
+    /// Round `r`'s word stream (the round of nonce `first_nonce() + r`).
+    ///
+    /// # Panics
+    /// If `r` is not below [`RoundBatch::len`].
+    #[inline]
+    pub fn words(&self, r: usize) -> BlockWords<'_> {
+        assert!(r < self.len, "round {r} of a batch of {}", self.len);
+        BlockWords { group: &self.groups[r / BATCH_LANES], lane: r % BATCH_LANES, next: 0, later: None }
+    }
+
+    /// Round `r`'s first 136 stream bytes (its first 34 words, big-endian), into `out`.
+    ///
+    /// # Panics
+    /// If `r` is not below [`RoundBatch::len`].
+    #[inline]
+    pub fn first_block(&self, r: usize, out: &mut [u8; RATE_BYTES]) {
+        assert!(r < self.len, "round {r} of a batch of {}", self.len);
+        let (group, lane) = (&self.groups[r / BATCH_LANES], r % BATCH_LANES);
+        for (bytes, row) in out.chunks_exact_mut(8).zip(&group.0) {
+            bytes.copy_from_slice(&row[lane].to_le_bytes());
+        }
+    }
+
+    /// Round `r`'s stream after its first block: the next word read is its 35th.
+    pub fn after_first_block(&self, r: usize) -> ShakeWords {
+        assert!(r < self.len, "round {r} of a batch of {}", self.len);
+        ShakeWords::after_first_block(self.groups[r / BATCH_LANES].get(r % BATCH_LANES))
+    }
+}
+
+/// One round of a [`RoundBatch`] as a [`WordSource`]: the first 34 words straight from the
+/// batch, later ones from the scalar path, exactly as [`ShakeWords`] would give them.
+#[derive(Clone, Debug)]
+pub struct BlockWords<'a> {
+    group: &'a BatchState,
+    lane: usize,
+    /// Index of the next word within the first block (0..=WORDS_PER_BLOCK).
+    next: usize,
+    /// The stream after the first block, once a word beyond it was read.
+    later: Option<ShakeWords>,
+}
+
+impl BlockWords<'_> {
+    #[cold]
+    #[inline(never)]
+    fn later_word(&mut self) -> u32 {
+        let (group, lane) = (self.group, self.lane);
+        self.later.get_or_insert_with(|| ShakeWords::after_first_block(group.get(lane))).next_word()
+    }
+}
+
+impl WordSource for BlockWords<'_> {
+    #[inline]
+    fn next_word(&mut self) -> u32 {
+        if self.next == WORDS_PER_BLOCK {
+            return self.later_word();
+        }
+        let lane = self.group.0[self.next / 2][self.lane];
+        // As in ShakeWords: a word is the byte-swapped low or high half of a lane.
+        let half = if self.next.is_multiple_of(2) { lane as u32 } else { (lane >> 32) as u32 };
+        self.next += 1;
+        half.swap_bytes()
+    }
+}
+
+/// Hashes batches of consecutive rounds of one seed pair with one [`Kernel`]; keeps the
+/// latest midstate from one batch to the next. Build one per run of consecutive nonces
+/// (per sweep chunk, per stream chunk): it is not shared between threads.
+#[derive(Clone, Debug)]
+pub struct BatchHasher {
+    kernel: Kernel,
+    /// The sponge after `server:client:`, and how many bytes of its block that filled.
+    prefix: KeccakState,
+    filled: usize,
+    /// How many leading digits of a nonce complete the prefix's block (`136 − filled`);
+    /// nonces with fewer digits share no block.
+    split: usize,
+    /// Midstates: slot 0 holds the latest of the previous batch (if `cached_key` is set),
+    /// slots 1.. the new ones of the current batch.
+    midstates: Box<[KeccakState; ROUNDS_PER_BATCH + 1]>,
+    /// The leading digits of slot 0's midstate.
+    cached_key: Option<Decimal>,
+}
+
+impl BatchHasher {
+    /// A batch hasher for the seed pair of `hasher`, permuting with `kernel`.
+    pub fn new(hasher: &RoundHasher, kernel: Kernel) -> Self {
+        let (prefix, filled) = hasher.prefix().parts();
+        Self {
+            kernel,
+            prefix: *prefix,
+            filled,
+            split: RATE_BYTES - filled,
+            midstates: Box::new([[0; 25]; ROUNDS_PER_BATCH + 1]),
+            cached_key: None,
+        }
+    }
+
+    /// The kernel it permutes with.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    /// Hashes the rounds `nonces` (non-empty, at most [`ROUNDS_PER_BATCH`]) into `out`.
+    ///
+    /// # Panics
+    /// If `nonces` is empty or longer than [`ROUNDS_PER_BATCH`].
+    pub fn hash(&mut self, nonces: Range<u64>, out: &mut RoundBatch) {
+        let len = usize::try_from(nonces.end.saturating_sub(nonces.start)).unwrap_or(usize::MAX);
+        assert!((1..=ROUNDS_PER_BATCH).contains(&len), "a batch holds 1 to {ROUNDS_PER_BATCH} rounds");
+        out.first_nonce = nonces.start;
+        out.len = len;
+
+        // Pass 1: which midstate each round starts from (slot 0: the one cached from the
+        // previous batch; NO_MIDSTATE: its digits complete no block), the new ones loaded
+        // (prefix and leading digits) into slots 1.. to be permuted. Consecutive nonces:
+        // the leading digits change only when counting up carries into them (or adds a
+        // digit), so only round 0 compares digits, with the cached key. The counter is
+        // counted up in place: copying it after its byte stores stalled store forwarding.
+        let mut slot = [NO_MIDSTATE; ROUNDS_PER_BATCH];
+        let mut new_count = 0;
+        let mut latest: Option<u8> = None;
+        let mut latest_key = self.cached_key;
+        let mut digits = Decimal::new(nonces.start);
+        for (r, slot) in slot.iter_mut().enumerate().take(len) {
+            let changed_from = if r == 0 { 0 } else { digits.increment() };
+            if digits.len < self.split {
+                continue;
+            }
+            let same_key = match latest {
+                Some(_) => changed_from >= self.split,
+                None => {
+                    r == 0
+                        && self.cached_key.is_some_and(|key| {
+                            key.as_bytes()[..self.split] == digits.as_bytes()[..self.split]
+                        })
+                }
+            };
+            if !same_key {
+                new_count += 1;
+                let state = &mut self.midstates[new_count];
+                *state = self.prefix;
+                for (i, &digit) in digits.as_bytes()[..self.split].iter().enumerate() {
+                    xor_byte(state, self.filled + i, digit);
+                }
+                latest_key = Some(digits);
+            }
+            *slot = if same_key { latest.unwrap_or(0) } else { new_count as u8 };
+            latest = Some(*slot);
+        }
+        self.permute_midstates(new_count);
+
+        // Pass 2: the last signature block and the stream's first block, in kernel lanes.
+        let mut digits = Decimal::new(nonces.start);
+        for (g, group) in out.groups.iter_mut().enumerate().take(len.div_ceil(BATCH_LANES)) {
+            let rounds = g * BATCH_LANES..(g * BATCH_LANES + BATCH_LANES).min(len);
+            let used = rounds.len();
+            for (lane, r) in rounds.enumerate() {
+                if r > 0 {
+                    digits.increment();
+                }
+                self.load_last_block(group, lane, &digits, slot[r]);
+            }
+            self.kernel.permute(group, used);
+            load_stream_blocks(group);
+            self.kernel.permute(group, used);
+        }
+        // Keep the latest midstate for the next batch, once this one no longer reads slot 0.
+        if let Some(index) = latest.filter(|&index| index > 0) {
+            self.midstates[0] = self.midstates[usize::from(index)];
+            self.cached_key = latest_key;
+        }
+    }
+
+    /// Permutes the midstates loaded into slots `1..=count`: in kernel batches where that
+    /// is cheaper, else one by one.
+    fn permute_midstates(&mut self, count: usize) {
+        let mut scratch = BatchState::default();
+        for first in (1..=count).step_by(BATCH_LANES) {
+            let slots = first..(first + BATCH_LANES).min(count + 1);
+            if !self.kernel.worth_batching(slots.len()) {
+                self.midstates[slots].iter_mut().for_each(permute);
+                continue;
+            }
+            for (lane, state) in self.midstates[slots.clone()].iter().enumerate() {
+                scratch.set(lane, state);
+            }
+            self.kernel.permute(&mut scratch, slots.len());
+            for (lane, state) in self.midstates[slots].iter_mut().enumerate() {
+                *state = scratch.get(lane);
+            }
+        }
+    }
+
+    /// Puts the last block of round `digits`'s signature message, padded, into state
+    /// `lane` of `group`: on its midstate the digits after the shared block, else on the
+    /// prefix all of them.
+    #[inline]
+    fn load_last_block(&self, group: &mut BatchState, lane: usize, digits: &Decimal, slot: u8) {
+        let (state, tail, at) = if slot == NO_MIDSTATE {
+            (&self.prefix, digits.as_bytes(), self.filled)
+        } else {
+            (&self.midstates[usize::from(slot)], &digits.as_bytes()[self.split..], 0)
+        };
+        group.set(lane, state);
+        for (i, &digit) in tail.iter().enumerate() {
+            xor_lane_byte(group, lane, at + i, digit);
+        }
+        xor_lane_byte(group, lane, at + tail.len(), SHA3_DOMAIN);
+        xor_lane_byte(group, lane, RATE_BYTES - 1, 0x80);
+    }
+}
+
+/// Slot value of a round whose nonce completes no block.
+const NO_MIDSTATE: u8 = u8::MAX;
+
+/// XORs `byte` into sponge byte `index` of state `lane` of `group`.
+#[inline(always)]
+fn xor_lane_byte(group: &mut BatchState, lane: usize, index: usize, byte: u8) {
+    group.0[index / 8][lane] ^= u64::from(byte) << (8 * (index % 8));
+}
+
+/// Replaces every state of `group`, finished SHA3-256 states, with the SHAKE256 input
+/// block of its round stream: the 64 hex characters of its digest, padded. Row by row,
+/// all lanes at once (the unused lanes of a partial batch too: they are never read), so
+/// the compiler vectorises the hex conversion across lanes.
+#[inline]
+fn load_stream_blocks(group: &mut BatchState) {
+    let digest = [group.0[0], group.0[1], group.0[2], group.0[3]];
+    for (d, row) in digest.iter().enumerate() {
+        group.0[2 * d] = row.map(|lane| hex_word(lane as u32));
+        group.0[2 * d + 1] = row.map(|lane| hex_word((lane >> 32) as u32));
+    }
+    for row in &mut group.0[8..] {
+        *row = [0; BATCH_LANES];
+    }
+    // pad10*1: the SHAKE suffix right after the 64 message bytes, the final bit on the
+    // last byte of the block (as in ShakeWords::from_hex_lanes).
+    group.0[8] = [u64::from(SHAKE_DOMAIN); BATCH_LANES];
+    group.0[RATE_LANES - 1] = [0x80 << 56; BATCH_LANES];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chain::kernel::KeccakPath;
+    use crate::chain::sponge::sha3_256;
+    use crate::chain::{hex_lower, ShakeWords};
+
+    #[test]
+    fn decimal_counts_like_formatting_across_digit_boundaries() {
+        for start in [0u64, 8, 98, 99_990, 999_999_990, 9_999_999_999_999_999_990, u64::MAX - 30] {
+            let mut decimal = Decimal::new(start);
+            for value in start..start + 25 {
+                assert_eq!(decimal.as_bytes(), value.to_string().as_bytes());
+                if value < u64::MAX - 1 {
+                    decimal.increment();
+                }
+            }
+        }
+    }
+
+    /// The words a batch gives for round `nonce`, against SHAKE256 of the hex of SHA3-256 of
+    /// the message, both computed by the plain sponge.
+    fn assert_batch_matches(server: &str, client: &str, nonces: Range<u64>, kernel: Kernel, words: usize) {
+        let hasher = RoundHasher::new(server, client);
+        let mut batcher = BatchHasher::new(&hasher, kernel);
+        let mut batch = RoundBatch::default();
+        let mut start = nonces.start;
+        while start < nonces.end {
+            let end = start.saturating_add(ROUNDS_PER_BATCH as u64).min(nonces.end);
+            batcher.hash(start..end, &mut batch);
+            for (r, nonce) in (start..end).enumerate() {
+                let message = format!("{server}:{client}:{nonce}");
+                let hex = hex_lower(&sha3_256(message.as_bytes()));
+                let mut expected = ShakeWords::from_signature_hex(&hex);
+                let mut got = batch.words(r);
+                for w in 0..words {
+                    assert_eq!(
+                        got.next_word(),
+                        expected.next_word(),
+                        "{}: seeds of {} and {} chars, nonce {nonce}, word {w}",
+                        kernel.path(),
+                        server.len(),
+                        client.len()
+                    );
+                }
+            }
+            start = end;
+        }
+    }
+
+    #[test]
+    fn batches_equal_the_plain_sponge_around_the_block_boundary_for_seeds_of_every_length() {
+        // Prefix lengths from 2 to 370 bytes: every position of the nonce's digits
+        // relative to the 136-byte blocks, including ending exactly on a boundary.
+        let digit_edges: [Range<u64>; 5] =
+            [0..12, 95..105, 99_995..100_007, 9_999_990..10_000_010, u64::MAX - 12..u64::MAX];
+        for path in KeccakPath::supported() {
+            let kernel = Kernel::new(path).unwrap();
+            for len in 0..=300 {
+                let server: String = "s".repeat(len);
+                for range in &digit_edges {
+                    assert_batch_matches(&server, "client-seed-of-some-length", range.clone(), kernel, 35);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn consecutive_batches_reuse_the_midstate_and_stay_exact() {
+        let seed = "8bdb7cce7efe5ba8a8dd893183969eeba617859f9f3a88ce728cb444b81f1aaa";
+        for path in KeccakPath::supported() {
+            let kernel = Kernel::new(path).unwrap();
+            // Batches of 64 over 7- and 8-digit nonces, and a batch that starts mid-way
+            // through a run of shared leading digits.
+            assert_batch_matches(seed, seed, 1_000_000..1_000_300, kernel, 3);
+            assert_batch_matches(seed, seed, 12_345_677..12_345_999, kernel, 3);
+            assert_batch_matches(seed, seed, 99_999_937..100_000_100, kernel, 3);
+        }
+    }
+
+    #[test]
+    fn a_round_needing_more_than_one_block_continues_exactly() {
+        for path in KeccakPath::supported() {
+            assert_batch_matches("server", "client", 1_000_000..1_000_010, Kernel::new(path).unwrap(), 200);
+        }
+    }
+
+    #[test]
+    fn first_block_bytes_are_the_first_34_words_big_endian() {
+        let hasher = RoundHasher::new("s", "c");
+        let mut batch = RoundBatch::default();
+        BatchHasher::new(&hasher, Kernel::best()).hash(5..9, &mut batch);
+        let mut block = [0u8; RATE_BYTES];
+        batch.first_block(2, &mut block);
+        let mut words = hasher.words(7);
+        for chunk in block.chunks_exact(4) {
+            assert_eq!(chunk, words.next_word().to_be_bytes());
+        }
+        let mut later = batch.after_first_block(2);
+        assert_eq!(later.next_word(), words.next_word());
+    }
+
+    #[test]
+    #[should_panic(expected = "a batch holds 1 to 64 rounds")]
+    fn an_oversized_batch_is_a_programming_error() {
+        let hasher = RoundHasher::new("s", "c");
+        BatchHasher::new(&hasher, Kernel::scalar()).hash(0..65, &mut RoundBatch::default());
+    }
+}

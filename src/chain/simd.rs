@@ -1,0 +1,223 @@
+//! Keccak-f\[1600\] on several states at once in x86-64 vector registers: eight states
+//! in the eight 64-bit lanes of AVX-512 registers, or four in AVX2 registers.
+//!
+//! This is the only module of fairaudit with `unsafe` code. There are two kinds, each
+//! block with its own `SAFETY` comment:
+//! - calling a `#[target_feature]` function, which is sound only on a CPU that has the
+//!   feature. The [`Avx2`] and [`Avx512`] tokens can only be made by run-time detection
+//!   (`is_x86_feature_detected!`), and the kernels are reached only through a token, so
+//!   a path the CPU lacks is never executed;
+//! - loading and storing vector registers from the lanes of a [`BatchState`], through
+//!   pointers to arrays whose size is checked by their types.
+//!
+//! The states are interleaved ([`BatchState`]: lane `i` of state `s` at `[i][s]`), so each
+//! of the 25 lanes of all states is one contiguous load. The permutation is the FIPS 202
+//! round function written once ([`keccak_rounds!`]) over the operations each instruction
+//! set provides; AVX-512 has a native 64-bit rotate and a three-input logic instruction
+//! (θ's five-way XOR in two, χ in one), AVX2 composes them from shifts, AND-NOT and XOR.
+//! Why written here rather than taken from a crate: see `docs/performance.md`.
+
+use super::kernel::{BatchState, BATCH_LANES};
+use core::arch::x86_64::*;
+
+/// The 24 round constants of Keccak-f\[1600\] (FIPS 202, ι step).
+const ROUND_CONSTANTS: [u64; 24] = [
+    0x0000_0000_0000_0001,
+    0x0000_0000_0000_8082,
+    0x8000_0000_0000_808A,
+    0x8000_0000_8000_8000,
+    0x0000_0000_0000_808B,
+    0x0000_0000_8000_0001,
+    0x8000_0000_8000_8081,
+    0x8000_0000_0000_8009,
+    0x0000_0000_0000_008A,
+    0x0000_0000_0000_0088,
+    0x0000_0000_8000_8009,
+    0x0000_0000_8000_000A,
+    0x0000_0000_8000_808B,
+    0x8000_0000_0000_008B,
+    0x8000_0000_0000_8089,
+    0x8000_0000_0000_8003,
+    0x8000_0000_0000_8002,
+    0x8000_0000_0000_0080,
+    0x0000_0000_0000_800A,
+    0x8000_0000_8000_000A,
+    0x8000_0000_8000_8081,
+    0x8000_0000_0000_8080,
+    0x0000_0000_8000_0001,
+    0x8000_0000_8000_8008,
+];
+
+/// The 24 rounds over `$a: [V; 25]` (lane `x + 5y`), given the vector operations:
+/// `$xor(a, b)`, `$xor5(a, b, c, d, e)`, `$rol::<n, 64 - n>(v)` (rotate left by `n`),
+/// `$chi(a, b, c)` = `a ^ (!b & c)`, and `$splat(u64)`.
+///
+/// θ: `C[x]` is the parity of column `x`, `D[x] = C[x-1] ^ rot(C[x+1], 1)`, added to every
+/// lane of column `x`. ρ and π together: lane `(x, y)` rotated by its offset moves to
+/// `(y, 2x + 3y)`; the table lists, for each destination in order, the source lane, its
+/// column (for `D`), and the rotation. χ works along rows, ι adds the round constant.
+macro_rules! keccak_rounds {
+    ($a:ident, $xor:ident, $xor5:ident, $rol:ident, $chi:ident, $splat:ident) => {
+        for &round_constant in &ROUND_CONSTANTS {
+            let c = [
+                $xor5($a[0], $a[5], $a[10], $a[15], $a[20]),
+                $xor5($a[1], $a[6], $a[11], $a[16], $a[21]),
+                $xor5($a[2], $a[7], $a[12], $a[17], $a[22]),
+                $xor5($a[3], $a[8], $a[13], $a[18], $a[23]),
+                $xor5($a[4], $a[9], $a[14], $a[19], $a[24]),
+            ];
+            let d = [
+                $xor(c[4], $rol::<1, 63>(c[1])),
+                $xor(c[0], $rol::<1, 63>(c[2])),
+                $xor(c[1], $rol::<1, 63>(c[3])),
+                $xor(c[2], $rol::<1, 63>(c[4])),
+                $xor(c[3], $rol::<1, 63>(c[0])),
+            ];
+            keccak_rounds!(@rho_pi $a, d, b, $xor, $rol;
+                (0, 0, 0), (6, 1, 44), (12, 2, 43), (18, 3, 21), (24, 4, 14),
+                (3, 3, 28), (9, 4, 20), (10, 0, 3), (16, 1, 45), (22, 2, 61),
+                (1, 1, 1), (7, 2, 6), (13, 3, 25), (19, 4, 8), (20, 0, 18),
+                (4, 4, 27), (5, 0, 36), (11, 1, 10), (17, 2, 15), (23, 3, 56),
+                (2, 2, 62), (8, 3, 55), (14, 4, 39), (15, 0, 41), (21, 1, 2));
+            for row in [0, 5, 10, 15, 20] {
+                $a[row] = $chi(b[row], b[row + 1], b[row + 2]);
+                $a[row + 1] = $chi(b[row + 1], b[row + 2], b[row + 3]);
+                $a[row + 2] = $chi(b[row + 2], b[row + 3], b[row + 4]);
+                $a[row + 3] = $chi(b[row + 3], b[row + 4], b[row]);
+                $a[row + 4] = $chi(b[row + 4], b[row], b[row + 1]);
+            }
+            $a[0] = $xor($a[0], $splat(round_constant));
+        }
+    };
+    (@rho_pi $a:ident, $d:ident, $b:ident, $xor:ident, $rol:ident;
+        $(($source:literal, $column:literal, $rotation:literal)),*) => {
+        let $b = [$($rol::<$rotation, { 64 - $rotation }>($xor($a[$source], $d[$column]))),*];
+    };
+}
+
+/// Proof that this CPU has AVX-512F; only [`Avx512::detect`] makes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Avx512(());
+
+impl Avx512 {
+    /// The token, if the CPU running this process has AVX-512F.
+    pub(crate) fn detect() -> Option<Self> {
+        is_x86_feature_detected!("avx512f").then_some(Self(()))
+    }
+
+    /// Permutes all [`BATCH_LANES`] states of `states` (eight: one register per lane).
+    #[inline]
+    pub(crate) fn permute(self, states: &mut BatchState) {
+        // SAFETY: `self` exists only if AVX-512F was detected at run time (see `detect`).
+        unsafe { permute_avx512(states) }
+    }
+}
+
+/// Proof that this CPU has AVX2; only [`Avx2::detect`] makes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Avx2(());
+
+impl Avx2 {
+    /// The token, if the CPU running this process has AVX2.
+    pub(crate) fn detect() -> Option<Self> {
+        is_x86_feature_detected!("avx2").then_some(Self(()))
+    }
+
+    /// Permutes the first `used` states of `states`, four at a time (one or two calls).
+    #[inline]
+    pub(crate) fn permute(self, states: &mut BatchState, used: usize) {
+        for half in 0..used.div_ceil(4).min(BATCH_LANES / 4) {
+            // SAFETY: `self` exists only if AVX2 was detected at run time (see `detect`).
+            unsafe { permute_avx2(states, half) }
+        }
+    }
+}
+
+#[target_feature(enable = "avx512f")]
+fn permute_avx512(states: &mut BatchState) {
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn xor(a: __m512i, b: __m512i) -> __m512i {
+        _mm512_xor_si512(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn xor5(a: __m512i, b: __m512i, c: __m512i, d: __m512i, e: __m512i) -> __m512i {
+        // 0x96: the truth table of a ^ b ^ c.
+        let abc = _mm512_ternarylogic_epi64::<0x96>(a, b, c);
+        _mm512_ternarylogic_epi64::<0x96>(abc, d, e)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn rol<const LEFT: i32, const RIGHT: i32>(v: __m512i) -> __m512i {
+        _mm512_rol_epi64::<LEFT>(v)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn chi(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+        // 0xD2: the truth table of a ^ (!b & c) (a = 0xF0, b = 0xCC, c = 0xAA).
+        _mm512_ternarylogic_epi64::<0xD2>(a, b, c)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn splat(value: u64) -> __m512i {
+        _mm512_set1_epi64(value as i64)
+    }
+
+    let mut a = [_mm512_setzero_si512(); 25];
+    for (vector, lane) in a.iter_mut().zip(states.0.iter()) {
+        // SAFETY: `lane` is a `[u64; 8]`, 64 readable bytes, exactly one register; the
+        // unaligned load has no alignment requirement.
+        *vector = unsafe { _mm512_loadu_si512(lane.as_ptr().cast()) };
+    }
+    keccak_rounds!(a, xor, xor5, rol, chi, splat);
+    for (vector, lane) in a.iter().zip(states.0.iter_mut()) {
+        // SAFETY: `lane` is a `[u64; 8]`, 64 writable bytes, exactly one register.
+        unsafe { _mm512_storeu_si512(lane.as_mut_ptr().cast(), *vector) };
+    }
+}
+
+/// Permutes states `4 * half .. 4 * half + 4` of `states` (`half` is 0 or 1).
+#[target_feature(enable = "avx2")]
+fn permute_avx2(states: &mut BatchState, half: usize) {
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn xor(a: __m256i, b: __m256i) -> __m256i {
+        _mm256_xor_si256(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn xor5(a: __m256i, b: __m256i, c: __m256i, d: __m256i, e: __m256i) -> __m256i {
+        xor(xor(xor(a, b), xor(c, d)), e)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn rol<const LEFT: i32, const RIGHT: i32>(v: __m256i) -> __m256i {
+        _mm256_or_si256(_mm256_slli_epi64::<LEFT>(v), _mm256_srli_epi64::<RIGHT>(v))
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn chi(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
+        _mm256_xor_si256(a, _mm256_andnot_si256(b, c))
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn splat(value: u64) -> __m256i {
+        _mm256_set1_epi64x(value as i64)
+    }
+
+    let first = 4 * half;
+    let mut a = [_mm256_setzero_si256(); 25];
+    for (vector, lane) in a.iter_mut().zip(states.0.iter()) {
+        let quarter: &[u64; 4] = lane[first..first + 4].try_into().expect("four lanes");
+        // SAFETY: `quarter` is a `[u64; 4]`, 32 readable bytes, exactly one register;
+        // the unaligned load has no alignment requirement.
+        *vector = unsafe { _mm256_loadu_si256(quarter.as_ptr().cast()) };
+    }
+    keccak_rounds!(a, xor, xor5, rol, chi, splat);
+    for (vector, lane) in a.iter().zip(states.0.iter_mut()) {
+        let quarter: &mut [u64; 4] = (&mut lane[first..first + 4]).try_into().expect("four lanes");
+        // SAFETY: `quarter` is a `[u64; 4]`, 32 writable bytes, exactly one register.
+        unsafe { _mm256_storeu_si256(quarter.as_mut_ptr().cast(), *vector) };
+    }
+}
