@@ -7,7 +7,9 @@
 //! another implementation must reproduce, aimed at the chain's edges, for `verify` to
 //! judge; [`rtp`] certifies the return to
 //! player of every bet type, exactly, and checks the operator's claims; [`stream`] exports the
-//! raw word stream for generic batteries (dieharder, PractRand). Everything here is pure library
+//! raw word stream for generic batteries (dieharder, PractRand); [`certify`] pins what an
+//! audit certificate rests on (SHA-256 of every file, every verdict under a key, worked
+//! recomputations of single rounds) so that anyone can re-check it. Everything here is pure library
 //! code that returns typed errors: printing and exit codes live in the binary's CLI layer.
 //!
 //! ```
@@ -20,6 +22,7 @@
 #![deny(missing_docs)]
 
 pub mod audit;
+pub mod certify;
 pub mod chain;
 pub mod conformance;
 pub mod fields;

@@ -22,6 +22,7 @@ const LAYERS: &[&str] = &[
     "verify",
     "audit",
     "results",
+    "certify",
     "report",
 ];
 

@@ -56,6 +56,25 @@ pub struct AuditArgs {
     max_gap_replay: u64,
 }
 
+impl AuditArgs {
+    /// What `certify` needs to run this audit again: the game, the history and the
+    /// options (the paytable read from its file).
+    pub(super) fn replay(&self) -> Result<(GameId, PathBuf, AuditOptions)> {
+        let paytable = self.paytable.as_deref().map(|path| load_paytable(Some(path))).transpose()?;
+        let options = AuditOptions {
+            paytable,
+            payout_tolerance: self.payout_tolerance,
+            max_gap_replay: self.max_gap_replay,
+        };
+        Ok((self.game, self.outcomes.clone(), options))
+    }
+
+    /// The paytable file the audit judged payouts against, if any.
+    pub(super) fn paytable_file(&self) -> Option<&std::path::Path> {
+        self.paytable.as_deref()
+    }
+}
+
 /// Findings printed on the terminal; findings.csv holds them all.
 const FINDINGS_PRINTED: usize = 50;
 
@@ -116,6 +135,14 @@ impl AuditObserver for Observer {
         ];
         Self::write(&mut self.gaps, &mut self.error, &row);
     }
+}
+
+/// An observer that keeps nothing (`certify` needs only the totals).
+pub struct Quiet;
+
+impl AuditObserver for Quiet {
+    fn finding(&mut self, _: &Finding) {}
+    fn gap(&mut self, _: &Gap) {}
 }
 
 /// One line per finding, as the terminal shows it.

@@ -39,6 +39,9 @@ pub const OUR_FILES: &[&str] = &[
     "findings.csv",
     "nonce_gaps.csv",
     "challenge.csv",
+    "certificate.html",
+    "certificate.pdf",
+    "manifest.json",
 ];
 
 /// What the target folder held when it was claimed.

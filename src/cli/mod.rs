@@ -9,6 +9,7 @@ mod print;
 mod args;
 mod audit;
 mod battery;
+mod certify;
 mod conformance;
 mod folder;
 mod input;
@@ -48,6 +49,9 @@ enum Command {
     /// Write the conformance challenge: rounds aimed at every edge of the chain, for
     /// another implementation to fill and `verify --rounds` to judge.
     Conformance(conformance::ConformanceArgs),
+    /// Write the audit certificate of sweeps and audited bet histories (HTML, PDF,
+    /// manifest), or re-check one with --check DIR.
+    Certify(certify::CertifyArgs),
 }
 
 /// What a command concluded, when it ran to the end.
@@ -93,6 +97,7 @@ pub fn main() -> ExitCode {
         Command::Rtp(args) => rtp::run(args),
         Command::Stream(args) => stream::run(args),
         Command::Conformance(args) => conformance::run(args),
+        Command::Certify(args) => certify::run(args),
     };
     if let Some(error) = print::failure() {
         errln!("error: cannot write to standard output: {error}");

@@ -2,6 +2,7 @@
 //! each format is tested without the disk; the CLI writes them atomically.
 
 pub mod audit_html;
+pub mod certificate;
 pub mod challenge;
 pub mod html;
 pub mod results;

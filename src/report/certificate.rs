@@ -1,0 +1,1044 @@
+//! `certificate.html`: the audit certificate, one document that stands on its own and
+//! prints: a cover with the verdicts, then scope, method, results, a numbered limitations
+//! register, worked recomputations of three rounds and the pinned inputs, each section on
+//! a new page, with a running header and page numbers (CSS paged media, which headless
+//! Chromium renders into `certificate.pdf`).
+//!
+//! It formats; it computes nothing. Every verdict it shows carries its key
+//! (`data-verdict="KEY"`, the keys of [`crate::certify`]), so `certify --check` can read
+//! the verdicts back from the document ([`verdicts_in`]) and name any that was altered.
+
+use super::svg::escape;
+use crate::certify::worked::WorkedRound;
+use crate::certify::{
+    battery_key, claim_key, claim_text, rows_key, rows_text, test_key, worked_key, worked_text, Conclusions,
+    Manifest, RecordedVerdict, OVERALL_KEY,
+};
+use crate::games::GameId;
+use crate::results::{RejectionRow, RunResults};
+use crate::rtp::claims::ClaimVerdict;
+use crate::rtp::decimal::format_trimmed;
+use crate::rtp::exact::ExactRtp;
+use crate::rtp::paytable::{Paytable, ILLUSTRATIVE_LABEL};
+use crate::sampler::rejected_values;
+use crate::stats::battery::{p_value_text, Battery, TestResult, Verdict};
+use crate::tally::file::{SeedSource, TallyFile};
+use std::fmt::Write;
+
+/// Paper size the print style is laid out for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paper {
+    /// ISO A4, 210 × 297 mm.
+    A4,
+    /// US Letter, 8.5 × 11 in.
+    Letter,
+}
+
+impl Paper {
+    /// The CSS `size` value and the name the manifest records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Paper::A4 => "A4",
+            Paper::Letter => "Letter",
+        }
+    }
+}
+
+/// A sweep as the certificate shows it.
+pub struct SweepPart<'a> {
+    /// Its folder, as given.
+    pub dir: &'a str,
+    /// Its tallies.
+    pub tallies: &'a TallyFile,
+    /// What they conclude.
+    pub results: &'a RunResults,
+}
+
+/// An audited bet history as the certificate shows it.
+pub struct AuditShown<'a> {
+    /// The audit's folder, as given.
+    pub dir: &'a str,
+    /// The history file.
+    pub outcomes: &'a str,
+}
+
+/// Everything the certificate shows.
+pub struct CertificateDoc<'a> {
+    /// The manifest so far: operator, dates, binary, inputs, commands (its outputs and
+    /// verdicts are filled in after the document is written).
+    pub manifest: &'a Manifest,
+    /// The sweeps.
+    pub sweeps: Vec<SweepPart<'a>>,
+    /// The audits' folders and histories, in the order of `conclusions.audits`.
+    pub audits: Vec<AuditShown<'a>>,
+    /// The verdicts.
+    pub conclusions: &'a Conclusions<'a>,
+    /// The exact RTP of every bet type of the games in scope.
+    pub exact: &'a [ExactRtp],
+    /// The paytable Keno's figures use.
+    pub paytable: &'a Paytable,
+    /// Games no sweep or audit covered.
+    pub not_examined: Vec<GameId>,
+    /// Sweeps of at most this many rounds are re-swept by `certify --check`.
+    pub resweep_limit: u64,
+}
+
+/// The print style: paged media with a running header and page numbers; each section
+/// opens a page. The layout fits both A4 and Letter (content width of A4, height of
+/// Letter); `size` picks the sheet.
+fn style(paper: Paper, operator: &str) -> String {
+    format!(
+        "@page{{size:{size};margin:20mm 16mm 18mm 16mm;\
+         @top-left{{content:\"fairaudit audit certificate\";font:8pt system-ui,sans-serif;color:#555}}\
+         @top-right{{content:\"{op}\";font:8pt system-ui,sans-serif;color:#555}}\
+         @bottom-right{{content:\"page \" counter(page) \" of \" counter(pages);font:8pt system-ui,sans-serif;color:#555}}}}\
+         body{{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;color:#222;line-height:1.35;font-size:10pt;margin:0}}\
+         @media screen{{body{{max-width:178mm;margin:24px auto;padding:0 12px}}section{{border-top:2px solid #999;margin-top:28px}}}}\
+         h1{{font-size:22pt;margin:0 0 4px}}h2{{font-size:15pt;border-bottom:1px solid #ccc;padding-bottom:3px}}h3{{font-size:11.5pt;margin:14px 0 4px}}\
+         section{{break-before:page}}h2,h3{{break-after:avoid}}\
+         table{{border-collapse:collapse;font-size:8.5pt;margin:6px 0;width:100%}}thead{{display:table-header-group}}tr{{break-inside:avoid}}\
+         td,th{{border:1px solid #ccc;padding:2px 5px;text-align:left;vertical-align:top}}th{{background:#f0f2f4}}td.num{{text-align:right;font-variant-numeric:tabular-nums}}\
+         code,.mono{{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:7.8pt;word-break:break-all}}\
+         .verdict{{display:inline-block;font-size:20pt;font-weight:700;padding:4px 16px;border-radius:5px;color:#fff}}\
+         .verdict span{{color:#fff!important}}td code.t{{white-space:nowrap}}.PASS{{background:#1e8449}}.FINDINGS,.FAIL{{background:#c0392b}}.WEAK{{background:#d68910}}.INSUFFICIENT{{background:#7f8c8d}}\
+         .v-PASS,.v-HOLDS,.v-CLEAN,.v-MATCHES{{color:#1e6b3a;font-weight:700}}.v-FAIL,.v-DOES-NOT-HOLD,.v-FINDINGS,.v-DIFFERS{{color:#b03a2e;font-weight:700}}.v-WEAK{{color:#b9770e;font-weight:700}}.v-INSUFFICIENT{{color:#616a6b;font-weight:700}}\
+         .illustrative{{background:#fcebcf;border-left:4px solid #d68910;padding:4px 8px}}.note{{color:#555;font-size:8.5pt}}\
+         ol.register li{{margin-bottom:5px}}.keep{{break-inside:avoid}}b.rej{{color:#b03a2e}}",
+        size = paper.name(),
+        op = css_string(operator),
+    )
+}
+
+/// Text inside a CSS string: everything but letters, digits and spaces as a hex escape,
+/// so no name can close the string or the style element.
+fn css_string(text: &str) -> String {
+    text.chars()
+        .map(
+            |c| {
+                if c.is_ascii_alphanumeric() || c == ' ' {
+                    c.to_string()
+                } else {
+                    format!("\\{:x} ", c as u32)
+                }
+            },
+        )
+        .collect()
+}
+
+/// A verdict, marked with its key for `certify --check`.
+fn verdict_span(key: &str, verdict: &str) -> String {
+    format!(
+        "<span class=\"v-{}\" data-verdict=\"{}\">{}</span>",
+        verdict.replace(' ', "-"),
+        escape(key),
+        escape(verdict)
+    )
+}
+
+/// The verdicts a certificate shows, read back from its HTML.
+pub fn verdicts_in(html: &str) -> Vec<RecordedVerdict> {
+    let mut found = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find("data-verdict=\"") {
+        rest = &rest[at + "data-verdict=\"".len()..];
+        let Some(end) = rest.find('"') else { break };
+        let key = unescape(&rest[..end]);
+        rest = &rest[end..];
+        let Some(open) = rest.find('>') else { break };
+        rest = &rest[open + 1..];
+        let Some(close) = rest.find('<') else { break };
+        found.push(RecordedVerdict { key, verdict: unescape(&rest[..close]) });
+        rest = &rest[close..];
+    }
+    found
+}
+
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// What each test computes and its null, by test name (the reference is
+/// docs/statistics.md and the code in src/stats/).
+fn test_method(name: &str) -> &'static str {
+    let base = name.split(':').next().unwrap_or(name);
+    if name.ends_with("dispersion_across_pairs") {
+        return "the per-pair statistics summed, against their exact summed mean and variance (scaled χ² with the same two moments; Σz² for z-tests)";
+    }
+    if base.starts_with("hits_") {
+        return "hits of the fixed k-number pick set against the hypergeometric law (tail bins merged); Cressie–Read χ²";
+    }
+    if base.starts_with("rejections") {
+        return "rejected words at each P against their exact expectation Σ D·q/(1 − q), q = (2³² mod P)/2³²; exact two-sided Poisson";
+    }
+    match base {
+        "pocket_frequency" => "goodness of fit of the pocket counts to uniform (Cressie–Read λ = 2/3); χ²(P − 1)",
+        "zeros" => "spins on 0 (and 00) against Binomial(n, zeros/P); exact two-sided",
+        "colour" | "parity" | "low_high" => "among non-zero spins, red (odd, low) against Binomial(n′, ½); exact two-sided",
+        "dozens" | "columns" => "among non-zero spins, the three groups against equal thirds; χ²(2)",
+        "serial_pairs" => "Anderson–Goodman χ² of independence on the table of consecutive spins; χ²((P − 1)²)",
+        "serial_max" => "the largest adjusted residual of that table (Haberman), Šidák over its P² cells",
+        "serial_lags" => "the same table for spins 2 to 10 apart: the lag with the smallest p, Bonferroni over nine lags",
+        "runs_colour" | "runs_low_high" => "z of the number of runs, exact mean and variance of the sequences summed; N(0, 1), two-sided",
+        "run_lengths_colour" | "run_lengths_low_high" => "run lengths per symbol against their exact law for the sequences summed; χ²",
+        "longest_run_colour" | "longest_run_low_high" => "the longest streak against its exact law (a Markov chain on the current streak); two-sided",
+        "gaps" => "spins between repeats of each pocket against their exact censored law; χ² summed over pockets",
+        "number_frequency" => "χ² of number counts × 39/30 (ten drawn without replacement); χ²(39)",
+        "position_by_number" => "the position × number interaction, number totals removed, (39/R)·Σr²; χ²(351)",
+        "position_max" => "the largest standardised interaction residual, Šidák over 400 cells",
+        "pairs" => "pair co-occurrence with the number totals projected out (Johnson scheme J(40, 2)); χ²(740)",
+        "pairs_max" => "the largest standardised pair residual, Šidák over 780 pairs",
+        "serial_overlap" => "numbers shared by rounds n and n + 1 against the hypergeometric law; χ²",
+        "overlap_lags" => "the same for rounds 2 to 10 apart: Bonferroni over nine lags",
+        _ => "a bet-conditional test of the audit (wins, return or skipped rounds against their exact law given the bets); see docs/audit.md",
+    }
+}
+
+/// The name under which a test's method is listed (`hits_3_picks` → `hits_k_picks`).
+fn method_name(name: &str) -> String {
+    if name.ends_with("dispersion_across_pairs") {
+        return "TEST:dispersion_across_pairs".into();
+    }
+    if name.starts_with("hits_") {
+        return "hits_k_picks".into();
+    }
+    if name.starts_with("rejections") {
+        return "rejections".into();
+    }
+    name.to_owned()
+}
+
+/// The group whose rows a battery's summary shows: `all` when there are several seed
+/// pairs (or players), else the one there is.
+fn headline_group(battery: &Battery, game: GameId) -> Option<String> {
+    let groups: Vec<&str> =
+        battery.results.iter().filter(|r| r.game == game).map(|r| r.seed_pair.as_str()).collect();
+    if groups.contains(&"all") {
+        Some("all".into())
+    } else {
+        groups.first().map(|g| (*g).to_owned())
+    }
+}
+
+/// Rows a certificate lists: the headline group's, the tests across pairs, and every row
+/// that is not PASS (the rest are in the sweep's tests.csv).
+fn shown(result: &TestResult, headline: Option<&str>) -> bool {
+    result.seed_pair == "across"
+        || Some(result.seed_pair.as_str()) == headline
+        || result.verdict != Verdict::Pass
+}
+
+/// A claim's tolerance in percentage points, as written in the claims (`0.5`).
+fn tolerance(claim: &ClaimVerdict) -> String {
+    format_trimmed(&claim.claim.tolerance.0, 12)
+}
+
+/// A small positive number with four significant digits, without exponent noise.
+fn small(x: f64) -> String {
+    if x == 0.0 {
+        "0".into()
+    } else if x >= 0.01 {
+        format!("{x:.4}")
+    } else {
+        format!("{x:.3e}")
+    }
+}
+
+fn percent(x: f64) -> String {
+    if x >= 1.0 {
+        format!("{}%", count((x * 100.0).round() as u64))
+    } else if x >= 0.1 {
+        format!("{:.2}%", x * 100.0)
+    } else {
+        format!("{:.3}%", x * 100.0)
+    }
+}
+
+fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl CertificateDoc<'_> {
+    /// The document.
+    pub fn render(&self) -> String {
+        let m = self.manifest;
+        let mut html = String::new();
+        let _ = write!(
+            html,
+            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Audit certificate: {}</title><style>{}</style></head><body>",
+            escape(&m.operator),
+            style(self.paper(), &m.operator)
+        );
+        self.cover(&mut html);
+        self.scope(&mut html);
+        self.method(&mut html);
+        self.results(&mut html);
+        self.limitations(&mut html);
+        self.worked(&mut html);
+        self.pins(&mut html);
+        html.push_str("</body></html>\n");
+        html
+    }
+
+    fn paper(&self) -> Paper {
+        if self.manifest.paper == "Letter" {
+            Paper::Letter
+        } else {
+            Paper::A4
+        }
+    }
+
+    fn illustrative(&self) -> bool {
+        self.paytable.is_illustrative()
+    }
+
+    fn games(&self) -> Vec<GameId> {
+        GameId::ALL.into_iter().filter(|g| !self.not_examined.contains(g)).collect()
+    }
+
+    fn cover(&self, html: &mut String) {
+        let m = self.manifest;
+        let c = self.conclusions;
+        let overall = c.overall();
+        let games: Vec<String> = self.games().iter().map(|g| g.to_string()).collect();
+        let _ = write!(
+            html,
+            "<header><h1>Audit certificate</h1><p style=\"font-size:14pt;margin:2px 0\">{}</p>\
+             <p class=\"note\">Games: {}. Written {} by fairaudit {} (source revision {}). Statistical level α = {}.</p>\
+             <div id=\"verdict\" class=\"verdict {overall}\">{}</div>",
+            escape(&m.operator),
+            escape(&games.join(", ")),
+            escape(&m.created_at),
+            escape(&m.fairaudit_version),
+            escape(m.source_revision.as_deref().unwrap_or("unknown")),
+            m.alpha,
+            verdict_span(OVERALL_KEY, overall),
+        );
+        html.push_str("<p>PASS means: every outcome test passes, every published claim about the games in scope holds, every audited row checks out, and every worked round reproduces its vector. FINDINGS means at least one of these does not; each is listed below.</p>");
+        html.push_str("<table><thead><tr><th>what</th><th>verdict</th><th>where</th></tr></thead>");
+        for (i, part) in self.sweeps.iter().enumerate() {
+            let _ = write!(
+                html,
+                "<tr><td>Outcome tests on sweep {n} ({} rounds, {} seed pair(s))</td><td>{}</td><td>§3.1</td></tr>",
+                count(part.tallies.rounds()),
+                part.tallies.plan.seed_pairs.len(),
+                verdict_span(&battery_key("sweep", i + 1), part.results.battery.overall().as_str()),
+                n = i + 1
+            );
+        }
+        for (i, (part, shown)) in c.audits.iter().zip(&self.audits).enumerate() {
+            let _ = write!(
+                html,
+                "<tr><td>Bet history {n} ({}, {} rows): row checks</td><td>{}</td><td>§3.5</td></tr>\
+                 <tr><td>Bet history {n}: outcome tests</td><td>{}</td><td>§3.5</td></tr>",
+                escape(shown.outcomes),
+                count(part.audit.rounds),
+                verdict_span(&rows_key(i + 1), rows_text(part.audit)),
+                verdict_span(&battery_key("audit", i + 1), part.battery.overall().as_str()),
+                n = i + 1
+            );
+        }
+        for claim in c.claims {
+            let _ = write!(
+                html,
+                "<tr><td>Claim: {} RTP {}% (± {} pp){}</td><td>{}</td><td>§3.2</td></tr>",
+                claim.claim.game,
+                escape(&claim.claim.figure_text),
+                tolerance(claim),
+                self.illustrative_note(claim.claim.game),
+                verdict_span(&claim_key(claim), claim_text(claim))
+            );
+        }
+        for (i, round) in c.worked.iter().enumerate() {
+            let _ = write!(
+                html,
+                "<tr><td>Worked round {n}: {} nonce {} against {}</td><td>{}</td><td>§5.{n}</td></tr>",
+                round.game,
+                round.nonce,
+                escape(&round.source),
+                verdict_span(&worked_key(i + 1), worked_text(round)),
+                n = i + 1
+            );
+        }
+        html.push_str("</table>");
+        if self.illustrative() && self.games().contains(&GameId::Keno) {
+            let _ = write!(html, "<p class=\"illustrative\"><b>Keno RTP is judged against the {}</b>: no Keno RTP figure or claim verdict here says anything about the operator's paytable.</p>", escape(ILLUSTRATIVE_LABEL));
+        }
+        html.push_str("<p class=\"note\">Contents: 1 Scope · 2 Method · 3 Results · 4 Limitations register · 5 Worked recomputations · 6 Inputs, binary and commands. \
+            Anyone can re-check this certificate: <code>fairaudit certify --check DIR</code> recomputes every hash in manifest.json and every verdict above from the inputs.</p></header>");
+    }
+
+    fn illustrative_note(&self, game: GameId) -> String {
+        if game == GameId::Keno && self.illustrative() {
+            format!(" <b>against the {}</b>", escape(ILLUSTRATIVE_LABEL))
+        } else {
+            String::new()
+        }
+    }
+
+    fn scope(&self, html: &mut String) {
+        let m = self.manifest;
+        let _ = write!(
+            html,
+            "<section id=\"scope\"><h2>1. Scope</h2><p>Operator: <b>{}</b>. Games examined: {}.</p>",
+            escape(&m.operator),
+            escape(&self.games().iter().map(|g| g.to_string()).collect::<Vec<_>>().join(", "))
+        );
+        for (i, part) in self.sweeps.iter().enumerate() {
+            let plan = &part.tallies.plan;
+            let source = match &plan.seed_source {
+                SeedSource::Default => "the documented default seed pair".to_owned(),
+                SeedSource::Given => "the seed pair given on the command line".to_owned(),
+                SeedSource::Derived { master_seed } => format!(
+                    "{} seed pairs derived from master seed <code>{}</code>",
+                    plan.seed_pairs.len(),
+                    escape(master_seed)
+                ),
+            };
+            let ranges: Vec<String> = plan.nonces.iter().map(|r| format!("{}..{}", r.start, r.end)).collect();
+            let _ = write!(
+                html,
+                "<h3>1.{} Sweep {} (folder <code>{}</code>)</h3><p>Games {}; nonces {} (half-open) per game and seed pair: {} rounds per sequence, {} rounds in all; {}.</p>",
+                i + 1,
+                i + 1,
+                escape(part.dir),
+                escape(&plan.games.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(", ")),
+                escape(&ranges.join(", ")),
+                count(plan.rounds_per_sequence()),
+                count(part.tallies.rounds()),
+                source
+            );
+            html.push_str("<table><thead><tr><th>seed pair</th><th>server seed (revealed)</th><th>client seed</th><th>commitment = SHA3-256(server seed)</th></tr></thead>");
+            const LISTED: usize = 20;
+            for (k, pair) in plan.seed_pairs.iter().enumerate().take(LISTED) {
+                let _ = write!(html, "<tr><td>{k}</td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td></tr>", escape(&pair.server_seed), escape(&pair.client_seed), escape(&pair.commitment));
+            }
+            html.push_str("</table>");
+            if plan.seed_pairs.len() > LISTED {
+                let _ = write!(html, "<p class=\"note\">{} more seed pairs are listed in the sweep's seed_pairs.csv (pinned in §6).</p>", plan.seed_pairs.len() - LISTED);
+            }
+        }
+        for (i, (part, shown)) in self.conclusions.audits.iter().zip(&self.audits).enumerate() {
+            let a = part.audit;
+            let _ = write!(
+                html,
+                "<h3>1.{} Bet history {} (<code>{}</code>, audit folder <code>{}</code>)</h3><p>{}: {} rows, {} replayed against the chain (rows with both seeds and a nonce); {} seed pairs; {} player group(s).</p>",
+                self.sweeps.len() + i + 1,
+                i + 1,
+                escape(shown.outcomes),
+                escape(shown.dir),
+                a.game,
+                count(a.rounds),
+                count(a.verified),
+                a.nonce_integrity.seed_pairs,
+                a.players.len()
+            );
+        }
+        html.push_str("<h3>Not examined</h3><ul>");
+        for game in &self.not_examined {
+            let _ = write!(html, "<li>{game}: no sweep or bet history of this game was given.</li>");
+        }
+        if self.conclusions.audits.is_empty() {
+            html.push_str("<li>Bet histories: none was given. The sweeps test the chain and the sampler on seeds the auditor chose; they do not show which rounds the operator actually served to players, nor that payouts were paid as the paytable says.</li>");
+        }
+        html.push_str("<li>The operator's server: how server seeds are generated and kept secret, and when commitments were published, are outside what any recomputation can see.</li>");
+        html.push_str("<li>Rounds outside the nonce ranges and seed pairs listed above.</li></ul></section>");
+    }
+
+    fn method(&self, html: &mut String) {
+        html.push_str("<section id=\"method\"><h2>2. Method</h2><h3>2.1 The chain (SPEC §1–§5), recomputed bit for bit</h3><ol>\
+            <li><b>Commitment</b> = lowercase hex SHA3-256 of the server seed's UTF-8 bytes; it must equal the commitment shown before play.</li>\
+            <li><b>Round signature</b> = lowercase hex SHA3-256 of the UTF-8 string <code>server:client:nonce</code> (nonce in plain decimal).</li>\
+            <li><b>Stream</b>: SHAKE256 of the 64 ASCII bytes of that hex signature (not the 32 raw digest bytes), read four bytes at a time as big-endian unsigned 32-bit words.</li>\
+            <li><b>Fair choice among P</b>: limit = ⌊2³²/P⌋·P (computed in 64 bits); each word ≥ limit is discarded and consumed; the first word below it gives word mod P.</li>\
+            <li><b>Keno</b>: the numbers not yet drawn are kept ascending (1..40, P = 40); ten times, the sampled index picks and removes one (P = 40, 39, …, 31); the result is the ten numbers ascending. \
+             <b>Roulette</b>: one sample among 37 (European) or 38 (American, 37 shown as 00).</li></ol>\
+            <p>fairaudit's implementation reproduces all of the operator's reference vectors (tests/vectors.rs); §5 shows three rounds step by step.</p>");
+        let _ = write!(
+            html,
+            "<h3>2.2 Statistical tests</h3><p>Each seed pair (or player) is tested on its own; <code>all</code> sums them, each closed as its own sequence; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows. \
+             Verdicts at family-wise level α = {a}: a Holm-adjusted p below α is FAIL; an unadjusted p below α that does not survive Holm's adjustment is WEAK; otherwise PASS. \
+             A test not valid at the run's size is INSUFFICIENT (with its reason) and takes no part in the adjustment. Holm's procedure holds the chance that a fair game FAILs anywhere in the battery at or below α, whatever the dependence between tests.</p>",
+            a = self.manifest.alpha
+        );
+        let mut names: Vec<String> = Vec::new();
+        let batteries = self
+            .conclusions
+            .sweeps
+            .iter()
+            .map(|r| &r.battery)
+            .chain(self.conclusions.audits.iter().map(|a| a.battery));
+        for battery in batteries {
+            for r in &battery.results {
+                let name = method_name(&r.outcome.test);
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        html.push_str("<table><thead><tr><th>test</th><th>statistic and null distribution</th></tr></thead>");
+        for name in &names {
+            let _ =
+                write!(html, "<tr><td><code>{}</code></td><td>{}</td></tr>", escape(name), test_method(name));
+        }
+        html.push_str("</table>");
+        html.push_str("<h3>2.3 Calibration and power</h3><p><b>Calibration</b> (tests/calibration.rs, reduced in CI): thousands of fair runs at every shape the battery is applied to (one long sequence, many short seed pairs, merged shards, short logs), driven by ChaCha8 and by the chain itself, through the same tally and battery code; for every test an exact binomial test at 0.001 checks that no more p-values fall below α and below the first Holm threshold α/m than chance allows. \
+            The goodness-of-fit tests use the Cressie–Read statistic (λ = 2/3) with at least 10 expected per bin, which stays between 0.84 and 1.1 of nominal at p = 10⁻⁴, where Pearson's X² with 5 per bin gave up to 1.66 times too many (docs/statistics.md). \
+            <b>Mutants</b> (tests/mutants.rs): broken samplers at realistic sizes (a modulus off by one, no rejection on the low byte, a favoured pocket or number, repeated rounds, lagged copies, reshaped streaks, forced pairs) are each caught by the test aimed at them. \
+            <b>Power</b>: each test states the smallest relative bias it detects with 80% power at this run's size, at level α/m (the first Holm step, so conservatively); §3.4 gives it as sentences.</p></section>");
+    }
+
+    fn results(&self, html: &mut String) {
+        html.push_str("<section id=\"results\"><h2>3. Results</h2>");
+        html.push_str("<h3>3.1 Outcome tests</h3>");
+        for (i, part) in self.sweeps.iter().enumerate() {
+            let battery = &part.results.battery;
+            let counts = battery.counts();
+            let _ = write!(
+                html,
+                "<p>Sweep {n}: {} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: <b>{}</b>. Listed: the {} rows, the tests across seed pairs and every row that is not PASS; every row is in the sweep's tests.csv.</p>",
+                battery.results.len(),
+                counts.pass,
+                counts.weak,
+                counts.fail,
+                counts.insufficient,
+                verdict_span(&battery_key("sweep", i + 1), battery.overall().as_str()),
+                if part.tallies.plan.seed_pairs.len() > 1 { "all-pairs" } else { "seed pair 0" },
+                n = i + 1
+            );
+            tests_table(html, "sweep", i + 1, battery);
+        }
+        self.rtp(html);
+        html.push_str("<h3>3.3 Rejection sampling against its exact expectation</h3><p>Per draw at P, a word is rejected with probability q = (2³² mod P)/2³², so D draws reject D·q/(1 − q) words in expectation. A sampler that skips rejection rejects nothing; one that rejects wrongly rejects too much. The counts below are tested by the <code>rejections</code> tests of §3.1.</p>");
+        for (i, part) in self.sweeps.iter().enumerate() {
+            rejection_table(html, i + 1, &part.results.rejections, part.tallies.plan.seed_pairs.len() > 1);
+        }
+        html.push_str("<h3>3.4 Power, in sentences</h3><ul>");
+        for (i, part) in self.sweeps.iter().enumerate() {
+            for game in &part.tallies.plan.games {
+                let plan = &part.tallies.plan;
+                let pairs = if headline_group(&part.results.battery, *game).as_deref() == Some("all") {
+                    plan.seed_pairs.len() as u64
+                } else {
+                    1
+                };
+                power_sentences(
+                    html,
+                    &format!("sweep {}", i + 1),
+                    *game,
+                    &part.results.battery,
+                    plan.rounds_per_sequence() * pairs,
+                );
+            }
+        }
+        for (i, part) in self.conclusions.audits.iter().enumerate() {
+            power_sentences(
+                html,
+                &format!("bet history {}", i + 1),
+                part.audit.game,
+                part.battery,
+                part.audit.rounds,
+            );
+        }
+        html.push_str("</ul><p class=\"note\">“At 80% power”: a bias of that size would be detected (FAIL) in at least 80% of runs of this size; smaller biases may go unseen (limitation 2).</p>");
+        if !self.conclusions.audits.is_empty() {
+            html.push_str("<h3>3.5 Bet histories</h3>");
+            for (i, (part, shown)) in self.conclusions.audits.iter().zip(&self.audits).enumerate() {
+                let a = part.audit;
+                let findings: Vec<String> =
+                    a.findings.iter().map(|(check, n)| format!("{check}: {n}")).collect();
+                let n = &a.nonce_integrity;
+                let _ = write!(
+                    html,
+                    "<p>Bet history {k} (<code>{}</code>): {} rows read, {} replayed against the chain, {} mismatches; row checks: {} ({}). Nonces: {} seed pairs, {} gaps ({} nonces missing), {} rounds at skipped nonces replayed.</p>",
+                    escape(shown.outcomes),
+                    count(a.rounds),
+                    count(a.verified),
+                    count(a.mismatches),
+                    verdict_span(&rows_key(i + 1), rows_text(a)),
+                    if findings.is_empty() { "no findings".to_owned() } else { escape(&findings.join(", ")) },
+                    n.seed_pairs,
+                    n.gaps,
+                    n.missing_nonces,
+                    n.replayed,
+                    k = i + 1
+                );
+                let counts = part.battery.counts();
+                let _ = write!(
+                    html,
+                    "<p>Its battery: {} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: <b>{}</b>.</p>",
+                    part.battery.results.len(),
+                    counts.pass,
+                    counts.weak,
+                    counts.fail,
+                    counts.insufficient,
+                    verdict_span(&battery_key("audit", i + 1), part.battery.overall().as_str())
+                );
+                tests_table(html, "audit", i + 1, part.battery);
+            }
+        }
+        html.push_str("</section>");
+    }
+
+    fn rtp(&self, html: &mut String) {
+        html.push_str("<h3>3.2 Return to player per bet type, and the published claims</h3><p>Exact, in rational arithmetic, from the payouts and the game's probabilities (no simulation). A claim holds when every bet type of its game lies within the claim's tolerance.</p>");
+        if self.illustrative() && self.games().contains(&GameId::Keno) {
+            let _ = write!(html, "<p class=\"illustrative\"><b>Keno figures below use the {}.</b> The operator's paytable was not given (--paytable): the Keno rows and the Keno claim's verdict are illustrations of the method, not findings about the operator.</p>", escape(ILLUSTRATIVE_LABEL));
+        } else if self.games().contains(&GameId::Keno) {
+            let _ = write!(html, "<p>Keno paytable: {}.</p>", escape(&self.paytable.describe()));
+        }
+        for claim in self.conclusions.claims {
+            let _ = write!(
+                html,
+                "<p class=\"keep\">Claim: {} RTP {}% (tolerance ± {} pp; source: {}){}: <b>{}</b>.</p>",
+                claim.claim.game,
+                escape(&claim.claim.figure_text),
+                tolerance(claim),
+                escape(if claim.claim.source.is_empty() { "not stated" } else { &claim.claim.source }),
+                self.illustrative_note(claim.claim.game),
+                verdict_span(&claim_key(claim), claim_text(claim))
+            );
+        }
+        html.push_str("<table><thead><tr><th>game</th><th>bet type</th><th>pays</th><th>RTP %</th><th>house edge %</th><th>claim</th><th>deviation (pp)</th><th>within the claim</th></tr></thead>");
+        for bet in self.exact {
+            let claim = self.conclusions.claims.iter().find(|c| c.claim.game == bet.game);
+            let check = claim.and_then(|c| c.checks.iter().find(|k| k.bet_type == bet.bet_type));
+            let (figure, deviation, within) = match (claim, check) {
+                (Some(c), Some(k)) => (
+                    format!("{}%", escape(&c.claim.figure_text)),
+                    k.deviation.text(),
+                    if k.holds() {
+                        "yes".to_owned()
+                    } else {
+                        format!("<b class=\"rej\">no</b> ({} pp beyond)", k.beyond_tolerance.text())
+                    },
+                ),
+                _ => ("none".to_owned(), String::new(), String::new()),
+            };
+            let illustrative = if bet.game == GameId::Keno && self.illustrative() {
+                " <i>(illustrative paytable)</i>"
+            } else {
+                ""
+            };
+            let _ = write!(
+                html,
+                "<tr><td>{}</td><td>{}{illustrative}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{figure}</td><td class=\"num\">{deviation}</td><td>{within}</td></tr>",
+                bet.game,
+                escape(&bet.bet_type),
+                escape(&bet.pays),
+                bet.rtp_percent().text(),
+                bet.house_edge_percent().text()
+            );
+        }
+        html.push_str("</table><p class=\"note\">The realised RTP of the swept rounds, per bet type with its interval, is in each sweep's rtp.csv; with fair draws it converges to the exact figures above.</p>");
+    }
+
+    fn limitations(&self, html: &mut String) {
+        let mut items: Vec<String> = Vec::new();
+        let worked_rejection = self.conclusions.worked.iter().position(|w| w.rejections() > 0);
+        items.push(format!(
+            "<b>Reduction without rejection is invisible to statistics.</b> Taking <code>word % P</code> without discarding words at or above the limit biases each outcome by about 10⁻⁹ per draw: no statistic detects that at any practical size. Only the rejection vectors catch it (a sampler without rejection reproduces every other vector){}. Likewise a Keno draw that removes numbers by swapping instead of shifting keeps outcomes exactly uniform and is caught only by the reference vectors.",
+            match worked_rejection {
+                Some(i) => format!("; worked round {} (§5) shows such a rejection and reproduces its vector", i + 1),
+                None => String::new(),
+            }
+        ));
+        items.push("<b>Statistical power is finite.</b> A bias smaller than the detectable bias of §3.4 may exist undetected; a PASS means the data are consistent with fairness at this size, not that the game is exactly fair.".into());
+        if self.games().contains(&GameId::Keno) {
+            items.push(if self.illustrative() {
+                format!("<b>Keno RTP depends on the operator's paytable, which was not given.</b> Every Keno RTP figure and the Keno claim's verdict use the {}; they certify nothing about the operator.", escape(ILLUSTRATIVE_LABEL))
+            } else {
+                format!("<b>Keno RTP depends on the operator's paytable.</b> The figures use {}; that it is the paytable in production is the operator's statement, not something fairaudit can see.", escape(&self.paytable.describe()))
+            });
+        }
+        items.push("<b>Seeds.</b> A sweep tests the chain and the sampler on seed pairs the auditor chose (their server seeds are revealed here); it cannot show that the operator's own server seeds were random, secret until rotated, or committed before play. Rounds whose server seed is unrevealed cannot be recomputed at all.".into());
+        let unreplayed: u64 = self.conclusions.audits.iter().map(|a| a.audit.rounds - a.audit.verified).sum();
+        if unreplayed > 0 {
+            items.push(format!("<b>Unrevealed seeds in the bet histories.</b> {} rows had no revealed seed pair and nonce and were not replayed against the chain; only their outcomes entered the statistics.", count(unreplayed)));
+        }
+        let mut insufficient = Vec::new();
+        let batteries = self
+            .conclusions
+            .sweeps
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (format!("sweep {}", i + 1), &r.battery))
+            .chain(
+                self.conclusions
+                    .audits
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| (format!("bet history {}", i + 1), a.battery)),
+            );
+        for (label, battery) in batteries {
+            for r in battery.results.iter().filter(|r| r.verdict == Verdict::Insufficient) {
+                insufficient.push(format!(
+                    "{label} {} {} <code>{}</code>: {}",
+                    r.game,
+                    escape(&r.seed_pair),
+                    escape(&r.outcome.test),
+                    escape(r.outcome.insufficient.as_deref().unwrap_or(&r.outcome.note))
+                ));
+            }
+        }
+        if insufficient.is_empty() {
+            items.push("<b>INSUFFICIENT tests</b>: none; every test was valid at this size.".into());
+        } else {
+            const LISTED: usize = 12;
+            let more = insufficient.len().saturating_sub(LISTED);
+            insufficient.truncate(LISTED);
+            items.push(format!(
+                "<b>INSUFFICIENT tests</b> ({} in all) did not run and say nothing: {}{}.",
+                insufficient.len() + more,
+                insufficient.join("; "),
+                if more > 0 { format!("; and {more} more (tests.csv)") } else { String::new() }
+            ));
+        }
+        for game in &self.not_examined {
+            items.push(format!("<b>{game} was not examined</b>: no sweep or bet history of it was given."));
+        }
+        if self.conclusions.audits.is_empty() {
+            items.push("<b>No bet history was examined</b>: whether players were served these outcomes, paid per the paytable, or had rounds skipped or repeated is not covered.".into());
+        }
+        let warnings: Vec<&String> = self.conclusions.sweeps.iter().flat_map(|r| &r.warnings).collect();
+        for warning in warnings {
+            items.push(format!("<b>Ambiguous seeds.</b> {}", escape(warning)));
+        }
+        if self
+            .sweeps
+            .iter()
+            .any(|s| s.tallies.plan.nonces.iter().any(|r| r.end - 1 > crate::chain::REFERENCE_MAX_NONCE))
+        {
+            items.push("<b>Nonces above 2⁵³ − 1</b> were swept; the operator's verifier cannot represent them, so there is no reference behaviour there.".into());
+        }
+        items.push("<b>Timing.</b> That an outcome was fixed before the bet rests on the commitment having been shown before play; fairaudit checks that a revealed seed hashes to its commitment, not when the commitment was published.".into());
+        let beyond: Vec<&SweepPart<'_>> =
+            self.sweeps.iter().filter(|s| s.tallies.rounds() > self.resweep_limit).collect();
+        items.push(if beyond.is_empty() {
+            "<b>Re-checking.</b> <code>certify --check</code> re-sweeps every sweep in full and replays every bet history; its results are byte-identical whatever the machine, threads or Keccak path.".into()
+        } else {
+            format!("<b>Re-checking.</b> {} sweep(s) exceed {} rounds: <code>certify --check</code> recomputes their verdicts from their pinned tallies but does not re-sweep them (pass <code>--resweep-limit</code> to).", beyond.len(), count(self.resweep_limit))
+        });
+        items.push("<b>The manifest pins, it does not sign.</b> Anyone who can rewrite the whole folder can rewrite the hashes too: publish the SHA-256 of manifest.json (or sign it) where the operator's players can see it.".into());
+        html.push_str("<section id=\"limitations\"><h2>4. Limitations register</h2><ol class=\"register\">");
+        for item in items {
+            let _ = write!(html, "<li>{item}</li>");
+        }
+        html.push_str("</ol></section>");
+    }
+
+    fn worked(&self, html: &mut String) {
+        html.push_str("<section id=\"worked\"><h2>5. Worked recomputations</h2><p>Three rounds from the operator's vectors, recomputed with fairaudit's own chain and sampler and compared with what the vector records. Each step can be redone with any SHA-3 tool, e.g. <code>printf '%s' 'MESSAGE' | openssl dgst -sha3-256</code> and <code>printf '%s' SIGNATURE | openssl dgst -shake256 -xoflen 16</code> (OpenSSL 3), or Python's <code>hashlib.sha3_256</code> and <code>hashlib.shake_256</code>.</p>");
+        for (i, round) in self.conclusions.worked.iter().enumerate() {
+            worked_round(html, i + 1, round);
+        }
+        html.push_str("</section>");
+    }
+
+    fn pins(&self, html: &mut String) {
+        let m = self.manifest;
+        let _ = write!(
+            html,
+            "<section id=\"pins\"><h2>6. Inputs, binary and commands</h2><p>fairaudit {} (source revision <code>{}</code>); binary <code>{}</code>, SHA-256 <code>{}</code> ({} bytes).</p><p>This certificate: <code>fairaudit {}</code></p>",
+            escape(&m.fairaudit_version),
+            escape(m.source_revision.as_deref().unwrap_or("unknown")),
+            escape(&m.binary.path),
+            m.binary.sha256,
+            m.binary.bytes,
+            escape(&shell_line(&m.command_line))
+        );
+        for (i, sweep) in m.sweeps.iter().enumerate() {
+            let _ = write!(
+                html,
+                "<p>Sweep {} (<code>{}</code>): <code>{}</code></p>",
+                i + 1,
+                escape(&sweep.dir),
+                if sweep.command_line.is_empty() {
+                    "(not recorded)".to_owned()
+                } else {
+                    escape(&format!("fairaudit {}", shell_line(&sweep.command_line)))
+                }
+            );
+        }
+        for (i, audit) in m.audits.iter().enumerate() {
+            let _ = write!(
+                html,
+                "<p>Bet history {} (<code>{}</code>): <code>fairaudit {}</code></p>",
+                i + 1,
+                escape(&audit.dir),
+                escape(&shell_line(&audit.command_line))
+            );
+        }
+        html.push_str("<table><thead><tr><th>input file</th><th>bytes</th><th>SHA-256</th></tr></thead>");
+        for file in &m.inputs {
+            let _ = write!(
+                html,
+                "<tr><td><code>{}</code></td><td class=\"num\">{}</td><td><code>{}</code></td></tr>",
+                escape(&file.path),
+                file.bytes,
+                file.sha256
+            );
+        }
+        html.push_str("</table><p class=\"note\">manifest.json holds these hashes, the hashes of this document and of certificate.pdf, and every verdict above under its key. <code>fairaudit certify --check DIR</code>, run from the directory the certificate was written in, recomputes every hash, re-sweeps the sweeps, replays the bet histories and the worked rounds, and names each file or verdict that differs.</p></section>");
+    }
+}
+
+/// Arguments joined for display, each quoted when the shell would need it.
+pub fn shell_line(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            if !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c)) {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn tests_table(html: &mut String, kind: &str, index: usize, battery: &Battery) {
+    html.push_str("<table><thead><tr><th>game</th><th>group</th><th>test</th><th>statistic</th><th>df</th><th>p</th><th>adjusted p</th><th>verdict</th><th>detectable bias</th></tr></thead>");
+    for game in GameId::ALL {
+        let headline = headline_group(battery, game);
+        for r in battery.results.iter().filter(|r| r.game == game && shown(r, headline.as_deref())) {
+            let o = &r.outcome;
+            let _ = write!(
+                html,
+                "<tr><td>{}</td><td>{}</td><td><code class=\"t\">{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
+                r.game,
+                escape(&r.seed_pair),
+                escape(&o.test),
+                if o.statistic.is_nan() { String::new() } else { format!("{:.3}", o.statistic) },
+                o.df.map_or(String::new(), |d| format!("{d}")),
+                o.p_value.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
+                r.adjusted_p.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
+                verdict_span(&test_key(kind, index, r.game, &r.seed_pair, &o.test), r.verdict.as_str()),
+                r.detectable_bias.map_or(String::new(), percent),
+            );
+        }
+    }
+    html.push_str("</table>");
+}
+
+fn rejection_table(html: &mut String, index: usize, rows: &[RejectionRow], several: bool) {
+    let _ = write!(html, "<p>Sweep {index}{}:</p><table><thead><tr><th>game</th><th>P</th><th>2³² mod P</th><th>draws</th><th>rejected words</th><th>expected</th><th>rejected per draw</th><th>exact q/(1 − q)</th><th>rounds beyond the verifier's words</th></tr></thead>", if several { ", all seed pairs" } else { "" });
+    for row in rows.iter().filter(|r| !several || r.group == "all") {
+        let q = rejected_values(row.outcomes) as f64 / (1u64 << 32) as f64;
+        let _ = write!(
+            html,
+            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            row.game,
+            row.outcomes,
+            row.rejected_values,
+            count(row.draws),
+            count(row.rejected),
+            small(row.expected),
+            if row.draws > 0 { small(row.rejected as f64 / row.draws as f64) } else { "&ndash;".into() },
+            small(q / (1.0 - q)),
+            row.beyond_reference_words
+        );
+    }
+    html.push_str("</table>");
+}
+
+/// The power of the headline group's frequency, serial and rejection tests, as sentences.
+fn power_sentences(html: &mut String, label: &str, game: GameId, battery: &Battery, rounds: u64) {
+    let Some(group) = headline_group(battery, game) else { return };
+    let rows: Vec<&TestResult> =
+        battery.results.iter().filter(|r| r.game == game && r.seed_pair == group).collect();
+    let find = |names: &[&str]| rows.iter().find(|r| names.contains(&r.outcome.test.as_str())).copied();
+    let what = if game == GameId::Keno { "rounds" } else { "spins" };
+    let size = format!("with {} {what}, ", count(rounds));
+    let mut say = |test: Option<&TestResult>, text: &str| {
+        if let Some(r) = test {
+            match (r.verdict, r.detectable_bias) {
+                (Verdict::Insufficient, _) => {
+                    let _ = write!(html, "<li>{label}, {game}: <code>{}</code> is INSUFFICIENT at this size, so nothing is claimed about {}.</li>", escape(&r.outcome.test), text.split(" by more").next().unwrap_or(text));
+                }
+                (_, Some(bias)) => {
+                    let _ = write!(
+                        html,
+                        "<li>{label}, {game} (group {}): {}{text} {}, at 80% power (<code>{}</code>).</li>",
+                        escape(&group),
+                        size,
+                        percent(bias),
+                        escape(&r.outcome.test)
+                    );
+                }
+                _ => {}
+            }
+        }
+    };
+    if game == GameId::Keno {
+        say(
+            find(&["number_frequency"]),
+            "no single number is drawn more or less often than fair by more than",
+        );
+        say(
+            find(&["pairs"]),
+            "no single pair of numbers is drawn together more or less often than fair by more than",
+        );
+        say(
+            find(&["serial_overlap"]),
+            "the overlap of consecutive rounds departs from its fair law by no more than",
+        );
+    } else {
+        say(
+            find(&["pocket_frequency"]),
+            "no single pocket comes up more or less often than fair by more than",
+        );
+        say(
+            find(&["serial_pairs"]),
+            "no single transition from one pocket to the next departs from fair by more than",
+        );
+        say(find(&["colour"]), "red (against black) is not favoured by more than");
+    }
+    let rejections: Vec<&TestResult> =
+        rows.iter().filter(|r| r.outcome.test.starts_with("rejections")).copied().collect();
+    if let Some(r) = rejections
+        .iter()
+        .filter(|r| r.detectable_bias.is_some())
+        .min_by(|a, b| a.detectable_bias.partial_cmp(&b.detectable_bias).expect("finite"))
+    {
+        let at = match r.outcome.test.strip_prefix("rejections_p") {
+            Some(p) => format!("at P = {}", escape(p)),
+            None => "(every P together)".to_owned(),
+        };
+        let _ = write!(html, "<li>{label}, {game}: the rejection rate {at} would have to rise by {} to be detected at 80% power (<code>{}</code>): so few rejections are expected that only a sampler rejecting far too often is seen this way; one that never rejects is seen only by the vectors (limitation 1).</li>", percent(r.detectable_bias.expect("filtered")), escape(&r.outcome.test));
+    }
+}
+
+fn worked_round(html: &mut String, n: usize, w: &WorkedRound) {
+    let tick = |ok: bool| {
+        if ok {
+            "<span class=\"v-MATCHES\">= vector</span>"
+        } else {
+            "<span class=\"v-DIFFERS\">≠ vector</span>"
+        }
+    };
+    let message_hex: String = w.message.as_bytes().iter().map(|b| format!("{b:02x}")).collect();
+    let _ = write!(
+        html,
+        "<h3>5.{n} {} nonce {} ({}){}</h3><table><tbody>\
+         <tr><th>server seed</th><td><code>{}</code></td></tr><tr><th>client seed</th><td><code>{}</code></td></tr><tr><th>nonce</th><td><code>{}</code></td></tr>\
+         <tr><th>1. commitment = SHA3-256(server seed)</th><td><code>{}</code> {}</td></tr>\
+         <tr><th>2. message <code>server:client:nonce</code></th><td><code>{}</code><br>{} bytes (UTF-8, hex): <code>{}</code></td></tr>\
+         <tr><th>3. signature = SHA3-256(message)</th><td><code>{}</code> {}</td></tr>\
+         <tr><th>4. SHAKE256(the 64 ASCII bytes of the signature), first words (big-endian u32)</th><td><code>{}</code></td></tr>\
+         </tbody></table>",
+        w.game,
+        w.nonce,
+        escape(&w.source),
+        if w.rejections() > 0 { format!(": <b class=\"rej\">{} rejected word(s)</b>", w.rejections()) } else { String::new() },
+        escape(&w.server_seed),
+        escape(&w.client_seed),
+        w.nonce,
+        w.commitment,
+        tick(w.commitment == w.recorded.commitment),
+        escape(&w.message),
+        w.message.len(),
+        message_hex,
+        w.signature,
+        tick(w.signature == w.recorded.signature),
+        w.first_words.iter().map(|x| format!("0x{x:08x} = {x}")).collect::<Vec<_>>().join(", ")
+    );
+    html.push_str("<p>5. Rejection sampling, draw by draw (limit = ⌊2³²/P⌋·P; a word at or above it is discarded):</p><table><thead><tr><th>draw</th><th>P</th><th>limit</th><th>word(s) read (stream position: value)</th><th>index = word mod P</th><th>chosen</th></tr></thead>");
+    for (k, draw) in w.draws.iter().enumerate() {
+        let words: Vec<String> = draw
+            .words
+            .iter()
+            .map(|s| {
+                if s.accepted {
+                    format!("#{}: {} &lt; limit, accepted", s.position, s.word)
+                } else {
+                    format!("<b class=\"rej\">#{}: {} ≥ limit, rejected</b>", s.position, s.word)
+                }
+            })
+            .collect();
+        let chosen = if draw.list.is_empty() {
+            format!("pocket {}", escape(&draw.chosen))
+        } else {
+            let list: Vec<String> = draw
+                .list
+                .iter()
+                .enumerate()
+                .map(|(i, x)| if i as u32 == draw.index { format!("<b>{x}</b>") } else { x.to_string() })
+                .collect();
+            format!(
+                "number {} = list[{}] of <span class=\"mono\">{}</span>",
+                escape(&draw.chosen),
+                draw.index,
+                list.join(" ")
+            )
+        };
+        let _ = write!(
+            html,
+            "<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td><td>{chosen}</td></tr>",
+            k + 1,
+            draw.outcomes,
+            draw.limit,
+            words.join("<br>"),
+            draw.index
+        );
+    }
+    let _ = write!(
+        html,
+        "</table><p>6. Outcome: draw order <code>{}</code> {}, result <code>{}</code> {}, {} words used {}. Recomputation: <b>{}</b>.</p>",
+        escape(&w.draw_order),
+        tick(w.draw_order == w.recorded.draw_order),
+        escape(&w.result),
+        tick(w.result == w.recorded.result),
+        w.u32_used,
+        tick(w.u32_used == w.recorded.u32_used),
+        verdict_span(&worked_key(n), worked_text(w))
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_read_back_from_the_document_with_their_keys() {
+        let html = format!(
+            "<p>{} and {}</p>",
+            verdict_span("claim keno rtp 99%", "DOES NOT HOLD"),
+            verdict_span("audit 1 keno player:\"x\" & <y> pairs", "PASS")
+        );
+        assert_eq!(
+            verdicts_in(&html),
+            vec![
+                RecordedVerdict { key: "claim keno rtp 99%".into(), verdict: "DOES NOT HOLD".into() },
+                RecordedVerdict {
+                    key: "audit 1 keno player:\"x\" & <y> pairs".into(),
+                    verdict: "PASS".into()
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn an_operator_name_cannot_leave_the_css_string() {
+        let text = css_string("Evil\" } </style><script>");
+        assert!(!text.contains('"') && !text.contains('<') && !text.contains('}'), "{text}");
+        assert!(text.starts_with("Evil"));
+    }
+
+    #[test]
+    fn shell_line_quotes_what_the_shell_would_split() {
+        let args = ["certify", "--operator", "Big Casino's", "--out", "a/b"].map(String::from);
+        assert_eq!(shell_line(&args), "certify --operator 'Big Casino'\\''s' --out a/b");
+    }
+}
