@@ -610,7 +610,7 @@ impl CertificateDoc<'_> {
                 verdict_span(&claim_key(claim), claim_text(claim))
             );
         }
-        html.push_str("<table><thead><tr><th>game</th><th>bet type</th><th>pays</th><th>RTP %</th><th>house edge %</th><th>claim</th><th>deviation (pp)</th><th>within the claim</th></tr></thead>");
+        html.push_str("<table id=\"rtp-table\"><thead><tr><th>game</th><th>bet type</th><th>pays</th><th>RTP %</th><th>house edge %</th><th>claim</th><th>deviation (pp)</th><th>within the claim</th></tr></thead>");
         for bet in self.exact {
             let claim = self.conclusions.claims.iter().find(|c| c.claim.game == bet.game);
             let check = claim.and_then(|c| c.checks.iter().find(|k| k.bet_type == bet.bet_type));
@@ -667,6 +667,7 @@ impl CertificateDoc<'_> {
         if unreplayed > 0 {
             items.push(format!("<b>Unrevealed seeds in the bet histories.</b> {} rows had no revealed seed pair and nonce and were not replayed against the chain; only their outcomes entered the statistics.", count(unreplayed)));
         }
+        let mut weak = Vec::new();
         let mut insufficient = Vec::new();
         let batteries = self
             .conclusions
@@ -682,6 +683,15 @@ impl CertificateDoc<'_> {
                     .map(|(i, a)| (format!("bet history {}", i + 1), a.battery)),
             );
         for (label, battery) in batteries {
+            for r in battery.results.iter().filter(|r| r.verdict == Verdict::Weak) {
+                weak.push(format!(
+                    "{label} {} {} <code>{}</code> (p {})",
+                    r.game,
+                    escape(&r.seed_pair),
+                    escape(&r.outcome.test),
+                    r.outcome.p_value.map_or(String::new(), |p| escape(&p_value_text(p)))
+                ));
+            }
             for r in battery.results.iter().filter(|r| r.verdict == Verdict::Insufficient) {
                 insufficient.push(format!(
                     "{label} {} {} <code>{}</code>: {}",
@@ -703,6 +713,12 @@ impl CertificateDoc<'_> {
                 insufficient.len() + more,
                 insufficient.join("; "),
                 if more > 0 { format!("; and {more} more (tests.csv)") } else { String::new() }
+            ));
+        }
+        if !weak.is_empty() {
+            items.push(format!(
+                "<b>WEAK tests</b>: p below α before Holm's adjustment, not after; not a finding, but where to look again with more data: {}.",
+                weak.join("; ")
             ));
         }
         for game in &self.not_examined {
