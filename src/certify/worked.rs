@@ -4,6 +4,7 @@
 //! what fairaudit actually does and a reader can redo each step with any SHA-3 tool.
 
 use crate::chain::{commitment, RoundHasher, ShakeWords, WordSource};
+use crate::conformance::CHALLENGE_COLUMNS;
 use crate::games::keno::{choices_at_draw, DRAWN, GRID};
 use crate::games::{GameId, Roulette};
 use crate::sampler::{limit, sample};
@@ -238,18 +239,8 @@ pub fn read_vectors(input: impl Read) -> Result<Vec<VectorRow>, VectorError> {
             .position(|h| h == name)
             .ok_or_else(|| VectorError { line: 1, problem: format!("no '{name}' column") })
     };
-    let [game, server, client, nonce, commit, signature, order, result, used] = [
-        "game",
-        "server_seed",
-        "client_seed",
-        "nonce",
-        "commitment",
-        "round_signature",
-        "draw_order",
-        "result",
-        "u32_used",
-    ]
-    .map(column);
+    let spec: [&str; 9] = CHALLENGE_COLUMNS[..9].try_into().expect("SPEC §7's nine columns");
+    let [game, server, client, nonce, commit, signature, order, result, used] = spec.map(column);
     let (game, server, client, nonce, commit, signature, order, result, used) =
         (game?, server?, client?, nonce?, commit?, signature?, order?, result?, used?);
     let mut rows = Vec::new();

@@ -234,8 +234,7 @@ fn load_audit(dir: &Path, alpha: f64) -> Result<(LoadedAudit, Option<PathBuf>)> 
 fn load_worked(vectors: &Path) -> Result<Vec<WorkedRound>> {
     let read = |name: &str| {
         let path = vectors.join(name);
-        let file =
-            input::open(&path).with_context(|| format!("the reference vectors (pass --vectors DIR)"))?;
+        let file = input::open(&path).context("the reference vectors (pass --vectors DIR)")?;
         read_vectors(file).with_context(|| display(&path))
     };
     let reference = read("reference-rounds.csv")?;

@@ -8,6 +8,7 @@
 //! (`data-verdict="KEY"`, the keys of [`crate::certify`]), so `certify --check` can read
 //! the verdicts back from the document ([`verdicts_in`]) and name any that was altered.
 
+use super::html::test_figures;
 use super::svg::escape;
 use crate::certify::worked::WorkedRound;
 use crate::certify::{
@@ -261,7 +262,7 @@ fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -829,18 +830,14 @@ fn tests_table(html: &mut String, kind: &str, index: usize, battery: &Battery) {
     for game in GameId::ALL {
         let headline = headline_group(battery, game);
         for r in battery.results.iter().filter(|r| r.game == game && shown(r, headline.as_deref())) {
-            let o = &r.outcome;
+            let [statistic, df, p, adjusted] = test_figures(r);
             let _ = write!(
                 html,
-                "<tr><td>{}</td><td>{}</td><td><code class=\"t\">{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
+                "<tr><td>{}</td><td>{}</td><td><code class=\"t\">{}</code></td><td class=\"num\">{statistic}</td><td class=\"num\">{df}</td><td class=\"num\">{p}</td><td class=\"num\">{adjusted}</td><td>{}</td><td class=\"num\">{}</td></tr>",
                 r.game,
                 escape(&r.seed_pair),
-                escape(&o.test),
-                if o.statistic.is_nan() { String::new() } else { format!("{:.3}", o.statistic) },
-                o.df.map_or(String::new(), |d| format!("{d}")),
-                o.p_value.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
-                r.adjusted_p.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
-                verdict_span(&test_key(kind, index, r.game, &r.seed_pair, &o.test), r.verdict.as_str()),
+                escape(&r.outcome.test),
+                verdict_span(&test_key(kind, index, r.game, &r.seed_pair, &r.outcome.test), r.verdict.as_str()),
                 r.detectable_bias.map_or(String::new(), percent),
             );
         }

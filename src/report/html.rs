@@ -8,7 +8,7 @@ use super::RunInfo;
 use crate::games::keno::{DRAWN, GRID};
 use crate::games::{GameId, Roulette};
 use crate::results::{Charts, RunResults};
-use crate::stats::battery::{p_value_text, Battery, Verdict};
+use crate::stats::battery::{p_value_text, Battery, TestResult, Verdict};
 use crate::tally::file::TallyFile;
 use crate::tally::keno::pair_index;
 use std::fmt::Write;
@@ -215,22 +215,30 @@ pub(crate) fn tests_table(html: &mut String, battery: &Battery, group: &str) {
          <table id=\"tests-table\"><tr><th>game</th><th>{group}</th><th>test</th><th>statistic</th><th>df</th><th>p</th><th>adjusted p</th><th>verdict</th><th>detectable bias</th></tr>"
     );
     for r in &battery.results {
-        let o = &r.outcome;
+        let [statistic, df, p, adjusted] = test_figures(r);
         let _ = write!(
             html,
-            "<tr class=\"{v}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{v}</td><td class=\"num\">{}</td></tr>",
+            "<tr class=\"{v}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{statistic}</td><td class=\"num\">{df}</td><td class=\"num\">{p}</td><td class=\"num\">{adjusted}</td><td>{v}</td><td class=\"num\">{}</td></tr>",
             r.game,
             escape(&r.seed_pair),
-            escape(&o.test),
-            if o.statistic.is_nan() { String::new() } else { format!("{:.3}", o.statistic) },
-            o.df.map_or(String::new(), |d| format!("{d}")),
-            o.p_value.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
-            r.adjusted_p.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
+            escape(&r.outcome.test),
             r.detectable_bias.map_or(String::new(), |b| format!("{:.2}%", b * 100.0)),
             v = r.verdict.as_str(),
         );
     }
     html.push_str("</table>");
+}
+
+/// A test's statistic, degrees of freedom, p-value and adjusted p-value as the HTML pages
+/// show them (escaped; a dash where there is none).
+pub(crate) fn test_figures(r: &TestResult) -> [String; 4] {
+    let o = &r.outcome;
+    [
+        if o.statistic.is_nan() { String::new() } else { format!("{:.3}", o.statistic) },
+        o.df.map_or(String::new(), |d| format!("{d}")),
+        o.p_value.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
+        r.adjusted_p.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
+    ]
 }
 
 /// The opening of a report page, its verdict badge and the battery's counts.
