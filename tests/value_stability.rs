@@ -26,8 +26,13 @@ fn expected_dir(name: &str) -> PathBuf {
 }
 
 fn fairaudit(args: &[&str], cwd: &Path) -> Vec<u8> {
-    let output = Command::new(assert_cmd::cargo::cargo_bin("fairaudit")).args(args).current_dir(cwd).output().unwrap();
-    assert!(output.status.code().is_some_and(|c| c < 2), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    let output =
+        Command::new(assert_cmd::cargo::cargo_bin("fairaudit")).args(args).current_dir(cwd).output().unwrap();
+    assert!(
+        output.status.code().is_some_and(|c| c < 2),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     output.stdout
 }
 
@@ -100,7 +105,18 @@ fn a_small_sweep_of_every_game_writes_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     fairaudit(
-        &["sweep", "--nonces", "0..3000", "--seed-pairs", "2", "--quiet", "--threads", "2", "--out", out.to_str().unwrap()],
+        &[
+            "sweep",
+            "--nonces",
+            "0..3000",
+            "--seed-pairs",
+            "2",
+            "--quiet",
+            "--threads",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
         dir.path(),
     );
     check("sweep", pinned_files(&out));
@@ -112,7 +128,15 @@ fn an_audit_of_the_american_log_writes_the_same_bytes() {
     let out = dir.path().join("out");
     let log = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/roulette-history.csv");
     let stdout = fairaudit(
-        &["audit", "--game", "roulette-european", "--outcomes", log.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        &[
+            "audit",
+            "--game",
+            "roulette-european",
+            "--outcomes",
+            log.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
         dir.path(),
     );
     let mut files = pinned_files(&out);
