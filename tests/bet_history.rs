@@ -31,6 +31,7 @@ fn audit_csv(game: GameId, csv: &str) -> (Audit, Battery, Collect) {
         paytable: Some(Paytable::example()),
         payout_tolerance: Money::ZERO,
         max_gap_replay: 10_000,
+        layout: fairaudit::columns::CsvLayout::default(),
     };
     let mut seen = Collect::default();
     let audit = audit_history(game, csv.as_bytes(), &options, &mut seen).expect("a well-formed history");
@@ -180,6 +181,7 @@ fn malformed_bets_stop_the_audit_with_their_line() {
         paytable: Some(Paytable::example()),
         payout_tolerance: Money::ZERO,
         max_gap_replay: 10,
+        layout: fairaudit::columns::CsvLayout::default(),
     };
     for (game, csv, line, words) in cases {
         let error =

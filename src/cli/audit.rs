@@ -1,6 +1,6 @@
 //! `fairaudit audit`: an operator's bet history, checked row by row and tested.
 
-use super::args::{command_line, load_paytable, parse_alpha, parse_amount, parse_game};
+use super::args::{command_line, load_paytable, parse_alpha, parse_amount, parse_game, LayoutArgs};
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::input::{self, install_stop_handler};
@@ -53,6 +53,11 @@ pub struct AuditArgs {
     /// reported only.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     max_gap_replay: u64,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    layout: LayoutArgs,
 }
 
 /// Findings printed on the terminal; findings.csv holds them all.
@@ -145,6 +150,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     let started = SystemTime::now();
     let name = args.outcomes.display().to_string();
     let paytable = args.paytable.as_deref().map(|path| load_paytable(Some(path))).transpose()?;
+    let layout = args.layout.layout(&fairaudit::audit::fields(args.game))?;
     let mut observer = Observer { findings: None, gaps: None, shown: Vec::new(), printed: 0, error: None };
     // Claim the folder before reading a possibly huge file: a refusal writes nothing.
     let folder = match &args.out {
@@ -180,13 +186,15 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         None => None,
     };
     install_stop_handler()?;
-    let input = input::open(&args.outcomes)?;
+    let (input, bar) = input::open_with_progress(&args.outcomes, args.quiet)?;
     let options = AuditOptions {
         paytable: paytable.clone(),
         payout_tolerance: args.payout_tolerance,
         max_gap_replay: args.max_gap_replay,
+        layout,
     };
     let audit = audit_history(args.game, input, &options, &mut observer).with_context(|| name.clone())?;
+    drop(bar);
     if let Some(error) = observer.error.take() {
         return Err(error).context("cannot write findings.csv or nonce_gaps.csv");
     }
@@ -229,8 +237,9 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     if let Some(folder) = folder {
         let report_paytable = paytable.clone().unwrap_or_else(fairaudit::rtp::Paytable::example);
         let made_by = format!(
-            "fairaudit {} · {}",
-            env!("CARGO_PKG_VERSION"),
+            "fairaudit {} (rev {}) · {}",
+            fairaudit::VERSION,
+            fairaudit::REVISION,
             humantime::format_rfc3339_seconds(SystemTime::now())
         );
         let report = AuditReport {
@@ -244,7 +253,8 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         let stamp = RunStamp {
             format: RUN_FORMAT,
             kind: "audit",
-            fairaudit_version: env!("CARGO_PKG_VERSION"),
+            fairaudit_version: fairaudit::VERSION,
+            fairaudit_revision: fairaudit::REVISION,
             command_line: command_line(),
             started_at: humantime::format_rfc3339_seconds(started).to_string(),
             finished_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),

@@ -3,6 +3,7 @@
 //! SIGTERM arrives, so neither `/dev/zero` nor an interrupted run can leave the command
 //! reading forever or holding half-written files.
 
+use super::progress::{Progress, Unit};
 use anyhow::{Context, Result};
 use std::io::{self, Read};
 use std::path::Path;
@@ -36,16 +37,18 @@ pub struct Interrupted;
 #[error("a line longer than {MAX_LINE_BYTES} bytes (is this a CSV file?)")]
 pub struct LineTooLong;
 
-/// A reader that refuses lines over [`MAX_LINE_BYTES`] and stops on [`STOP`].
+/// A reader that refuses lines over [`MAX_LINE_BYTES`], stops on [`STOP`], and counts
+/// the bytes it reads on a progress bar, if it has one.
 pub struct Guarded<R> {
     inner: R,
     line: usize,
+    progress: Option<indicatif::ProgressBar>,
 }
 
 impl<R: Read> Guarded<R> {
     /// Wraps `inner`.
     pub fn new(inner: R) -> Self {
-        Guarded { inner, line: 0 }
+        Guarded { inner, line: 0, progress: None }
     }
 }
 
@@ -55,6 +58,9 @@ impl<R: Read> Read for Guarded<R> {
             return Err(io::Error::other(Interrupted));
         }
         let n = self.inner.read(buf)?;
+        if let Some(bar) = &self.progress {
+            bar.inc(n as u64);
+        }
         for &byte in &buf[..n] {
             if byte == b'\n' {
                 self.line = 0;
@@ -77,6 +83,18 @@ pub fn open(path: &Path) -> Result<Guarded<Box<dyn Read>>> {
         Box::new(std::fs::File::open(path).with_context(|| format!("{}: cannot open", path.display()))?)
     };
     Ok(Guarded::new(inner))
+}
+
+/// Opens `path` like [`open`], with a progress bar of the bytes read: out of the file's
+/// size when it has one (a file, or standard input redirected from a file), a count
+/// without a total otherwise (a pipe). `quiet` hides the bar (see [`super::progress`]).
+pub fn open_with_progress(path: &Path, quiet: bool) -> Result<(Guarded<Box<dyn Read>>, Progress)> {
+    let mut reader = open(path)?;
+    let named = if path.as_os_str() == "-" { Path::new("/dev/stdin") } else { path };
+    let size = std::fs::metadata(named).ok().filter(std::fs::Metadata::is_file).map(|m| m.len());
+    let progress = Progress::new(size, Unit::Bytes, quiet);
+    reader.progress = Some(progress.handle());
+    Ok((reader, progress))
 }
 
 /// Whether an error chain holds an [`Interrupted`] (then the command exits 130).

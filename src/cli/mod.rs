@@ -12,8 +12,10 @@ mod battery;
 mod conformance;
 mod folder;
 mod input;
+mod manual;
 mod merge;
 mod output;
+mod progress;
 mod rtp;
 mod stream;
 mod sweep;
@@ -22,9 +24,13 @@ mod verify;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// What `fairaudit --version` prints after the name: the version and the source revision
+/// the binary was built from (see `build.rs`), as `run.json` records them.
+const VERSION_LINE: &str = concat!(env!("CARGO_PKG_VERSION"), " (rev ", env!("FAIRAUDIT_REVISION"), ")");
+
 /// Audits provably-fair Keno and Roulette: reproduces rounds bit for bit from the seeds.
 #[derive(Debug, Parser)]
-#[command(name = "fairaudit", version, about, long_about = None)]
+#[command(name = "fairaudit", version = VERSION_LINE, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -48,6 +54,10 @@ enum Command {
     /// Write the conformance challenge: rounds aimed at every edge of the chain, for
     /// another implementation to fill and `verify --rounds` to judge.
     Conformance(conformance::ConformanceArgs),
+    /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
+    Completions(manual::CompletionsArgs),
+    /// Print the man page fairaudit(1), or write it and one page per command to a folder.
+    Man(manual::ManArgs),
 }
 
 /// What a command concluded, when it ran to the end.
@@ -93,6 +103,8 @@ pub fn main() -> ExitCode {
         Command::Rtp(args) => rtp::run(args),
         Command::Stream(args) => stream::run(args),
         Command::Conformance(args) => conformance::run(args),
+        Command::Completions(args) => manual::completions(args),
+        Command::Man(args) => manual::man(args),
     };
     if let Some(error) = print::failure() {
         errln!("error: cannot write to standard output: {error}");
