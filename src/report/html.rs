@@ -34,7 +34,7 @@ h1{margin-bottom:4px}h2{border-bottom:1px solid #ccc;padding-bottom:4px;margin-t
 table{border-collapse:collapse;font-size:13px;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 6px;text-align:left}\
 th{background:#f4f6f8}td.num{text-align:right;font-variant-numeric:tabular-nums}\
 tr.FAIL td{background:#f9d6d2}tr.WEAK td{background:#fcebcf}tr.INSUFFICIENT td{background:#eceff1}\
-.chart{width:100%;height:auto;margin:8px 0}.note{color:#555;font-size:13px}code{font-size:12px;word-break:break-all}";
+.warning{background:#fcebcf;border-left:4px solid #d68910;padding:6px 10px}.chart{width:100%;height:auto;margin:8px 0}.note{color:#555;font-size:13px}code{font-size:12px;word-break:break-all}";
 
 impl HtmlReport<'_> {
     /// The page.
@@ -49,6 +49,7 @@ impl HtmlReport<'_> {
             self.tallies.plan.rounds_per_sequence()
         );
         page_start(&mut html, "fairaudit report", &subtitle, battery, battery.overall());
+        warnings(&mut html, &self.results.warnings);
         self.claims_summary(&mut html);
         for charts in &self.results.charts {
             match charts {
@@ -121,7 +122,7 @@ impl HtmlReport<'_> {
     fn rtp_section(&self, html: &mut String) {
         html.push_str("<h2 id=\"rtp\">Return to player (exact) and claims</h2>");
         if self.results.paytable.is_illustrative() && self.tallies.plan.games.contains(&GameId::Keno) {
-            html.push_str("<p class=\"note\"><b>Keno figures use the ILLUSTRATIVE example paytable, NOT THE OPERATOR'S.</b> Pass the operator's with --paytable.</p>");
+            html.push_str("<p class=\"note\"><b>Keno figures use the ILLUSTRATIVE example paytable, NOT THE OPERATOR'S.</b> Their RTP is the operator's only once its paytable is given.</p>");
         }
         for verdict in &self.results.claims {
             let claim = &verdict.claim;
@@ -234,6 +235,13 @@ pub(crate) fn tests_table(html: &mut String, battery: &Battery, group: &str) {
 }
 
 /// The opening of a report page, its verdict badge and the battery's counts.
+/// The run's warnings, in a box under the verdict (nothing when there are none).
+pub(crate) fn warnings(html: &mut String, warnings: &[String]) {
+    for warning in warnings {
+        let _ = write!(html, "<p class=\"warning\"><b>Warning:</b> {}</p>", escape(warning));
+    }
+}
+
 pub(crate) fn page_start(
     html: &mut String,
     title: &str,

@@ -2,6 +2,7 @@
 //! each format is tested without the disk; the CLI writes them atomically.
 
 pub mod audit_html;
+pub mod challenge;
 pub mod html;
 pub mod results;
 pub mod run_info;
@@ -60,15 +61,15 @@ impl Export for RunInfo {
     }
 }
 
-/// `summary.json` of a battery.
-pub struct Summary<'a>(pub &'a Battery);
+/// `summary.json` of a battery, with the run's warnings.
+pub struct Summary<'a>(pub &'a Battery, pub &'a [String]);
 
 impl Export for Summary<'_> {
     fn file_name(&self) -> String {
         "summary.json".into()
     }
     fn to_bytes(&self) -> Vec<u8> {
-        results::summary_json(self.0)
+        results::summary_json(self.0, self.1)
     }
 }
 
@@ -104,7 +105,7 @@ impl RunReport<'_> {
                     .map(|t| Box::new(t) as Box<dyn Export>),
             );
             exports.push(Box::new(results::tests_table(&results.battery)));
-            exports.push(Box::new(Summary(&results.battery)));
+            exports.push(Box::new(Summary(&results.battery, &results.warnings)));
             exports.push(Box::new(results::rtp_table(&results.rtp)));
             exports.push(Box::new(HtmlReport { run: self.run, tallies: self.tallies, results }));
         }

@@ -50,8 +50,9 @@ pub fn tests_table(battery: &Battery) -> Table {
     table
 }
 
-/// `summary.json`: the overall verdict, counts, and every FAIL and WEAK test.
-pub fn summary_json(battery: &Battery) -> Vec<u8> {
+/// `summary.json`: the overall verdict, counts, every FAIL and WEAK test, and the run's
+/// warnings (a seed holding `:`).
+pub fn summary_json(battery: &Battery, warnings: &[String]) -> Vec<u8> {
     #[derive(Serialize)]
     struct Flagged<'a> {
         game: GameId,
@@ -71,6 +72,7 @@ pub fn summary_json(battery: &Battery) -> Vec<u8> {
         counts: VerdictCounts,
         failed: Vec<Flagged<'a>>,
         weak: Vec<Flagged<'a>>,
+        warnings: &'a [String],
     }
     let flagged = |verdict: Verdict| {
         battery
@@ -96,6 +98,7 @@ pub fn summary_json(battery: &Battery) -> Vec<u8> {
         counts: battery.counts(),
         failed: flagged(Verdict::Fail),
         weak: flagged(Verdict::Weak),
+        warnings,
     };
     let mut bytes = serde_json::to_vec_pretty(&summary).expect("summary serialises");
     bytes.push(b'\n');
