@@ -366,7 +366,9 @@ mod tests {
 
     #[test]
     fn every_ambiguity_is_an_error_that_names_it() {
-        let cases: [(&[(&str, &str)], &[&str], &str); 6] = [
+        /// A map's entries, the file's headers, and what the error must say.
+        type Case<'a> = (&'a [(&'a str, &'a str)], &'a [&'a str], &'a str);
+        let cases: [Case; 6] = [
             (&[("outcome", "Outcome")], &["Outcome"], "unknown field 'outcome'"),
             (&[("result", "Outcome")], &["Result"], "no column 'Outcome'"),
             (&[("result", "Outcome")], &["Outcome", "result"], "also has a column 'result'"),
