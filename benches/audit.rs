@@ -53,6 +53,7 @@ fn audit(c: &mut Criterion) {
         paytable: Some(Paytable::example()),
         payout_tolerance: Money::ZERO,
         max_gap_replay: 10_000,
+        layout: fairaudit::columns::CsvLayout::default(),
     };
     let mut group = c.benchmark_group("audit");
     group.throughput(Throughput::Elements(ROWS));

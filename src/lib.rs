@@ -24,6 +24,7 @@
 pub mod audit;
 pub mod certify;
 pub mod chain;
+pub mod columns;
 pub mod conformance;
 pub mod fields;
 pub mod games;
@@ -36,3 +37,11 @@ pub mod stream;
 pub mod sweep;
 pub mod tally;
 pub mod verify;
+
+/// fairaudit's version, as Cargo knows it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The source revision this build was made from: the commit's first 12 hex digits, with
+/// `-dirty` when the sources differed from it, or `unknown` when built without git (see
+/// `build.rs`). `run.json` records it beside [`VERSION`], so a report names its build.
+pub const REVISION: &str = env!("FAIRAUDIT_REVISION");

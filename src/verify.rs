@@ -8,6 +8,7 @@
 //! dropped, left unanswered or whose inputs were altered on the way counts as a failure.
 
 use crate::chain::{beyond_reference, commitment, RoundHasher};
+use crate::columns::CsvLayout;
 use crate::conformance::{challenge, Case};
 use crate::games::{Game, GameId, Keno, Roulette};
 use std::collections::HashMap;
@@ -77,6 +78,9 @@ pub enum RoundsError {
     /// A required column is absent from the header.
     #[error("missing required column '{0}' in the header")]
     MissingColumn(&'static str),
+    /// The column map does not fit the file (see [`crate::columns`]).
+    #[error(transparent)]
+    Columns(#[from] crate::columns::ColumnError),
     /// The CSV itself is malformed at a line (invalid UTF-8, a truncated row, …).
     #[error("line {line}: {problem}")]
     Malformed {
@@ -152,6 +156,20 @@ const CHECKED: [&str; 5] = ["commitment", "round_signature", "draw_order", "resu
 /// The column that makes a rounds file an answer to the conformance challenge.
 pub const CASE_COLUMN: &str = "case";
 
+/// Every field a rounds file may have: what a column map may map ([`crate::columns`]).
+pub const FIELDS: [&str; 10] = [
+    REQUIRED[0],
+    REQUIRED[1],
+    REQUIRED[2],
+    REQUIRED[3],
+    CHECKED[0],
+    CHECKED[1],
+    CHECKED[2],
+    CHECKED[3],
+    CHECKED[4],
+    CASE_COLUMN,
+];
+
 /// The conformance challenge a file with a `case` column answers, and which of its cases
 /// the rows read so far have answered.
 struct Answers {
@@ -226,7 +244,7 @@ impl Answers {
 /// must be filled (an empty one is a mismatch). After the last row,
 /// [`RoundsChecker::unanswered`] lists the cases no row answered.
 pub struct RoundsChecker<R: Read> {
-    reader: csv::Reader<R>,
+    reader: csv::Reader<crate::columns::LfLines<R>>,
     required: [usize; 4],
     checked: [Option<usize>; 5],
     answers: Option<Answers>,
@@ -238,9 +256,16 @@ pub struct RoundsChecker<R: Read> {
 impl<R: Read> RoundsChecker<R> {
     /// Reads the header and prepares to check rows.
     pub fn new(input: R) -> Result<Self, RoundsError> {
-        let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(input);
+        Self::with_layout(input, &CsvLayout::default())
+    }
+
+    /// [`RoundsChecker::new`] for a file in `layout`: its delimiter, its own names for
+    /// [`FIELDS`].
+    pub fn with_layout(input: R, layout: &CsvLayout) -> Result<Self, RoundsError> {
+        let mut reader = layout.reader(input);
         let headers = reader.headers()?.clone();
-        let find = |name: &str| headers.iter().position(|h| h.trim() == name);
+        let found = layout.columns.locate(&headers, &FIELDS)?;
+        let find = |name: &str| found.get(name);
         let mut required = [0; 4];
         for (slot, name) in required.iter_mut().zip(REQUIRED) {
             *slot = find(name).ok_or(RoundsError::MissingColumn(name))?;

@@ -319,6 +319,7 @@ fn audits_of_bet_histories_are_calibrated() {
         paytable: Some(fairaudit::rtp::Paytable::example()),
         payout_tolerance: fairaudit::audit::money::Money::ZERO,
         max_gap_replay: 10_000,
+        layout: fairaudit::columns::CsvLayout::default(),
     };
     for (g, game) in GAMES.into_iter().enumerate() {
         let collected = collect(runs(300, 4000), |run| {

@@ -153,6 +153,7 @@ fn the_history_reader_never_panics_nor_its_battery() {
         paytable: Some(Paytable::example()),
         payout_tolerance: Money::ZERO,
         max_gap_replay: 100,
+        layout: fairaudit::columns::CsvLayout::default(),
     };
     runner()
         .run(&(mutated(corpus), games), |(bytes, game)| {

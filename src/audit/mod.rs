@@ -24,6 +24,7 @@ pub mod money;
 
 use crate::chain::seeds::{seeds_are_ambiguous, AMBIGUOUS_SEEDS};
 use crate::chain::{commitment, RoundHasher};
+use crate::columns::CsvLayout;
 use crate::fields::{parse_small, Excerpt};
 use crate::games::keno::{DRAWN, GRID};
 use crate::games::roulette::DOUBLE_ZERO;
@@ -53,6 +54,8 @@ pub struct AuditOptions {
     /// Gaps of at most this many nonces are replayed for the skipped-rounds test; longer
     /// ones (a counter shared with other games, say) are reported only.
     pub max_gap_replay: u64,
+    /// The file's delimiter and the fields it names its own way ([`fields`] lists ours).
+    pub layout: CsvLayout,
 }
 
 /// What a row check found.
@@ -218,9 +221,41 @@ struct PlayerState {
     last_pair: Option<(String, String, usize, u64)>,
 }
 
-fn find_columns(headers: &csv::StringRecord, game: GameId) -> Result<Columns, RoundsError> {
-    let find = |name: &str| headers.iter().position(|h| h.trim() == name);
-    let bet_column = if game == GameId::Keno { "picks" } else { "bet" };
+/// The fields a history of `game` may have, by their names in `docs/audit.md`: what a
+/// column map may map ([`crate::columns`]).
+pub fn fields(game: GameId) -> [&'static str; 11] {
+    [
+        "result",
+        "draw_order",
+        "game",
+        "nonce",
+        "server_seed",
+        "client_seed",
+        "commitment",
+        "player",
+        bet_field(game),
+        "stake",
+        "payout",
+    ]
+}
+
+/// The bet's field: Keno's `picks` or roulette's `bet`.
+fn bet_field(game: GameId) -> &'static str {
+    if game == GameId::Keno {
+        "picks"
+    } else {
+        "bet"
+    }
+}
+
+fn find_columns(
+    headers: &csv::StringRecord,
+    game: GameId,
+    layout: &CsvLayout,
+) -> Result<Columns, RoundsError> {
+    let found = layout.columns.locate(headers, &fields(game))?;
+    let find = |name: &str| found.get(name);
+    let bet_column = bet_field(game);
     let columns = Columns {
         result: find("result").ok_or(RoundsError::MissingColumn("result"))?,
         draw_order: find("draw_order"),
@@ -256,9 +291,9 @@ pub fn audit_history<R: Read>(
     options: &AuditOptions,
     observer: &mut dyn AuditObserver,
 ) -> Result<Audit, RoundsError> {
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(input);
+    let mut reader = options.layout.reader(input);
     let headers = reader.headers()?.clone();
-    let columns = find_columns(&headers, game)?;
+    let columns = find_columns(&headers, game, &options.layout)?;
     if game == GameId::Keno && columns.payout.is_some() && options.paytable.is_none() {
         return Err(RoundsError::PaytableRequired);
     }

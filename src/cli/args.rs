@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use fairaudit::audit::money::Money;
 use fairaudit::chain::{KeccakPath, KeccakRequest, Kernel};
+use fairaudit::columns::{ColumnMap, CsvLayout};
 use fairaudit::fields::parse_nonce;
 use fairaudit::games::GameId;
 use fairaudit::rtp::claims::{builtin_claims, parse_claims, Claim};
@@ -76,6 +77,74 @@ pub fn parse_amount(text: &str) -> Result<Money, String> {
 /// The games named, in report order, each once; all three when none is named.
 pub fn games_or_all(named: &[GameId]) -> Vec<GameId> {
     GameId::ALL.into_iter().filter(|game| named.is_empty() || named.contains(game)).collect()
+}
+
+/// A column mapping `FIELD=HEADER` (see [`fairaudit::columns`]).
+pub fn parse_column(text: &str) -> Result<(String, String), String> {
+    ColumnMap::parse_entry(text).map_err(|e| e.to_string())
+}
+
+/// A field delimiter: one ASCII character other than a quote or a line break; `tab` or
+/// `\t` for a tab.
+pub fn parse_delimiter(text: &str) -> Result<u8, String> {
+    match text {
+        "tab" | "\\t" => Ok(b'\t'),
+        _ if text.len() == 1 && text.is_ascii() && !matches!(text, "\"" | "\n" | "\r") => Ok(text.as_bytes()[0]),
+        _ => Err(format!(
+            "a delimiter is one ASCII character other than a quote or a line break (e.g. ';' or '|', 'tab' for a tab), got '{}'",
+            fairaudit::fields::Excerpt(text)
+        )),
+    }
+}
+
+/// How an input CSV is laid out: the fields it names its own way, its delimiter (shared by
+/// `audit` and `verify --rounds`).
+#[derive(Debug, Args)]
+pub struct LayoutArgs {
+    /// Read FIELD from the file's column HEADER (repeatable), e.g. --column result=Outcome
+    /// --column nonce="Bet nonce"; replaces the --columns file's line for that field.
+    #[arg(long = "column", value_name = "FIELD=HEADER", value_parser = parse_column)]
+    column: Vec<(String, String)>,
+    /// A column mapping file: one FIELD = HEADER per line, '#' comments (see docs/audit.md).
+    #[arg(long = "columns", value_name = "FILE")]
+    columns: Option<PathBuf>,
+    /// The file's field delimiter: one ASCII character, e.g. ';' or '|'; 'tab' for tabs.
+    #[arg(long, value_name = "CHAR", default_value = ",", value_parser = parse_delimiter)]
+    delimiter: u8,
+}
+
+impl LayoutArgs {
+    /// Whether any layout option was given.
+    pub fn given(&self) -> bool {
+        !self.column.is_empty() || self.columns.is_some() || self.delimiter != b','
+    }
+
+    /// The layout asked for, its fields checked against `known` (the reader's fields).
+    pub fn layout(&self, known: &[&str]) -> Result<CsvLayout> {
+        let from_file = match &self.columns {
+            Some(path) => {
+                let mut file = input::open(path).map_err(|error| {
+                    if path.to_string_lossy().contains('=') {
+                        error.context("--columns names a mapping file; one mapping is --column FIELD=HEADER")
+                    } else {
+                        error
+                    }
+                })?;
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut file, &mut text)
+                    .with_context(|| format!("{}: cannot read", path.display()))?;
+                ColumnMap::parse(&text).with_context(|| path.display().to_string())?
+            }
+            None => ColumnMap::default(),
+        };
+        let mut given = ColumnMap::default();
+        for (field, header) in &self.column {
+            given.insert(field, header).context("--column")?;
+        }
+        let columns = from_file.overridden_by(given);
+        columns.check_fields(known)?;
+        Ok(CsvLayout { delimiter: self.delimiter, columns })
+    }
 }
 
 /// Which Keccak implementation hashes the rounds (shared by `sweep` and `stream`).

@@ -1,6 +1,6 @@
 //! `fairaudit audit`: an operator's bet history, checked row by row and tested.
 
-use super::args::{command_line, load_paytable, parse_alpha, parse_amount, parse_game};
+use super::args::{command_line, load_paytable, parse_alpha, parse_amount, parse_game, LayoutArgs};
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::input::{self, install_stop_handler};
@@ -54,6 +54,11 @@ pub struct AuditArgs {
     /// reported only.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     max_gap_replay: u64,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    layout: LayoutArgs,
 }
 
 impl AuditArgs {
@@ -65,6 +70,8 @@ impl AuditArgs {
             paytable,
             payout_tolerance: self.payout_tolerance,
             max_gap_replay: self.max_gap_replay,
+            // The same column map and delimiter as the audit itself.
+            layout: self.layout.layout(&fairaudit::audit::fields(self.game))?,
         };
         Ok((self.game, self.outcomes.clone(), options))
     }
@@ -173,6 +180,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     let started = SystemTime::now();
     let name = args.outcomes.display().to_string();
     let paytable = args.paytable.as_deref().map(|path| load_paytable(Some(path))).transpose()?;
+    let layout = args.layout.layout(&fairaudit::audit::fields(args.game))?;
     let mut observer = Observer { findings: None, gaps: None, shown: Vec::new(), printed: 0, error: None };
     // Claim the folder before reading a possibly huge file: a refusal writes nothing.
     let folder = match &args.out {
@@ -208,16 +216,18 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         None => None,
     };
     install_stop_handler()?;
-    let input = input::open(&args.outcomes)?;
+    let (input, bar) = input::open_with_progress(&args.outcomes, args.quiet)?;
     let options = AuditOptions {
         paytable: paytable.clone(),
         payout_tolerance: args.payout_tolerance,
         max_gap_replay: args.max_gap_replay,
+        layout,
     };
     let audit = match audit_history(args.game, input, &options, &mut observer) {
         Err(error @ RoundsError::PaytableRequired) => bail!("{name}: {error}: pass it with --paytable FILE"),
         result => result.with_context(|| name.clone())?,
     };
+    drop(bar);
     for warning in &audit.warnings {
         errln!("warning: {warning}");
     }
@@ -263,8 +273,9 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     if let Some(folder) = folder {
         let report_paytable = paytable.clone().unwrap_or_else(fairaudit::rtp::Paytable::example);
         let made_by = format!(
-            "fairaudit {} · {}",
-            env!("CARGO_PKG_VERSION"),
+            "fairaudit {} (rev {}) · {}",
+            fairaudit::VERSION,
+            fairaudit::REVISION,
             humantime::format_rfc3339_seconds(SystemTime::now())
         );
         let report = AuditReport {
@@ -278,7 +289,8 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         let stamp = RunStamp {
             format: RUN_FORMAT,
             kind: "audit",
-            fairaudit_version: env!("CARGO_PKG_VERSION"),
+            fairaudit_version: fairaudit::VERSION,
+            fairaudit_revision: fairaudit::REVISION,
             command_line: command_line(),
             started_at: humantime::format_rfc3339_seconds(started).to_string(),
             finished_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),

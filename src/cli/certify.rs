@@ -326,8 +326,9 @@ fn binary_hash() -> Result<FileHash> {
 }
 
 fn revision() -> Option<String> {
-    let revision = env!("FAIRAUDIT_REVISION");
-    (!revision.is_empty()).then(|| revision.to_owned())
+    // build.rs writes `unknown` when the build had no revision to read.
+    let revision = fairaudit::REVISION;
+    (!revision.is_empty() && revision != "unknown").then(|| revision.to_owned())
 }
 
 fn check_operator(name: &str) -> Result<()> {

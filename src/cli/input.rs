@@ -3,6 +3,7 @@
 //! SIGTERM arrives, so neither `/dev/zero` nor an interrupted run can leave the command
 //! reading forever or holding half-written files.
 
+use super::progress::{Progress, Unit};
 use anyhow::{Context, Result};
 use std::io::{self, Read};
 use std::os::fd::{AsFd, AsRawFd, RawFd};
@@ -38,7 +39,8 @@ pub struct Interrupted;
 #[error("a line longer than {MAX_LINE_BYTES} bytes (is this a CSV file?)")]
 pub struct LineTooLong;
 
-/// A reader that refuses lines over [`MAX_LINE_BYTES`] and stops on [`STOP`].
+/// A reader that refuses lines over [`MAX_LINE_BYTES`], stops on [`STOP`], and counts
+/// the bytes it reads on a progress bar, if it has one.
 pub struct Guarded<R> {
     inner: R,
     line: usize,
@@ -47,6 +49,8 @@ pub struct Guarded<R> {
     /// blocked on an idle `--rounds -` once outlived SIGTERM, because the signal handler
     /// restarts the read).
     wait_on: Option<RawFd>,
+    /// The progress bar counting the bytes read (drawn only on a terminal).
+    progress: Option<indicatif::ProgressBar>,
 }
 
 /// How often a reader waiting for input looks at [`STOP`].
@@ -56,13 +60,13 @@ impl<R: Read> Guarded<R> {
     /// Wraps `inner`.
     #[cfg(test)]
     fn new(inner: R) -> Self {
-        Guarded { inner, line: 0, wait_on: None }
+        Guarded { inner, line: 0, wait_on: None, progress: None }
     }
 
     /// Wraps `inner`, whose data comes from `fd`, waiting for data in slices of
     /// [`STOP_CHECK_MS`] so that Ctrl-C and SIGTERM interrupt an idle input.
     fn waiting_on(inner: R, fd: RawFd) -> Self {
-        Guarded { inner, line: 0, wait_on: Some(fd) }
+        Guarded { inner, line: 0, wait_on: Some(fd), progress: None }
     }
 
     fn wait_for_data(&self) -> io::Result<()> {
@@ -89,6 +93,9 @@ impl<R: Read> Read for Guarded<R> {
         }
         self.wait_for_data()?;
         let n = self.inner.read(buf)?;
+        if let Some(bar) = &self.progress {
+            bar.inc(n as u64);
+        }
         for &byte in &buf[..n] {
             if byte == b'\n' {
                 self.line = 0;
@@ -115,6 +122,18 @@ pub fn open(path: &Path) -> Result<Guarded<Box<dyn Read>>> {
     };
     let fd = file.as_raw_fd();
     Ok(Guarded::waiting_on(Box::new(file), fd))
+}
+
+/// Opens `path` like [`open`], with a progress bar of the bytes read: out of the file's
+/// size when it has one (a file, or standard input redirected from a file), a count
+/// without a total otherwise (a pipe). `quiet` hides the bar (see [`super::progress`]).
+pub fn open_with_progress(path: &Path, quiet: bool) -> Result<(Guarded<Box<dyn Read>>, Progress)> {
+    let mut reader = open(path)?;
+    let named = if path.as_os_str() == "-" { Path::new("/dev/stdin") } else { path };
+    let size = std::fs::metadata(named).ok().filter(std::fs::Metadata::is_file).map(|m| m.len());
+    let progress = Progress::new(size, Unit::Bytes, quiet);
+    reader.progress = Some(progress.handle());
+    Ok((reader, progress))
 }
 
 /// Whether an error chain holds an [`Interrupted`] (then the command exits 130).

@@ -5,6 +5,7 @@ use super::args::{command_line, load_claims, load_paytable, ReportArgs};
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::output::read_tally;
+use super::progress::{Progress, Unit};
 use super::sweep::fill_timing;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
@@ -27,6 +28,9 @@ pub struct MergeArgs {
     /// Replace another run's output in --out.
     #[arg(long)]
     force: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
     #[command(flatten)]
     report: ReportArgs,
 }
@@ -36,10 +40,13 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
     let paytable = load_paytable(args.report.paytable.as_deref())?;
     let claims = load_claims(args.report.claims.as_deref())?;
     let (folder, existing) = OutputFolder::claim(&args.out)?;
+    let bar = Progress::new(Some(args.inputs.len() as u64), Unit::Inputs, args.quiet);
     let mut files = Vec::new();
     for dir in &args.inputs {
         files.push(read_tally(&dir.join(TALLY_FILE))?);
+        bar.inc(1);
     }
+    drop(bar);
     let merged: TallyFile = sweep::merge(files).map_err(|error| match error {
         MergeError::Incomplete(i) => anyhow::anyhow!(
             "{}: {error}: finish it with 'fairaudit sweep --resume' before merging",

@@ -13,8 +13,10 @@ mod certify;
 mod conformance;
 mod folder;
 mod input;
+mod manual;
 mod merge;
 mod output;
+mod progress;
 mod rtp;
 mod stream;
 mod sweep;
@@ -23,9 +25,13 @@ mod verify;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// What `fairaudit --version` prints after the name: the version and the source revision
+/// the binary was built from (see `build.rs`), as `run.json` records them.
+const VERSION_LINE: &str = concat!(env!("CARGO_PKG_VERSION"), " (rev ", env!("FAIRAUDIT_REVISION"), ")");
+
 /// Audits provably-fair Keno and Roulette: reproduces rounds bit for bit from the seeds.
 #[derive(Debug, Parser)]
-#[command(name = "fairaudit", version, about, long_about = None)]
+#[command(name = "fairaudit", version = VERSION_LINE, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -52,6 +58,10 @@ enum Command {
     /// Write the audit certificate of sweeps and audited bet histories (HTML, PDF,
     /// manifest), or re-check one with --check DIR.
     Certify(certify::CertifyArgs),
+    /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
+    Completions(manual::CompletionsArgs),
+    /// Print the man page fairaudit(1), or write it and one page per command to a folder.
+    Man(manual::ManArgs),
 }
 
 /// What a command concluded, when it ran to the end.
@@ -98,6 +108,8 @@ pub fn main() -> ExitCode {
         Command::Stream(args) => stream::run(args),
         Command::Conformance(args) => conformance::run(args),
         Command::Certify(args) => certify::run(args),
+        Command::Completions(args) => manual::completions(args),
+        Command::Man(args) => manual::man(args),
     };
     if let Some(error) = print::failure() {
         errln!("error: cannot write to standard output: {error}");

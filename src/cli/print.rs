@@ -3,6 +3,9 @@
 //! prints through [`outln!`] instead: a closed pipe quietly ends the printing (the command
 //! still writes the files it was asked for, and exits 0, as `ripgrep` does); any other
 //! write error is kept and reported once, at the end, as exit status 2.
+//!
+//! While a progress bar is shown on the terminal, every line is printed with the bar
+//! lifted (cleared, the line written, the bar drawn again), so lines and bar never mix.
 
 use std::fmt;
 use std::io::{self, Write};
@@ -11,14 +14,38 @@ use std::sync::Mutex;
 
 static CLOSED: AtomicBool = AtomicBool::new(false);
 static FAILED: Mutex<Option<io::Error>> = Mutex::new(None);
+static BAR: Mutex<Option<indicatif::ProgressBar>> = Mutex::new(None);
+
+/// The progress bar to lift for each line printed, or none (see [`super::progress`]).
+pub fn lift_for_lines(bar: Option<indicatif::ProgressBar>) {
+    *BAR.lock().expect("not poisoned") = bar;
+}
+
+/// Runs `write` with the shown progress bar, if any, lifted.
+fn lifted<R>(write: impl FnOnce() -> R) -> R {
+    let bar = BAR.lock().expect("not poisoned").clone();
+    match bar {
+        Some(bar) => bar.suspend(write),
+        None => write(),
+    }
+}
 
 /// Writes one line to standard output (see the module docs).
 pub fn line(args: fmt::Arguments<'_>) {
     if CLOSED.load(Ordering::Relaxed) {
         return;
     }
-    let mut out = io::stdout().lock();
-    if let Err(error) = out.write_fmt(format_args!("{args}\n")) {
+    if let Err(error) = lifted(|| io::stdout().lock().write_fmt(format_args!("{args}\n"))) {
+        record(error);
+    }
+}
+
+/// Writes `data` to standard output as it is (a generated script or page), like [`line`].
+pub fn bytes(data: &[u8]) {
+    if CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    if let Err(error) = lifted(|| io::stdout().lock().write_all(data)) {
         record(error);
     }
 }
@@ -47,7 +74,7 @@ pub fn failure() -> Option<io::Error> {
 
 /// A line on standard error; failures there are ignored (there is nowhere left to say so).
 pub fn note(args: fmt::Arguments<'_>) {
-    let _ = writeln!(io::stderr().lock(), "{args}");
+    let _ = lifted(|| writeln!(io::stderr().lock(), "{args}"));
 }
 
 /// `println!` that neither panics nor loses the exit status (see [`line`]).

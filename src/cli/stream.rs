@@ -3,6 +3,7 @@
 //! [`fairaudit::stream::ThreadedStream`]; this layer only parses, refuses a terminal, and
 //! writes them out.
 
+use super::progress::{Progress, Unit};
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -34,6 +35,9 @@ pub struct StreamArgs {
     /// Hashing threads, 1 to 512 (default: all cores but one); the bytes do not depend on it.
     #[arg(long, value_name = "T", value_parser = super::args::parse_threads)]
     threads: Option<u32>,
+    /// No progress bar (with --bytes, one is shown on stderr when it is a terminal).
+    #[arg(long)]
+    quiet: bool,
     #[command(flatten)]
     keccak: super::args::KeccakArgs,
 }
@@ -63,7 +67,12 @@ pub fn run(args: StreamArgs) -> Result<Verdict> {
              (e.g. 'fairaudit stream | dieharder -a -g 200')"
         );
     }
-    match copy_out(&mut stream, &mut stdout.lock()) {
+    // Only a stream of a set length has a bar: the endless one is read by a battery that
+    // decides when to stop, and prints its own results on the terminal.
+    let bar = Progress::new(args.bytes, Unit::Bytes, args.quiet || args.bytes.is_none());
+    let outcome = copy_out(&mut stream, &mut stdout.lock(), &bar);
+    drop(bar);
+    match outcome {
         // The reader closing the pipe is how a battery says it has read enough. Rust
         // ignores SIGPIPE, so it arrives here as an error, and it is not one.
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(Verdict::Clean),
@@ -72,12 +81,16 @@ pub fn run(args: StreamArgs) -> Result<Verdict> {
 }
 
 /// Writes the stream out as the pieces come (a hashed chunk at a time from the
-/// pool, 64 KiB on one thread), without copying them first.
-fn copy_out(stream: &mut ThreadedStream, out: &mut impl Write) -> io::Result<()> {
+/// pool, 64 KiB on one thread), without copying them first, counting each piece on the
+/// bar (one atomic add per piece, nothing per word).
+fn copy_out(stream: &mut ThreadedStream, out: &mut impl Write, bar: &Progress) -> io::Result<()> {
     loop {
         match stream.next_bytes() {
             [] => return out.flush(),
-            bytes => out.write_all(bytes)?,
+            bytes => {
+                out.write_all(bytes)?;
+                bar.inc(bytes.len() as u64);
+            }
         }
     }
 }

@@ -9,6 +9,7 @@ use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::input::{install_stop_handler, STOP};
 use super::output::read_tally;
+use super::progress::{Progress, Unit};
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -21,8 +22,6 @@ use fairaudit::rtp::claims::Claim;
 use fairaudit::rtp::Paytable;
 use fairaudit::sweep::{self, rounds_remaining, SweepControl, DEFAULT_CHUNK};
 use fairaudit::tally::file::{NonceRange, Plan, SeedSource, TallyFile, TALLY_FILE};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 
@@ -187,13 +186,13 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
 
     let remaining = rounds_remaining(plan, request.prior.as_ref());
     let rounds_before = request.prior.as_ref().map_or(0, TallyFile::rounds);
-    let bar = progress_bar(remaining, request.quiet);
+    let bar = Progress::new(Some(remaining), Unit::Rounds, request.quiet);
     let started = (SystemTime::now(), Instant::now());
     let progress = |rounds: u64| bar.inc(rounds);
     let control =
         SweepControl { chunk: request.chunk, stop: &STOP, progress: &progress, kernel: request.kernel };
     let tallies = pool.install(|| sweep::run(plan, request.prior, &control))?;
-    bar.finish_and_clear();
+    drop(bar);
 
     let mut info = RunInfo::for_tallies("sweep", &tallies, command_line());
     info.threads = Some(request.threads);
@@ -247,19 +246,4 @@ pub fn fill_timing(info: &mut RunInfo, started: (SystemTime, Instant), rounds: u
     info.elapsed_seconds = elapsed;
     info.rounds_this_run = rounds;
     info.rounds_per_second = if elapsed > 0.0 { rounds as f64 / elapsed } else { 0.0 };
-}
-
-fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if quiet || !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {percent}% {human_pos}/{human_len} rounds, {per_sec}, ETA {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar
 }

@@ -1,16 +1,17 @@
 //! `fairaudit verify`: one round from its seeds, or a whole bet history from a file.
 
-use super::args::{parse_commitment, parse_game, parse_nonce_arg};
+use super::args::{parse_commitment, parse_game, parse_nonce_arg, LayoutArgs};
 use super::input::{self, install_stop_handler};
 use super::output::AtomicFile;
 use super::Verdict;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::chain::beyond_reference;
+use fairaudit::columns::CsvLayout;
 use fairaudit::conformance::Case;
 use fairaudit::games::GameId;
 use fairaudit::report::{csv_writer, spreadsheet_safe};
-use fairaudit::verify::{replay, RoundsChecker, REQUIRED};
+use fairaudit::verify::{replay, RoundsChecker, FIELDS, REQUIRED};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -39,11 +40,22 @@ pub struct VerifyArgs {
     /// Replace the --out file if it exists.
     #[arg(long, requires = "out")]
     force: bool,
+    /// With --rounds: no progress bar.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    layout: LayoutArgs,
 }
 
 pub fn run(args: VerifyArgs) -> Result<Verdict> {
     match args.rounds.clone() {
-        Some(path) => verify_file(path, args.out, args.force),
+        Some(path) => {
+            let layout = args.layout.layout(&FIELDS)?;
+            verify_file(path, &layout, args.out, args.force, args.quiet)
+        }
+        None if args.layout.given() => {
+            bail!("--column, --columns and --delimiter describe a --rounds file; there is none")
+        }
         None => verify_one(args),
     }
 }
@@ -89,14 +101,20 @@ fn verify_one(args: VerifyArgs) -> Result<Verdict> {
     }
 }
 
-fn verify_file(path: PathBuf, out: Option<PathBuf>, force: bool) -> Result<Verdict> {
+fn verify_file(
+    path: PathBuf,
+    layout: &CsvLayout,
+    out: Option<PathBuf>,
+    force: bool,
+    quiet: bool,
+) -> Result<Verdict> {
     let name = path.display().to_string();
     // Refuse an existing --out before reading anything; Ctrl-C then leaves no temporary
     // file behind (the reader stops, the unfinished file is dropped and removed).
     let report_file = out.as_deref().map(|target| AtomicFile::create(target, force)).transpose()?;
     install_stop_handler()?;
-    let input = input::open(&path)?;
-    let mut checker = RoundsChecker::new(input).with_context(|| name.clone())?;
+    let (input, bar) = input::open_with_progress(&path, quiet)?;
+    let mut checker = RoundsChecker::with_layout(input, layout).with_context(|| name.clone())?;
     let challenge = checker.is_challenge();
     let mut report = match report_file {
         Some(file) => {
@@ -149,6 +167,7 @@ fn verify_file(path: PathBuf, out: Option<PathBuf>, force: bool) -> Result<Verdi
             }
         }
     }
+    drop(bar);
     let unanswered = checker.unanswered();
     if let Some(writer) = report.as_mut() {
         for case in &unanswered {

@@ -42,8 +42,9 @@ impl HtmlReport<'_> {
         let mut html = String::new();
         let battery = &self.results.battery;
         let subtitle = format!(
-            "fairaudit {} &middot; {} &middot; {} rounds per game and seed pair",
+            "fairaudit {} (rev {}) &middot; {} &middot; {} rounds per game and seed pair",
             escape(self.run.fairaudit_version),
+            escape(self.run.fairaudit_revision),
             escape(&self.run.finished_at),
             self.tallies.plan.rounds_per_sequence()
         );

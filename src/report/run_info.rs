@@ -18,6 +18,8 @@ pub struct RunInfo {
     pub kind: &'static str,
     /// fairaudit's version.
     pub fairaudit_version: &'static str,
+    /// The source revision of the build ([`crate::REVISION`]).
+    pub fairaudit_revision: &'static str,
     /// The command, as typed (arguments after the program name).
     pub command_line: Vec<String>,
     /// Games swept.
@@ -54,7 +56,8 @@ impl RunInfo {
         RunInfo {
             format: RUN_FORMAT,
             kind,
-            fairaudit_version: env!("CARGO_PKG_VERSION"),
+            fairaudit_version: crate::VERSION,
+            fairaudit_revision: crate::REVISION,
             command_line,
             games: tallies.plan.games.clone(),
             nonces: tallies.plan.nonces.clone(),
@@ -90,6 +93,8 @@ pub struct RunStamp {
     pub kind: &'static str,
     /// fairaudit's version.
     pub fairaudit_version: &'static str,
+    /// The source revision of the build ([`crate::REVISION`]).
+    pub fairaudit_revision: &'static str,
     /// The command, as typed.
     pub command_line: Vec<String>,
     /// When the run started (RFC 3339, UTC).
