@@ -15,6 +15,7 @@ mod input;
 mod merge;
 mod output;
 mod rtp;
+mod shards;
 mod stream;
 mod sweep;
 mod verify;

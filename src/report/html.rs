@@ -9,8 +9,10 @@ use crate::games::keno::{DRAWN, GRID};
 use crate::games::{GameId, Roulette};
 use crate::results::{Charts, RunResults};
 use crate::stats::battery::{p_value_text, Battery, Verdict};
+use super::results::{overall_label, verdict_label, PARTIAL};
 use crate::tally::file::TallyFile;
 use crate::tally::keno::pair_index;
+use crate::tally::shards::PartialOf;
 use std::fmt::Write;
 
 /// z for a two-sided 99% band.
@@ -30,7 +32,8 @@ pub struct HtmlReport<'a> {
 pub(crate) const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:960px;color:#222;line-height:1.4}\
 h1{margin-bottom:4px}h2{border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:32px}\
 .verdict{display:inline-block;font-size:28px;font-weight:700;padding:6px 18px;border-radius:6px;color:#fff}\
-.PASS{background:#1e8449}.FAIL{background:#c0392b}.WEAK{background:#d68910}.INSUFFICIENT{background:#7f8c8d}\
+.PASS{background:#1e8449}.FAIL{background:#c0392b}.WEAK{background:#d68910}.INSUFFICIENT{background:#7f8c8d}.PARTIAL{background:#6c3483}\
+p.partial{border-left:6px solid #6c3483;background:#f4ecf7;padding:8px 12px}\
 table{border-collapse:collapse;font-size:13px;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 6px;text-align:left}\
 th{background:#f4f6f8}td.num{text-align:right;font-variant-numeric:tabular-nums}\
 tr.FAIL td{background:#f9d6d2}tr.WEAK td{background:#fcebcf}tr.INSUFFICIENT td{background:#eceff1}\
@@ -47,7 +50,9 @@ impl HtmlReport<'_> {
             escape(&self.run.finished_at),
             self.tallies.plan.rounds_per_sequence()
         );
-        page_start(&mut html, "fairaudit report", &subtitle, battery, battery.overall());
+        let partial = self.tallies.partial.as_ref();
+        page_start(&mut html, "fairaudit report", &subtitle, battery, overall_label(battery, partial));
+        self.partial_banner(&mut html);
         self.claims_summary(&mut html);
         for charts in &self.results.charts {
             match charts {
@@ -61,13 +66,39 @@ impl HtmlReport<'_> {
                 }
             }
         }
-        tests_table(&mut html, battery, "seed pair");
+        tests_table_marked(&mut html, battery, "seed pair", partial);
         self.across_pairs(&mut html);
         self.rtp_section(&mut html);
         self.rejections(&mut html);
         self.reproduce(&mut html);
         html.push_str("</body></html>\n");
         html
+    }
+
+    /// For a merge lacking some shards: which, so that no one reads its verdicts as the
+    /// whole sweep's.
+    fn partial_banner(&self, html: &mut String) {
+        let Some(partial) = &self.tallies.partial else { return };
+        let sharding = partial.sharding();
+        let missing: Vec<String> = partial
+            .missing
+            .iter()
+            .map(|&i| {
+                let range = sharding.range(i);
+                format!("{i} (nonces {}..{})", range.start, range.end)
+            })
+            .collect();
+        let _ = write!(
+            html,
+            "<p id=\"partial\" class=\"partial\"><b>{PARTIAL}:</b> this merge holds {} of the {} shards of nonces {}..{}; \
+             every verdict here speaks only for them. Missing or interrupted: shard{} {}.</p>",
+            partial.count as usize - partial.missing.len(),
+            partial.count,
+            partial.nonces.start,
+            partial.nonces.end,
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", ")
+        );
     }
 
     fn illustrative_note(&self, game: GameId) -> &'static str {
@@ -207,6 +238,11 @@ impl HtmlReport<'_> {
 /// The table of every test, coloured by verdict; `group` names the second column (seed
 /// pair, or player).
 pub(crate) fn tests_table(html: &mut String, battery: &Battery, group: &str) {
+    tests_table_marked(html, battery, group, None);
+}
+
+/// [`tests_table`] of a merge that may lack shards: then every verdict says `(PARTIAL)`.
+fn tests_table_marked(html: &mut String, battery: &Battery, group: &str, partial: Option<&PartialOf>) {
     let _ = write!(
         html,
         "<h2 id=\"tests\">Tests</h2><p class=\"note\">Holm-adjusted p below alpha is FAIL; unadjusted p below alpha that does not survive adjustment is WEAK. \
@@ -217,7 +253,7 @@ pub(crate) fn tests_table(html: &mut String, battery: &Battery, group: &str) {
         let o = &r.outcome;
         let _ = write!(
             html,
-            "<tr class=\"{v}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{v}</td><td class=\"num\">{}</td></tr>",
+            "<tr class=\"{v}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{label}</td><td class=\"num\">{}</td></tr>",
             r.game,
             escape(&r.seed_pair),
             escape(&o.test),
@@ -227,19 +263,15 @@ pub(crate) fn tests_table(html: &mut String, battery: &Battery, group: &str) {
             r.adjusted_p.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
             r.detectable_bias.map_or(String::new(), |b| format!("{:.2}%", b * 100.0)),
             v = r.verdict.as_str(),
+            label = verdict_label(r.verdict, partial),
         );
     }
     html.push_str("</table>");
 }
 
-/// The opening of a report page, its verdict badge and the battery's counts.
-pub(crate) fn page_start(
-    html: &mut String,
-    title: &str,
-    subtitle: &str,
-    battery: &Battery,
-    verdict: Verdict,
-) {
+/// The opening of a report page, its verdict badge (`verdict`: PASS, FAIL, PARTIAL) and
+/// the battery's counts.
+pub(crate) fn page_start(html: &mut String, title: &str, subtitle: &str, battery: &Battery, verdict: &str) {
     let counts = battery.counts();
     let _ = write!(
         html,
@@ -258,7 +290,7 @@ pub(crate) fn page_start(
         } else {
             "No test fails after adjustment for multiplicity (Holm)."
         },
-        v = verdict.as_str(),
+        v = verdict,
     );
 }
 

@@ -12,6 +12,7 @@ pub mod tallies;
 use crate::results::RunResults;
 use crate::stats::battery::Battery;
 use crate::tally::file::TallyFile;
+use crate::tally::shards::PartialOf;
 pub use html::HtmlReport;
 pub use run_info::RunInfo;
 pub use table::{csv_writer, format_number, spreadsheet_safe, Cell, Table};
@@ -60,15 +61,15 @@ impl Export for RunInfo {
     }
 }
 
-/// `summary.json` of a battery.
-pub struct Summary<'a>(pub &'a Battery);
+/// `summary.json` of a battery (of a merge lacking the shards named, if any).
+pub struct Summary<'a>(pub &'a Battery, pub Option<&'a PartialOf>);
 
 impl Export for Summary<'_> {
     fn file_name(&self) -> String {
         "summary.json".into()
     }
     fn to_bytes(&self) -> Vec<u8> {
-        results::summary_json(self.0)
+        results::summary_json_of(self.0, self.1)
     }
 }
 
@@ -103,8 +104,9 @@ impl RunReport<'_> {
                     .into_iter()
                     .map(|t| Box::new(t) as Box<dyn Export>),
             );
-            exports.push(Box::new(results::tests_table(&results.battery)));
-            exports.push(Box::new(Summary(&results.battery)));
+            let partial = self.tallies.partial.as_ref();
+            exports.push(Box::new(results::tests_table_of(&results.battery, partial)));
+            exports.push(Box::new(Summary(&results.battery, partial)));
             exports.push(Box::new(results::rtp_table(&results.rtp)));
             exports.push(Box::new(HtmlReport { run: self.run, tallies: self.tallies, results }));
         }
