@@ -8,7 +8,7 @@
 //! bytes, seeds with separators, quotes, spaces and non-ASCII text; a round that takes
 //! the rejection path at every `P` where one exists (from [`rejection_rounds`]); and the
 //! pockets 0 and American 00. Everything is derived from fixed data, so a fairaudit
-//! version always writes the same challenge ([`challenge_table`]): the implementation
+//! version always writes the same challenge (`report::challenge::challenge_table`): the implementation
 //! under test fills its outcome columns and `verify --rounds` judges the answers, naming
 //! each failing case by its label.
 //!
@@ -24,7 +24,6 @@ use crate::chain::RoundHasher;
 use crate::games::keno::{choices_at_draw, DRAWN};
 use crate::games::roulette::DOUBLE_ZERO;
 use crate::games::{Game, GameId, Keno, KenoRound, Roulette, Spin};
-use crate::report::{Cell, Table};
 use crate::sampler::rejected_values;
 
 /// Where the rejection rounds live in the repository.
@@ -367,33 +366,9 @@ pub fn challenge(games: &[GameId]) -> Vec<Case> {
     cases
 }
 
-/// The challenge as a table: [`CHALLENGE_COLUMNS`], the outcome columns empty. Seeds are
-/// written exactly (not neutralised against spreadsheet formulas: they are inputs that
-/// must survive unchanged, and none of them starts like a formula).
-pub fn challenge_table(cases: &[Case]) -> Table {
-    let mut table = Table::new(CHALLENGE_FILE, CHALLENGE_COLUMNS.to_vec());
-    for case in cases {
-        let empty = || Cell::Text(String::new());
-        table.push(vec![
-            Cell::Text(case.game.name().to_owned()),
-            Cell::Text(case.server_seed.clone()),
-            Cell::Text(case.client_seed.clone()),
-            Cell::Int(case.nonce),
-            empty(),
-            empty(),
-            empty(),
-            empty(),
-            empty(),
-            Cell::Text(case.label.clone()),
-        ]);
-    }
-    table
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::spreadsheet_safe;
     use std::collections::HashSet;
 
     // The shipped rejection rounds are what they claim: each rejects at its draw, and
@@ -451,37 +426,5 @@ mod tests {
         let double_zero = find("American pocket 00");
         let hasher = RoundHasher::new(&double_zero.server_seed, &double_zero.client_seed);
         assert_eq!(spin(GameId::RouletteAmerican, &hasher, double_zero.nonce).pocket, DOUBLE_ZERO);
-    }
-
-    // A seed that a spreadsheet-safe writer would alter could not be written exactly.
-    #[test]
-    fn no_seed_starts_like_a_formula() {
-        for case in challenge(&GameId::ALL) {
-            assert_eq!(spreadsheet_safe(&case.server_seed), case.server_seed.as_str(), "{}", case.label);
-            assert_eq!(spreadsheet_safe(&case.client_seed), case.client_seed.as_str(), "{}", case.label);
-        }
-    }
-
-    #[test]
-    fn the_table_reads_back_to_the_cases() {
-        let cases = challenge(&GameId::ALL);
-        let bytes = challenge_table(&cases).to_csv();
-        let mut reader = csv::Reader::from_reader(bytes.as_slice());
-        assert_eq!(reader.headers().unwrap(), CHALLENGE_COLUMNS.as_slice());
-        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-        assert_eq!(rows.len(), cases.len());
-        for (row, case) in rows.iter().zip(&cases) {
-            assert_eq!(
-                (&row[0], &row[1], &row[2], &row[3], &row[9]),
-                (
-                    case.game.name(),
-                    case.server_seed.as_str(),
-                    case.client_seed.as_str(),
-                    case.nonce.to_string().as_str(),
-                    case.label.as_str()
-                )
-            );
-            assert!((4..9).all(|i| row[i].is_empty()));
-        }
     }
 }

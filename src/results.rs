@@ -4,6 +4,8 @@
 //! terminal) only formats this value, so a figure is computed in one place and shown the
 //! same everywhere.
 
+use crate::chain::seeds::{SeedPair, AMBIGUOUS_SEEDS};
+use crate::fields::Excerpt;
 use crate::games::GameId;
 use crate::rtp::claims::{check_claim, Claim, ClaimVerdict};
 use crate::rtp::empirical::{rtp_rows_of, GameTallies, RtpRow};
@@ -108,6 +110,8 @@ pub struct RunResults {
     pub rejections: Vec<RejectionRow>,
     /// The charts, per game of the plan.
     pub charts: Vec<Charts>,
+    /// Warnings every output repeats (a seed pair holding `:`).
+    pub warnings: Vec<String>,
 }
 
 impl RunResults {
@@ -151,7 +155,18 @@ impl RunResults {
         let rtp = rtp_rows_of(&games, paytable, alpha);
         let rejections = totals.iter().flat_map(rejection_rows).collect();
         let charts = totals.iter().filter_map(charts).collect();
-        RunResults { totals, battery, exact, claims, paytable: paytable.clone(), rtp, rejections, charts }
+        let warnings = ambiguity_warnings(&file.plan.seed_pairs);
+        RunResults {
+            totals,
+            battery,
+            exact,
+            claims,
+            paytable: paytable.clone(),
+            rtp,
+            rejections,
+            charts,
+            warnings,
+        }
     }
 }
 
@@ -219,4 +234,21 @@ fn charts(totals: &Totals) -> Option<Charts> {
             })
         }
     }
+}
+
+/// One warning per seed pair that holds `:` (see [`AMBIGUOUS_SEEDS`]), naming it by index
+/// and by an excerpt of its seeds.
+pub fn ambiguity_warnings(pairs: &[SeedPair]) -> Vec<String> {
+    pairs
+        .iter()
+        .enumerate()
+        .filter(|(_, pair)| pair.is_ambiguous())
+        .map(|(i, pair)| {
+            format!(
+                "seed pair {i} ({}/{}) {AMBIGUOUS_SEEDS}",
+                Excerpt(&pair.server_seed),
+                Excerpt(&pair.client_seed)
+            )
+        })
+        .collect()
 }

@@ -71,7 +71,8 @@ pub use crate::fields::{parse_nonce, NonceError};
 #[derive(Debug, thiserror::Error)]
 pub enum RoundsError {
     /// The file could not be read.
-    #[error("cannot read: {0}")]
+    /// (Its message is the source's, which error chains print after this one.)
+    #[error("cannot read")]
     Io(#[from] std::io::Error),
     /// A required column is absent from the header.
     #[error("missing required column '{0}' in the header")]
@@ -84,6 +85,10 @@ pub enum RoundsError {
         /// What is wrong.
         problem: String,
     },
+    /// A Keno history with payouts, audited without the operator's paytable: its payouts
+    /// cannot be judged (the illustrative paytable would make every row a finding).
+    #[error("Keno payouts are judged against the operator's paytable, and none was given")]
+    PaytableRequired,
     /// A field holds a value that cannot be used.
     #[error("line {line}: column '{column}': {problem}")]
     BadField {

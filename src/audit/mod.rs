@@ -22,6 +22,7 @@
 pub mod bets;
 pub mod money;
 
+use crate::chain::seeds::{seeds_are_ambiguous, AMBIGUOUS_SEEDS};
 use crate::chain::{commitment, RoundHasher};
 use crate::fields::{parse_small, Excerpt};
 use crate::games::keno::{DRAWN, GRID};
@@ -152,7 +153,13 @@ pub struct Audit {
     pub players: Vec<PlayerAudit>,
     /// Whether the history has a `player` column.
     pub has_players: bool,
+    /// Warnings every output repeats: seed pairs holding `:` (the first
+    /// [`WARNINGS_LISTED`], then a count).
+    pub warnings: Vec<String>,
 }
+
+/// How many seed pairs holding `:` the warnings name one by one.
+pub const WARNINGS_LISTED: usize = 5;
 
 /// Totals of the nonce checks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -253,11 +260,7 @@ pub fn audit_history<R: Read>(
     let headers = reader.headers()?.clone();
     let columns = find_columns(&headers, game)?;
     if game == GameId::Keno && columns.payout.is_some() && options.paytable.is_none() {
-        return Err(RoundsError::Malformed {
-            line: 1,
-            problem: "Keno payouts are judged against the operator's paytable: pass it with --paytable FILE"
-                .into(),
-        });
+        return Err(RoundsError::PaytableRequired);
     }
     let paytable = options.paytable.clone().unwrap_or_else(Paytable::example);
     let payouts =
@@ -274,6 +277,7 @@ pub fn audit_history<R: Read>(
     let (mut rounds, mut verified, mut mismatches, mut with_order) = (0u64, 0u64, 0u64, 0u64);
     let mut counts: Vec<(&'static str, u64)> = Vec::new();
     let mut integrity = NonceIntegrity::default();
+    let (mut ambiguous, mut warnings) = (0usize, Vec::new());
     let mut record = csv::StringRecord::new();
 
     while reader.read_record(&mut record)? {
@@ -422,6 +426,16 @@ pub fn audit_history<R: Read>(
                         });
                         players[player].seed_pairs += 1;
                         integrity.seed_pairs += 1;
+                        if seeds_are_ambiguous(server_seed, client_seed) {
+                            ambiguous += 1;
+                            if ambiguous <= WARNINGS_LISTED {
+                                warnings.push(format!(
+                                    "line {line}: seed pair {}/{} {AMBIGUOUS_SEEDS}",
+                                    Excerpt(server_seed),
+                                    Excerpt(client_seed)
+                                ));
+                            }
+                        }
                         pairs.len() - 1
                     });
                     // Rotation: the player moving to another commitment reveals the one left.
@@ -610,6 +624,12 @@ pub fn audit_history<R: Read>(
         nonce_integrity: integrity,
         players,
         has_players: columns.player.is_some(),
+        warnings: {
+            if ambiguous > WARNINGS_LISTED {
+                warnings.push(format!("{} more seed pairs {AMBIGUOUS_SEEDS}", ambiguous - WARNINGS_LISTED));
+            }
+            warnings
+        },
     })
 }
 

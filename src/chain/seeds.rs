@@ -17,12 +17,29 @@ pub struct SeedPair {
 }
 
 impl SeedPair {
+    /// Whether a seed holds `:` (see [`AMBIGUOUS_SEEDS`]).
+    pub fn is_ambiguous(&self) -> bool {
+        seeds_are_ambiguous(&self.server_seed, &self.client_seed)
+    }
+
     /// A pair from its two seeds.
     pub fn new(server_seed: impl Into<String>, client_seed: impl Into<String>) -> Self {
         let server_seed = server_seed.into();
         let commitment = commitment(&server_seed);
         Self { server_seed, client_seed: client_seed.into(), commitment }
     }
+}
+
+/// What is wrong with a seed that holds `:`. The signature hashes `server:client:nonce`,
+/// joined with colons, so a colon inside a seed makes two seed pairs one message: server
+/// `a:b` with client `c` and server `a` with client `b:c` give the same rounds. The chain
+/// is the operator's and fairaudit reproduces it as it is; the reports say so.
+pub const AMBIGUOUS_SEEDS: &str =
+    "contains ':', so the message server:client:nonce is ambiguous: another split of the same text gives the same rounds";
+
+/// Whether either seed holds `:` (see [`AMBIGUOUS_SEEDS`]).
+pub fn seeds_are_ambiguous(server_seed: &str, client_seed: &str) -> bool {
+    server_seed.contains(':') || client_seed.contains(':')
 }
 
 /// The master seed behind the default seed pair (pair 0 of [`derive_seed_pairs`]).

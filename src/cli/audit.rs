@@ -16,6 +16,7 @@ use fairaudit::report::run_info::{RunStamp, RUN_FORMAT};
 use fairaudit::report::{csv_writer, spreadsheet_safe, Table};
 use fairaudit::rtp::empirical::{rtp_rows_of, GameTallies};
 use fairaudit::stats::battery::Verdict as TestVerdict;
+use fairaudit::verify::RoundsError;
 use serde::Serialize;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -186,7 +187,13 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         payout_tolerance: args.payout_tolerance,
         max_gap_replay: args.max_gap_replay,
     };
-    let audit = audit_history(args.game, input, &options, &mut observer).with_context(|| name.clone())?;
+    let audit = match audit_history(args.game, input, &options, &mut observer) {
+        Err(error @ RoundsError::PaytableRequired) => bail!("{name}: {error}: pass it with --paytable FILE"),
+        result => result.with_context(|| name.clone())?,
+    };
+    for warning in &audit.warnings {
+        errln!("warning: {warning}");
+    }
     if let Some(error) = observer.error.take() {
         return Err(error).context("cannot write findings.csv or nonce_gaps.csv");
     }
@@ -339,7 +346,8 @@ fn audit_summary(
         nonce_gaps: audit.nonce_integrity.gaps,
         missing_nonces: audit.nonce_integrity.missing_nonces,
         skipped_rounds_replayed: audit.nonce_integrity.replayed,
-        battery: serde_json::from_slice(&summary_json(battery)).expect("the battery summary is JSON"),
+        battery: serde_json::from_slice(&summary_json(battery, &audit.warnings))
+            .expect("the battery summary is JSON"),
         players: audit
             .players
             .iter()

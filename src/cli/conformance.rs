@@ -6,8 +6,9 @@ use super::output::AtomicFile;
 use super::Verdict;
 use anyhow::{Context, Result};
 use clap::Args;
-use fairaudit::conformance::{challenge, challenge_table, Case, CHALLENGE_FILE};
+use fairaudit::conformance::{challenge, Case, CHALLENGE_FILE};
 use fairaudit::games::GameId;
+use fairaudit::report::challenge::challenge_table;
 use std::io::Write;
 use std::path::PathBuf;
 

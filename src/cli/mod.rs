@@ -116,16 +116,28 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Whether file descriptor 1 is closed (`fairaudit ... >&-`).
+/// Whether file descriptor 1 was closed when the process started (`fairaudit ... >&-`).
 fn stdout_is_closed() -> bool {
-    #[cfg(unix)]
-    {
-        // SAFETY: fcntl with F_GETFD only reads the descriptor's flags; any fd number is
-        // a valid argument, and an invalid one returns -1 with EBADF.
-        unsafe { libc::fcntl(1, libc::F_GETFD) == -1 }
-    }
-    #[cfg(not(unix))]
-    {
-        false
-    }
+    STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed)
 }
+
+/// Set before `main` by [`CHECK_STDOUT_AT_START`].
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Rust's runtime reopens a closed standard descriptor on `/dev/null` before `main` runs,
+/// so by then `>&-` looks like `> /dev/null` and every write "succeeds". The check has to
+/// run earlier: a function in `.init_array`, which the loader calls before the runtime's
+/// start-up. Written by hand because it is three lines; the `ctor` crate would do the same
+/// with a macro.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static CHECK_STDOUT_AT_START: extern "C" fn() = {
+    extern "C" fn check() {
+        // SAFETY: fcntl with F_GETFD only reads the descriptor's flags; any fd number is
+        // a valid argument, and a closed one returns -1 with EBADF.
+        let closed = unsafe { libc::fcntl(1, libc::F_GETFD) } == -1;
+        STDOUT_CLOSED_AT_START.store(closed, std::sync::atomic::Ordering::Relaxed);
+    }
+    check
+};

@@ -117,7 +117,12 @@ impl SweepRequest {
         };
         let (folder, existing) = OutputFolder::claim(&out)?;
         let prior = earlier_sweep(&folder, existing, &plan, shard.as_ref(), args.resume, args.force)?;
-        let threads = args.threads.map_or_else(rayon::current_num_threads, |t| t as usize);
+        // All cores by default. Not `rayon::current_num_threads`: that starts rayon's global
+        // pool, which panics when threads cannot be spawned (a process limit).
+        let threads = args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            |t| t as usize,
+        );
         let kernel = args.keccak.kernel()?;
         let request = SweepRequest {
             plan,
@@ -246,7 +251,8 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(request.threads)
         .build()
-        .with_context(|| format!("cannot start {} worker threads", request.threads))?;
+        // The build error's message already holds its source: keep it once.
+        .map_err(|error| anyhow::anyhow!("cannot start {} worker threads: {error}", request.threads))?;
     install_stop_handler()?;
 
     let remaining = rounds_remaining(plan, request.prior.as_ref());
@@ -336,12 +342,8 @@ fn announce(request: &SweepRequest, dir: &std::path::Path, remaining: u64) {
 /// pairs give one message (`a:b` with `c` is `a` with `b:c`). The chain is the operator's;
 /// fairaudit reproduces it, and says so.
 pub fn warn_about_colons(pairs: &[SeedPair]) {
-    if let Some(pair) = pairs.iter().find(|p| p.server_seed.contains(':') || p.client_seed.contains(':')) {
-        errln!(
-            "warning: seed pair {}/{} contains ':': the message server:client:nonce is ambiguous, another split of the same text gives the same rounds",
-            fairaudit::fields::Excerpt(&pair.server_seed),
-            fairaudit::fields::Excerpt(&pair.client_seed)
-        );
+    for warning in fairaudit::results::ambiguity_warnings(pairs) {
+        errln!("warning: {warning}");
     }
 }
 

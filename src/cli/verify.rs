@@ -58,6 +58,9 @@ fn verify_one(args: VerifyArgs) -> Result<Verdict> {
         (args.server_seed.expect("clap requires it"), args.client_seed.expect("clap requires it"));
     let nonce = args.nonce.expect("clap requires --nonce");
     let round = replay(game, &server, &client, nonce);
+    if fairaudit::chain::seeds::seeds_are_ambiguous(&server, &client) {
+        errln!("warning: this seed pair {}", fairaudit::chain::seeds::AMBIGUOUS_SEEDS);
+    }
     if beyond_reference(nonce) {
         errln!("{BEYOND_REFERENCE_NOTE}");
     }

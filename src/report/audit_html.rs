@@ -1,7 +1,7 @@
 //! `report.html` of an audit: the verdict, the row checks with the first findings, nonce
 //! integrity, a line per player, and every test. Self-contained like the sweep's report.
 
-use super::html::{page_start, tests_table};
+use super::html::{page_start, tests_table, warnings};
 use super::svg::escape;
 use crate::audit::{Audit, Finding};
 use crate::stats::battery::{Battery, Verdict};
@@ -53,6 +53,7 @@ impl AuditReport<'_> {
             if audit.has_players { "players" } else { "history" }
         );
         page_start(&mut html, "fairaudit audit", &subtitle, self.battery, self.verdict().as_str());
+        warnings(&mut html, &audit.warnings);
         let findings: u64 = audit.findings.iter().map(|(_, n)| n).sum();
         let _ = write!(
             html,

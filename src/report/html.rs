@@ -37,7 +37,7 @@ p.partial{border-left:6px solid #6c3483;background:#f4ecf7;padding:8px 12px}\
 table{border-collapse:collapse;font-size:13px;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 6px;text-align:left}\
 th{background:#f4f6f8}td.num{text-align:right;font-variant-numeric:tabular-nums}\
 tr.FAIL td{background:#f9d6d2}tr.WEAK td{background:#fcebcf}tr.INSUFFICIENT td{background:#eceff1}\
-.chart{width:100%;height:auto;margin:8px 0}.note{color:#555;font-size:13px}code{font-size:12px;word-break:break-all}";
+.warning{background:#fcebcf;border-left:4px solid #d68910;padding:6px 10px}.chart{width:100%;height:auto;margin:8px 0}.note{color:#555;font-size:13px}code{font-size:12px;word-break:break-all}";
 
 impl HtmlReport<'_> {
     /// The page.
@@ -53,6 +53,7 @@ impl HtmlReport<'_> {
         let partial = self.tallies.partial.as_ref();
         page_start(&mut html, "fairaudit report", &subtitle, battery, overall_label(battery, partial));
         self.partial_banner(&mut html);
+        warnings(&mut html, &self.results.warnings);
         self.claims_summary(&mut html);
         for charts in &self.results.charts {
             match charts {
@@ -151,7 +152,7 @@ impl HtmlReport<'_> {
     fn rtp_section(&self, html: &mut String) {
         html.push_str("<h2 id=\"rtp\">Return to player (exact) and claims</h2>");
         if self.results.paytable.is_illustrative() && self.tallies.plan.games.contains(&GameId::Keno) {
-            html.push_str("<p class=\"note\"><b>Keno figures use the ILLUSTRATIVE example paytable, NOT THE OPERATOR'S.</b> Pass the operator's with --paytable.</p>");
+            html.push_str("<p class=\"note\"><b>Keno figures use the ILLUSTRATIVE example paytable, NOT THE OPERATOR'S.</b> Their RTP is the operator's only once its paytable is given.</p>");
         }
         for verdict in &self.results.claims {
             let claim = &verdict.claim;
@@ -267,6 +268,13 @@ fn tests_table_marked(html: &mut String, battery: &Battery, group: &str, partial
         );
     }
     html.push_str("</table>");
+}
+
+/// The run's warnings, in a box under the verdict (nothing when there are none).
+pub(crate) fn warnings(html: &mut String, warnings: &[String]) {
+    for warning in warnings {
+        let _ = write!(html, "<p class=\"warning\"><b>Warning:</b> {}</p>", escape(warning));
+    }
 }
 
 /// The opening of a report page, its verdict badge (`verdict`: PASS, FAIL, PARTIAL) and

@@ -2,6 +2,7 @@
 //! each format is tested without the disk; the CLI writes them atomically.
 
 pub mod audit_html;
+pub mod challenge;
 pub mod html;
 pub mod results;
 pub mod run_info;
@@ -61,15 +62,16 @@ impl Export for RunInfo {
     }
 }
 
-/// `summary.json` of a battery (of a merge lacking the shards named, if any).
-pub struct Summary<'a>(pub &'a Battery, pub Option<&'a PartialOf>);
+/// `summary.json` of a battery, with the run's warnings (of a merge lacking the shards
+/// named, if any).
+pub struct Summary<'a>(pub &'a Battery, pub &'a [String], pub Option<&'a PartialOf>);
 
 impl Export for Summary<'_> {
     fn file_name(&self) -> String {
         "summary.json".into()
     }
     fn to_bytes(&self) -> Vec<u8> {
-        results::summary_json_of(self.0, self.1)
+        results::summary_json_of(self.0, self.1, self.2)
     }
 }
 
@@ -106,7 +108,7 @@ impl RunReport<'_> {
             );
             let partial = self.tallies.partial.as_ref();
             exports.push(Box::new(results::tests_table_of(&results.battery, partial)));
-            exports.push(Box::new(Summary(&results.battery, partial)));
+            exports.push(Box::new(Summary(&results.battery, &results.warnings, partial)));
             exports.push(Box::new(results::rtp_table(&results.rtp)));
             exports.push(Box::new(HtmlReport { run: self.run, tallies: self.tallies, results }));
         }

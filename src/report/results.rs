@@ -78,15 +78,16 @@ pub fn tests_table_of(battery: &Battery, partial: Option<&PartialOf>) -> Table {
     table
 }
 
-/// `summary.json`: the overall verdict, counts, and every FAIL and WEAK test.
-pub fn summary_json(battery: &Battery) -> Vec<u8> {
-    summary_json_of(battery, None)
+/// `summary.json`: the overall verdict, counts, every FAIL and WEAK test, and the run's
+/// warnings (a seed holding `:`).
+pub fn summary_json(battery: &Battery, warnings: &[String]) -> Vec<u8> {
+    summary_json_of(battery, warnings, None)
 }
 
 /// [`summary_json`] of a merge that may lack shards: then `verdict` is `PARTIAL` (unless a
 /// test fails), `battery_verdict` holds what the battery found on the shards merged, and
 /// `partial` names the missing ones. A complete run's summary has neither field.
-pub fn summary_json_of(battery: &Battery, partial: Option<&PartialOf>) -> Vec<u8> {
+pub fn summary_json_of(battery: &Battery, warnings: &[String], partial: Option<&PartialOf>) -> Vec<u8> {
     #[derive(Serialize)]
     struct Flagged<'a> {
         game: GameId,
@@ -110,6 +111,7 @@ pub fn summary_json_of(battery: &Battery, partial: Option<&PartialOf>) -> Vec<u8
         counts: VerdictCounts,
         failed: Vec<Flagged<'a>>,
         weak: Vec<Flagged<'a>>,
+        warnings: &'a [String],
     }
     let flagged = |verdict: Verdict| {
         battery
@@ -137,6 +139,7 @@ pub fn summary_json_of(battery: &Battery, partial: Option<&PartialOf>) -> Vec<u8
         counts: battery.counts(),
         failed: flagged(Verdict::Fail),
         weak: flagged(Verdict::Weak),
+        warnings,
     };
     let mut bytes = serde_json::to_vec_pretty(&summary).expect("summary serialises");
     bytes.push(b'\n');

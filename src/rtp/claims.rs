@@ -95,7 +95,7 @@ pub enum ClaimsProblem {
 
 /// Reads a claims file (format in the module docs).
 pub fn parse_claims(input: impl Read) -> Result<Vec<Claim>, ClaimsError> {
-    let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(input);
+    let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::Headers).from_reader(input);
     let csv_error = |error: csv::Error| {
         let (line, message) = super::csv_error_parts(&error);
         ClaimsError { line, problem: ClaimsProblem::Csv(message) }

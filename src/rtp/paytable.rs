@@ -149,7 +149,7 @@ impl fmt::Display for MissingRows {
 impl Paytable {
     /// Reads and validates a paytable (format in the module docs).
     pub fn parse(input: impl Read, origin: PaytableOrigin) -> Result<Paytable, PaytableError> {
-        let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(input);
+        let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::Headers).from_reader(input);
         let csv_error = |error: csv::Error| {
             let (line, message) = super::csv_error_parts(&error);
             PaytableError { line, problem: PaytableProblem::Csv(message) }
