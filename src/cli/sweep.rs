@@ -307,7 +307,17 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
         request.threads,
     );
     outln!("output: {}", dir.display());
-    Ok(print_battery(&results.expect("complete sweeps have results").battery, "seed pairs"))
+    let verdict = print_battery(&results.expect("complete sweeps have results").battery, "seed pairs");
+    if request.shard.is_some() {
+        // A shard's battery speaks for its slice of the nonces; the sweep's verdict is the
+        // merge's. A finished shard exits 0 whatever it found, so that the scheduler counts
+        // it done (Slurm's afterok, a Job's completions) and the merge runs.
+        if verdict == Verdict::Finding {
+            outln!("note: this shard's battery is not the sweep's verdict; merge the shards for that (exit status 0: the shard is complete)");
+        }
+        return Ok(Verdict::Clean);
+    }
+    Ok(verdict)
 }
 
 /// Says on stderr which shard this is and where its index came from, and what an earlier
