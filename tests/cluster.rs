@@ -139,7 +139,10 @@ fn a_local_array_in_any_order_with_a_kill_and_a_rerun_merges_to_exactly_one_swee
     let (first, killed, third, last) = (order[0], order[1], order[2], order[3]);
 
     let stderr = run_task(&out, first);
-    assert!(stderr.contains(&format!("shard {first} of {SHARDS} (index from SLURM_ARRAY_TASK_ID)")), "{stderr}");
+    assert!(
+        stderr.contains(&format!("shard {first} of {SHARDS} (index from SLURM_ARRAY_TASK_ID)")),
+        "{stderr}"
+    );
     let left = kill_task_after_a_checkpoint(&out, killed);
     run_task(&out, third);
 
@@ -174,7 +177,10 @@ fn a_local_array_in_any_order_with_a_kill_and_a_rerun_merges_to_exactly_one_swee
     assert_eq!(summary["partial"]["missing"], serde_json::json!(missing));
     let html = std::fs::read_to_string(partial.join("report.html")).unwrap();
     assert!(html.contains("class=\"verdict PARTIAL\">PARTIAL<"), "the badge");
-    assert!(html.contains(&format!("{killed} ({})", range_of(killed))), "the banner names the missing shards");
+    assert!(
+        html.contains(&format!("{killed} ({})", range_of(killed))),
+        "the banner names the missing shards"
+    );
     let tests = std::fs::read_to_string(partial.join("tests.csv")).unwrap();
     assert!(tests.lines().skip(1).all(|row| row.contains("(PARTIAL)")), "every verdict in tests.csv");
     let run: serde_json::Value =
@@ -185,7 +191,11 @@ fn a_local_array_in_any_order_with_a_kill_and_a_rerun_merges_to_exactly_one_swee
     // The killed task, started again with the same command, continues from its checkpoint.
     let stderr = run_task(&out, killed);
     assert!(
-        stderr.contains(&format!("continuing the sweep saved in {}: {} rounds", shard_dir(&out, killed).display(), left.rounds())),
+        stderr.contains(&format!(
+            "continuing the sweep saved in {}: {} rounds",
+            shard_dir(&out, killed).display(),
+            left.rounds()
+        )),
         "{stderr}"
     );
     run_task(&out, last);
@@ -213,13 +223,7 @@ fn a_local_array_in_any_order_with_a_kill_and_a_rerun_merges_to_exactly_one_swee
         .stdout(predicate::str::contains("merged all 4 shards of nonces 0..8000000"))
         .stdout(predicate::str::contains("PARTIAL").not());
     // The merge job run again once the missing shards are in replaces its partial output.
-    fairaudit()
-        .args(["merge"])
-        .arg(out.join("shards"))
-        .arg("--out")
-        .arg(&partial)
-        .assert()
-        .code(0);
+    fairaudit().args(["merge"]).arg(out.join("shards")).arg("--out").arg(&partial).assert().code(0);
 
     let single = dir.path().join("single");
     fairaudit()
@@ -255,9 +259,11 @@ fn the_shard_table_and_the_index_sources() {
     }
     assert!(!out.exists(), "a dry run writes nothing");
     // Slurm's variable is read first; --shard-index wins over both.
-    dry_run(&[("JOB_COMPLETION_INDEX", "2"), ("SLURM_ARRAY_TASK_ID", "1")])
-        .stdout(predicate::str::contains("this task: shard 1 (index from SLURM_ARRAY_TASK_ID), nonces 14..17"));
-    dry_run(&[("JOB_COMPLETION_INDEX", "2")]).stdout(predicate::str::contains("index from JOB_COMPLETION_INDEX"));
+    dry_run(&[("JOB_COMPLETION_INDEX", "2"), ("SLURM_ARRAY_TASK_ID", "1")]).stdout(predicate::str::contains(
+        "this task: shard 1 (index from SLURM_ARRAY_TASK_ID), nonces 14..17",
+    ));
+    dry_run(&[("JOB_COMPLETION_INDEX", "2")])
+        .stdout(predicate::str::contains("index from JOB_COMPLETION_INDEX"));
 
     // A sweep with --shards and no index, or an index outside the array, is refused before
     // any work, saying how to submit the array.
@@ -324,7 +330,10 @@ fn the_kubernetes_manifests_parse_and_their_command_lines_are_accepted() {
     let out = args.iter().position(|a| a == "--out").map(|i| args[i + 1].clone()).unwrap();
     assert_eq!(merge_args[1], out, "the merge reads the folder the shards write");
     for job in [&sweep, &merge] {
-        assert_eq!(job["spec"]["template"]["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"].as_str(), Some(claim));
+        assert_eq!(
+            job["spec"]["template"]["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"].as_str(),
+            Some(claim)
+        );
     }
 
     // The volume's folders, here.
@@ -339,7 +348,9 @@ fn the_kubernetes_manifests_parse_and_their_command_lines_are_accepted() {
         .env("JOB_COMPLETION_INDEX", &last)
         .assert()
         .code(0)
-        .stdout(predicate::str::contains(format!("this task: shard {last} (index from JOB_COMPLETION_INDEX)")));
+        .stdout(predicate::str::contains(format!(
+            "this task: shard {last} (index from JOB_COMPLETION_INDEX)"
+        )));
     std::fs::create_dir(dir.path().join("shards")).unwrap();
     fairaudit().args(local(&merge_args)).assert().code(2).stderr(predicate::str::contains("holds neither"));
 }

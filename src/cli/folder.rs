@@ -349,9 +349,14 @@ mod tests {
         folder.commit().unwrap();
         assert_eq!(fs::read_to_string(target.join("tally.json")).unwrap(), "final");
         assert_eq!(fs::read_to_string(target.join("notes.txt")).unwrap(), "mine");
-        let names: Vec<String> =
-            fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-        assert!(!names.iter().any(|n| n.contains("fairaudit-new") || n.contains("fairaudit-old")), "{names:?}");
+        let names: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            !names.iter().any(|n| n.contains("fairaudit-new") || n.contains("fairaudit-old")),
+            "{names:?}"
+        );
     }
 
     #[test]

@@ -17,9 +17,9 @@ use fairaudit::report::results::PARTIAL;
 use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
 use fairaudit::sweep::shards::{merge_shards, Coverage, ShardInput};
-use fairaudit::tally::shards::PartialOf;
 use fairaudit::sweep::{self, MergeError};
 use fairaudit::tally::file::{TallyFile, TALLY_FILE};
+use fairaudit::tally::shards::PartialOf;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
@@ -105,13 +105,14 @@ fn merge_inputs(inputs: Vec<Input>, allow_partial: bool) -> Result<(TallyFile, O
         return Ok((merged.tallies, Some(merged.coverage)));
     }
     let dirs: Vec<PathBuf> = inputs.iter().map(|i| i.dir.clone()).collect();
-    let merged = sweep::merge(inputs.into_iter().map(|i| i.tallies).collect()).map_err(|error| match error {
-        MergeError::Incomplete(i) => anyhow::anyhow!(
-            "{}: {error}: finish it (the same sweep command continues it) before merging",
-            dirs[i - 1].display()
-        ),
-        other => other.into(),
-    })?;
+    let merged =
+        sweep::merge(inputs.into_iter().map(|i| i.tallies).collect()).map_err(|error| match error {
+            MergeError::Incomplete(i) => anyhow::anyhow!(
+                "{}: {error}: finish it (the same sweep command continues it) before merging",
+                dirs[i - 1].display()
+            ),
+            other => other.into(),
+        })?;
     Ok((merged, None))
 }
 

@@ -72,7 +72,8 @@ impl ShardTask {
 /// The cut `--shards` asks for, over the plan's one range.
 pub fn sharding(plan: &Plan, count: u32) -> Result<Sharding> {
     let [range] = plan.nonces[..] else { unreachable!("a sweep's plan has one range") };
-    Ok(Sharding::new(range, count).with_context(|| format!("--shards {count} --nonces {}..{}", range.start, range.end))?)
+    Sharding::new(range, count)
+        .with_context(|| format!("--shards {count} --nonces {}..{}", range.start, range.end))
 }
 
 /// The shard index: `--shard-index`, else the first scheduler variable set. `None` when
@@ -130,7 +131,8 @@ pub fn folder_name(index: u32, count: u32) -> String {
 /// The index and count in a shard folder's name, if it is one.
 pub fn parse_folder_name(name: &str) -> Option<(u32, u32)> {
     let (index, count) = name.strip_prefix("shard-")?.split_once("-of-")?;
-    let number = |text: &str| text.bytes().all(|b| b.is_ascii_digit()).then(|| text.parse::<u32>().ok()).flatten();
+    let number =
+        |text: &str| text.bytes().all(|b| b.is_ascii_digit()).then(|| text.parse::<u32>().ok()).flatten();
     let (index, count) = (number(index)?, number(count)?);
     (index < count && folder_name(index, count) == name).then_some((index, count))
 }
@@ -199,7 +201,8 @@ mod tests {
         for (index, count) in [(3, 16), (0, 1), (12_345, 100_000), (9_999, 10_000), (999_999, MAX_SHARDS)] {
             assert_eq!(parse_folder_name(&folder_name(index, count)), Some((index, count)));
         }
-        for name in ["shard-3-of-16", "shard-0016-of-0016", "shard-000a-of-0016", "shard-0003-of-0016x", "x"] {
+        for name in ["shard-3-of-16", "shard-0016-of-0016", "shard-000a-of-0016", "shard-0003-of-0016x", "x"]
+        {
             assert_eq!(parse_folder_name(name), None, "{name}");
         }
     }

@@ -22,7 +22,9 @@ use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
 use fairaudit::rtp::claims::Claim;
 use fairaudit::rtp::Paytable;
-use fairaudit::sweep::{rounds_remaining, run_with_checkpoints, CheckpointError, SweepControl, DEFAULT_CHUNK};
+use fairaudit::sweep::{
+    rounds_remaining, run_with_checkpoints, CheckpointError, SweepControl, DEFAULT_CHUNK,
+};
 use fairaudit::tally::file::{NonceRange, Plan, SeedSource, TallyFile, TALLY_FILE};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -147,8 +149,10 @@ impl SweepRequest {
         info.chunk_size = Some(self.chunk);
         info.keccak_path = Some(self.kernel.path());
         info.checkpoint_every_seconds = Some(self.checkpoint_every.as_secs_f64());
-        info.shard =
-            self.shard.as_ref().map(|task| ShardRun { shard: task.shard, index_from: task.index_from.clone() });
+        info.shard = self
+            .shard
+            .as_ref()
+            .map(|task| ShardRun { shard: task.shard, index_from: task.index_from.clone() });
         fill_timing(&mut info, started, rounds);
         info
     }
@@ -271,7 +275,8 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
         let info = request.run_info(&partial, started, partial.rounds() - rounds_before);
         folder.checkpoint(&RunReport { tallies: &partial, run: &info, results: None }.files())
     };
-    let swept = pool.install(|| run_with_checkpoints(plan, prior, &control, request.checkpoint_every, &mut save));
+    let swept =
+        pool.install(|| run_with_checkpoints(plan, prior, &control, request.checkpoint_every, &mut save));
     let mut tallies = swept.map_err(|error| match error {
         CheckpointError::Tally(error) => anyhow::Error::from(error),
         CheckpointError::Save(error) => error.context("cannot save a checkpoint"),
@@ -337,7 +342,10 @@ fn announce(request: &SweepRequest, dir: &std::path::Path, remaining: u64) {
     }
     if let Some(prior) = &request.prior {
         if prior.complete {
-            errln!("{} already holds this sweep complete: nothing to sweep, its results are written again", dir.display());
+            errln!(
+                "{} already holds this sweep complete: nothing to sweep, its results are written again",
+                dir.display()
+            );
         } else {
             errln!(
                 "continuing the sweep saved in {}: {} rounds tallied, {remaining} to go",

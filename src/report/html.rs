@@ -2,6 +2,7 @@
 //! or network references) that a person reads in a minute: the verdict first, then the
 //! charts per game, the tests, RTP and claims, rejections, and how to reproduce the run.
 
+use super::results::{overall_label, verdict_label, PARTIAL};
 use super::svg::{escape, p_value_histogram, BandChart, HeatMap};
 use super::table::format_number;
 use super::RunInfo;
@@ -9,7 +10,6 @@ use crate::games::keno::{DRAWN, GRID};
 use crate::games::{GameId, Roulette};
 use crate::results::{Charts, RunResults};
 use crate::stats::battery::{p_value_text, Battery, Verdict};
-use super::results::{overall_label, verdict_label, PARTIAL};
 use crate::tally::file::TallyFile;
 use crate::tally::keno::pair_index;
 use crate::tally::shards::PartialOf;

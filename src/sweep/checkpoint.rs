@@ -98,10 +98,9 @@ mod tests {
 
         // Continuing from any checkpoint ends with the same bytes.
         let middle = saved.swap_remove(saved.len() / 2);
-        let continued = run_with_checkpoints(&plan(), Some(middle), &control, Duration::MAX, &mut |_| {
-            Err::<(), ()>(())
-        })
-        .unwrap();
+        let continued =
+            run_with_checkpoints(&plan(), Some(middle), &control, Duration::MAX, &mut |_| Err::<(), ()>(()))
+                .unwrap();
         assert_eq!(continued.to_bytes(), whole.to_bytes(), "no save is due with an endless interval");
     }
 

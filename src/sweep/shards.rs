@@ -75,7 +75,8 @@ impl Coverage {
                 continue;
             }
             let mut j = i;
-            while matches!(state, ShardState::Missing) && self.states.get(j + 1) == Some(&ShardState::Missing) {
+            while matches!(state, ShardState::Missing) && self.states.get(j + 1) == Some(&ShardState::Missing)
+            {
                 j += 1;
             }
             let (first, last) = (self.sharding.range(i as u32), self.sharding.range(j as u32));
