@@ -67,10 +67,18 @@ fn read_inputs(dirs: &[PathBuf]) -> Result<Vec<Input>> {
                 dir.display()
             );
         }
-        for (shard_dir, _) in shards {
+        let before = inputs.len();
+        for (shard_dir, _) in &shards {
             if shard_dir.join(TALLY_FILE).exists() {
-                inputs.push(read_input(&shard_dir)?);
+                inputs.push(read_input(shard_dir)?);
             }
+        }
+        if inputs.len() == before {
+            bail!(
+                "{}: none of its {} shard folders holds a {TALLY_FILE} yet (no shard has saved anything): nothing to merge",
+                dir.display(),
+                shards.len()
+            );
         }
     }
     Ok(inputs)
