@@ -331,6 +331,9 @@ fn audit_summary(
         missing_nonces: u64,
         skipped_rounds_replayed: u64,
         battery: serde_json::Value,
+        /// Cautions about the input (the same as in the battery's summary), at the top
+        /// level where a reader of an audit's summary looks.
+        warnings: &'a [String],
         players: Vec<Player<'a>>,
     }
     let summary = Summary {
@@ -348,6 +351,7 @@ fn audit_summary(
         skipped_rounds_replayed: audit.nonce_integrity.replayed,
         battery: serde_json::from_slice(&summary_json(battery, &audit.warnings))
             .expect("the battery summary is JSON"),
+        warnings: &audit.warnings,
         players: audit
             .players
             .iter()

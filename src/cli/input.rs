@@ -5,6 +5,7 @@
 
 use anyhow::{Context, Result};
 use std::io::{self, Read};
+use std::os::fd::{AsFd, AsRawFd, RawFd};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -18,7 +19,8 @@ pub static STOP: AtomicBool = AtomicBool::new(false);
 /// Routes Ctrl-C and SIGTERM to [`STOP`]: long commands then finish what they can, leave
 /// no half-written file and exit 130.
 pub fn install_stop_handler() -> Result<()> {
-    ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst)).context("cannot install the Ctrl-C handler")
+    ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
+        .context("cannot start the thread that watches for Ctrl-C and SIGTERM (a process or thread limit?)")
 }
 
 /// Whether Ctrl-C or SIGTERM arrived.
@@ -40,12 +42,43 @@ pub struct LineTooLong;
 pub struct Guarded<R> {
     inner: R,
     line: usize,
+    /// The descriptor under `inner`, when known: waited on with `poll` before each read so
+    /// that a stop request is seen even while a pipe or terminal sends nothing (a read
+    /// blocked on an idle `--rounds -` once outlived SIGTERM, because the signal handler
+    /// restarts the read).
+    wait_on: Option<RawFd>,
 }
+
+/// How often a reader waiting for input looks at [`STOP`].
+const STOP_CHECK_MS: i32 = 100;
 
 impl<R: Read> Guarded<R> {
     /// Wraps `inner`.
-    pub fn new(inner: R) -> Self {
-        Guarded { inner, line: 0 }
+    #[cfg(test)]
+    fn new(inner: R) -> Self {
+        Guarded { inner, line: 0, wait_on: None }
+    }
+
+    /// Wraps `inner`, whose data comes from `fd`, waiting for data in slices of
+    /// [`STOP_CHECK_MS`] so that Ctrl-C and SIGTERM interrupt an idle input.
+    fn waiting_on(inner: R, fd: RawFd) -> Self {
+        Guarded { inner, line: 0, wait_on: Some(fd) }
+    }
+
+    fn wait_for_data(&self) -> io::Result<()> {
+        let Some(fd) = self.wait_on else { return Ok(()) };
+        loop {
+            if stopped() {
+                return Err(io::Error::other(Interrupted));
+            }
+            let mut poll = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+            // SAFETY: one valid pollfd, owned by this frame, for the duration of the call.
+            // Ready, hung up or in error: the read below says which. Interrupted by a
+            // signal (-1, EINTR): look at STOP again.
+            if unsafe { libc::poll(&mut poll, 1, STOP_CHECK_MS) } > 0 {
+                return Ok(());
+            }
+        }
     }
 }
 
@@ -54,6 +87,7 @@ impl<R: Read> Read for Guarded<R> {
         if stopped() {
             return Err(io::Error::other(Interrupted));
         }
+        self.wait_for_data()?;
         let n = self.inner.read(buf)?;
         for &byte in &buf[..n] {
             if byte == b'\n' {
@@ -71,12 +105,16 @@ impl<R: Read> Read for Guarded<R> {
 
 /// Opens `path` (`-` is standard input) behind a [`Guarded`] reader.
 pub fn open(path: &Path) -> Result<Guarded<Box<dyn Read>>> {
-    let inner: Box<dyn Read> = if path.as_os_str() == "-" {
-        Box::new(io::stdin().lock())
+    let file = if path.as_os_str() == "-" {
+        // A duplicate of descriptor 0 read without `Stdin`'s buffer, so that `poll` sees
+        // every byte not yet read (the CSV reader buffers on its own).
+        let fd = io::stdin().as_fd().try_clone_to_owned().context("cannot read standard input")?;
+        std::fs::File::from(fd)
     } else {
-        Box::new(std::fs::File::open(path).with_context(|| format!("{}: cannot open", path.display()))?)
+        std::fs::File::open(path).with_context(|| format!("{}: cannot open", path.display()))?
     };
-    Ok(Guarded::new(inner))
+    let fd = file.as_raw_fd();
+    Ok(Guarded::waiting_on(Box::new(file), fd))
 }
 
 /// Whether an error chain holds an [`Interrupted`] (then the command exits 130).

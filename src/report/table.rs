@@ -112,17 +112,24 @@ pub fn format_number(value: f64) -> String {
 }
 
 /// Neutralises user text before it goes into a CSV cell, so a spreadsheet does not run it
-/// as a formula: text whose first character a spreadsheet does not ignore (it skips spaces
-/// and invisible characters such as a zero-width space or a byte-order mark) is `=`, `+`,
-/// `-`, `@`, tab or carriage return gets a `'` in front (the OWASP recommendation; with
-/// every text field quoted by [`Table::to_csv`], a `;` inside the text cannot start a cell
-/// either). JSON output keeps the exact value.
+/// as a formula (the OWASP recommendation): text whose first character a spreadsheet does
+/// not ignore (it skips spaces and invisible characters such as a zero-width space or a
+/// byte-order mark) is `=`, `+`, `-`, `@`, tab or carriage return gets a `'` in front. The
+/// same holds after every `;`: a spreadsheet set to `;` as its separator does not honour
+/// the quotes of a `,`-separated file, splits the text there, and would run `a;=1+1`'s
+/// second part. JSON output keeps the exact value.
 pub fn spreadsheet_safe(text: &str) -> Cow<'_, str> {
-    let seen = text.trim_start_matches(|c: char| c == ' ' || c == '\u{a0}' || crate::fields::is_invisible(c));
-    match seen.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}").into(),
-        _ => text.into(),
+    let runs = |part: &str| {
+        let seen =
+            part.trim_start_matches(|c: char| c == ' ' || c == '\u{a0}' || crate::fields::is_invisible(c));
+        matches!(seen.chars().next(), Some('=' | '+' | '-' | '@' | '\t' | '\r'))
+    };
+    if !text.split(';').any(runs) {
+        return text.into();
     }
+    let parts: Vec<String> =
+        text.split(';').map(|part| if runs(part) { format!("'{part}") } else { part.to_owned() }).collect();
+    parts.join(";").into()
 }
 
 #[cfg(test)]
@@ -136,6 +143,9 @@ mod tests {
         assert_eq!(spreadsheet_safe("\tx"), "'\tx");
         assert_eq!(spreadsheet_safe("abc"), "abc");
         assert_eq!(spreadsheet_safe(""), "");
+        assert_eq!(spreadsheet_safe("a;=1+1;b"), "a;'=1+1;b");
+        assert_eq!(spreadsheet_safe("=1;  @x"), "'=1;'  @x");
+        assert_eq!(spreadsheet_safe("a;b"), "a;b");
         for hidden in [" =1+1", "\u{200b}=1+1", "\u{feff}=1+1", "\u{a0}@SUM(A1)"] {
             assert!(spreadsheet_safe(hidden).starts_with('\''), "{hidden:?}");
         }
@@ -159,7 +169,7 @@ mod tests {
         table.push(vec![Cell::User("a;=1+1;b".into()), Cell::Num(-0.5)]);
         assert_eq!(
             String::from_utf8(table.to_csv()).unwrap(),
-            "\"seed\",\"count\"\r\n\"'=1+1, \"\"x\"\"\",3\r\n\"a;=1+1;b\",-0.5\r\n"
+            "\"seed\",\"count\"\r\n\"'=1+1, \"\"x\"\"\",3\r\n\"a;'=1+1;b\",-0.5\r\n"
         );
     }
 }
