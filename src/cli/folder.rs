@@ -10,6 +10,10 @@
 //! old one. Files in the folder that fairaudit did not write (a screenshot, notes) are
 //! carried over into the new folder by hard links, so nothing a user put there is lost.
 //! A killed run leaves the target as it was, plus a staging folder the next run removes.
+//!
+//! A long run may also publish checkpoints ([`OutputFolder::checkpoint`]): the same swap,
+//! made while the run goes on and still holds the lock, so the folder holds either the
+//! previous checkpoint or the new one at every instant, never a mix.
 
 use anyhow::{bail, Context, Result};
 use std::fs::{self, File, TryLockError};
@@ -177,6 +181,23 @@ impl OutputFolder {
 
     /// Makes the run's files the folder's, at once (see the module docs).
     pub fn commit(mut self) -> Result<()> {
+        self.publish()?;
+        self.committed = true;
+        Ok(())
+    }
+
+    /// Makes `files` (a checkpoint of the run) the folder's, at once, and keeps the folder
+    /// claimed: the run goes on writing its next checkpoint or its final files.
+    pub fn checkpoint(&mut self, files: &[(String, Vec<u8>)]) -> Result<()> {
+        self.write_all(files)?;
+        self.publish()?;
+        fs::create_dir(&self.staging)
+            .with_context(|| format!("cannot write in {}", parent_of(&self.target).display()))
+    }
+
+    /// Swaps the staging folder in as the target (see the module docs); the staging path
+    /// is then free.
+    fn publish(&mut self) -> Result<()> {
         if self.target.is_dir() {
             for entry in fs::read_dir(&self.target)
                 .with_context(|| format!("cannot read {}", self.target.display()))?
@@ -213,7 +234,6 @@ impl OutputFolder {
         if let Ok(parent) = File::open(parent_of(&self.target)) {
             let _ = parent.sync_all();
         }
-        self.committed = true;
         Ok(())
     }
 }
@@ -310,6 +330,36 @@ mod tests {
         drop(folder);
         assert_eq!(fs::read_to_string(target.join("tests.csv")).unwrap(), "kept");
         assert!(OutputFolder::claim(&target).is_ok(), "the lock is released");
+    }
+
+    #[test]
+    fn checkpoints_replace_the_folder_whole_and_the_run_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out");
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("notes.txt"), "mine").unwrap();
+        fs::write(target.join("report.html"), "an older run").unwrap();
+        let (mut folder, _) = OutputFolder::claim(&target).unwrap();
+        for step in ["first", "second"] {
+            folder.checkpoint(&[("tally.json".into(), step.as_bytes().to_vec())]).unwrap();
+            assert_eq!(fs::read_to_string(target.join("tally.json")).unwrap(), step);
+            assert!(!target.join("report.html").exists(), "nothing of the older run is left");
+            assert_eq!(fs::read_to_string(target.join("notes.txt")).unwrap(), "mine");
+            assert!(OutputFolder::claim(&target).is_err(), "still claimed between checkpoints");
+        }
+        folder.write("tally.json", b"final").unwrap();
+        folder.write("report.html", b"final report").unwrap();
+        folder.commit().unwrap();
+        assert_eq!(fs::read_to_string(target.join("tally.json")).unwrap(), "final");
+        assert_eq!(fs::read_to_string(target.join("notes.txt")).unwrap(), "mine");
+        let names: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            !names.iter().any(|n| n.contains("fairaudit-new") || n.contains("fairaudit-old")),
+            "{names:?}"
+        );
     }
 
     #[test]

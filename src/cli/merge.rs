@@ -1,25 +1,34 @@
-//! `fairaudit merge`: the tally files of sweeps over disjoint ranges → one tally file →
-//! the results → the folder's files, written as a unit → the terminal.
+//! `fairaudit merge`: the tally files of sweeps over disjoint ranges, or the shard folders
+//! of one sweep cut with `--shards` → one tally file → the results → the folder's files,
+//! written as a unit → the terminal. Shards are checked for coverage: every missing or
+//! interrupted one is named, and a partial merge is made only with `--allow-partial`, and
+//! then says PARTIAL in every file and on the terminal.
 
 use super::args::{command_line, load_claims, load_paytable, ReportArgs};
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::output::read_tally;
 use super::progress::{Progress, Unit};
+use super::shards::{parse_folder_name, shard_folders};
 use super::sweep::fill_timing;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use fairaudit::report::results::PARTIAL;
 use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
+use fairaudit::sweep::shards::{merge_shards, Coverage, ShardInput};
 use fairaudit::sweep::{self, MergeError};
 use fairaudit::tally::file::{TallyFile, TALLY_FILE};
-use std::path::PathBuf;
+use fairaudit::tally::shards::PartialOf;
+use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// Output folders of sweeps over disjoint nonce ranges (same games and seed pairs).
+    /// Output folders of sweeps over disjoint nonce ranges (same games and seed pairs), or
+    /// the --out of a sweep cut with --shards (the folder holding its shard-IIII-of-NNNN
+    /// folders), or shard folders themselves.
     #[arg(value_name = "DIR", required = true)]
     inputs: Vec<PathBuf>,
     /// Folder for the merged output.
@@ -31,8 +40,94 @@ pub struct MergeArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Merge the complete shards when some are missing or interrupted; the output then
+    /// says PARTIAL everywhere and names the shards it lacks.
+    #[arg(long)]
+    allow_partial: bool,
     #[command(flatten)]
     report: ReportArgs,
+}
+
+/// One tally file to merge, and the folder it came from.
+struct Input {
+    dir: PathBuf,
+    tallies: TallyFile,
+}
+
+/// The tally files the arguments name: a folder holding a tally file is one input; a
+/// folder holding shard folders gives one input per shard folder that holds a tally file
+/// (one that holds none yet is a shard not started, which the coverage check names).
+fn read_inputs(dirs: &[PathBuf], bar: &Progress) -> Result<Vec<Input>> {
+    let mut inputs = Vec::new();
+    for dir in dirs {
+        if dir.join(TALLY_FILE).exists() || !dir.is_dir() {
+            inputs.push(read_input(dir)?);
+            bar.inc(1);
+            continue;
+        }
+        let shards = shard_folders(dir)?;
+        if shards.is_empty() {
+            bail!(
+                "{}: holds neither a {TALLY_FILE} nor shard folders (shard-IIII-of-NNNN, written by 'sweep --shards')",
+                dir.display()
+            );
+        }
+        let before = inputs.len();
+        for (shard_dir, _) in &shards {
+            if shard_dir.join(TALLY_FILE).exists() {
+                inputs.push(read_input(shard_dir)?);
+                bar.inc(1);
+            }
+        }
+        if inputs.len() == before {
+            bail!(
+                "{}: none of its {} shard folders holds a {TALLY_FILE} yet (no shard has saved anything): nothing to merge",
+                dir.display(),
+                shards.len()
+            );
+        }
+    }
+    Ok(inputs)
+}
+
+/// One folder's tally file; a shard folder's name must agree with the shard its file
+/// records (a renamed folder would otherwise be merged as another shard).
+fn read_input(dir: &Path) -> Result<Input> {
+    let tallies = read_tally(&dir.join(TALLY_FILE))?;
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if let (Some((index, count)), Some(shard)) = (parse_folder_name(&name), tallies.shard) {
+        if (index, count) != (shard.index, shard.count) {
+            bail!(
+                "{}: the folder's name says shard {index} of {count}, its {TALLY_FILE} says shard {} of {}",
+                dir.display(),
+                shard.index,
+                shard.count
+            );
+        }
+    }
+    Ok(Input { dir: dir.to_owned(), tallies })
+}
+
+/// The merged tallies, and for shards which were found (the coverage).
+fn merge_inputs(inputs: Vec<Input>, allow_partial: bool) -> Result<(TallyFile, Option<Coverage>)> {
+    if inputs.iter().any(|i| i.tallies.shard.is_some() || i.tallies.partial.is_some()) {
+        let inputs: Vec<ShardInput> = inputs
+            .into_iter()
+            .map(|i| ShardInput { label: i.dir.display().to_string(), tallies: i.tallies })
+            .collect();
+        let merged = merge_shards(inputs, allow_partial)?;
+        return Ok((merged.tallies, Some(merged.coverage)));
+    }
+    let dirs: Vec<PathBuf> = inputs.iter().map(|i| i.dir.clone()).collect();
+    let merged =
+        sweep::merge(inputs.into_iter().map(|i| i.tallies).collect()).map_err(|error| match error {
+            MergeError::Incomplete(i) => anyhow::anyhow!(
+                "{}: {error}: finish it (the same sweep command continues it) before merging",
+                dirs[i - 1].display()
+            ),
+            other => other.into(),
+        })?;
+    Ok((merged, None))
 }
 
 pub fn run(args: MergeArgs) -> Result<Verdict> {
@@ -40,26 +135,23 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
     let paytable = load_paytable(args.report.paytable.as_deref())?;
     let claims = load_claims(args.report.claims.as_deref())?;
     let (folder, existing) = OutputFolder::claim(&args.out)?;
-    let bar = Progress::new(Some(args.inputs.len() as u64), Unit::Inputs, args.quiet);
-    let mut files = Vec::new();
-    for dir in &args.inputs {
-        files.push(read_tally(&dir.join(TALLY_FILE))?);
-        bar.inc(1);
-    }
+    let bar = Progress::new(None, Unit::Inputs, args.quiet);
+    let inputs = read_inputs(&args.inputs, &bar)?;
     drop(bar);
-    let merged: TallyFile = sweep::merge(files).map_err(|error| match error {
-        MergeError::Incomplete(i) => anyhow::anyhow!(
-            "{}: {error}: finish it with 'fairaudit sweep --resume' before merging",
-            args.inputs[i - 1].display()
-        ),
-        other => other.into(),
-    })?;
+    let count = inputs.len();
+    let (merged, coverage) = merge_inputs(inputs, args.allow_partial)?;
     match existing {
         Existing::Nothing => {}
         Existing::Run { .. } if args.force => {}
         Existing::Run { kind } if kind == "merge" || kind.is_empty() => {
-            let same =
-                read_tally(&args.out.join(TALLY_FILE)).is_ok_and(|t| t.plan == merged.plan && t.complete);
+            // The same merge again, or a merge of more shards of the same cut than an
+            // earlier partial one held: what a merge job run again after the rest of its
+            // array finished does.
+            let same = read_tally(&args.out.join(TALLY_FILE)).is_ok_and(|earlier| {
+                let same_merge = earlier.plan == merged.plan && earlier.partial == merged.partial;
+                let same_cut = |p: &PartialOf| coverage.as_ref().is_some_and(|c| c.sharding == p.sharding());
+                (same_merge && earlier.complete) || earlier.partial.as_ref().is_some_and(same_cut)
+            });
             if !same {
                 bail!(
                     "{} holds the output of a different run; choose another --out, or pass --force to replace it",
@@ -78,11 +170,33 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
     let report = RunReport { tallies: &merged, run: &info, results: Some(&results) };
     folder.write_all(&report.files())?;
     folder.commit().context("cannot write the merged output")?;
+    if let Some(c) = &coverage {
+        let whole = c.sharding.nonces;
+        if c.is_complete() {
+            outln!("merged all {} shards of nonces {}..{}", c.sharding.count, whole.start, whole.end);
+        } else {
+            outln!(
+                "{PARTIAL}: merged {} of {} shards of nonces {}..{}; missing or interrupted: {}",
+                c.complete().len(),
+                c.sharding.count,
+                whole.start,
+                whole.end,
+                c.gaps()
+            );
+        }
+    }
     outln!(
-        "merged {} inputs: {} nonces per game and seed pair; output: {}",
-        args.inputs.len(),
+        "merged {count} inputs: {} nonces per game and seed pair; output: {}",
         merged.plan.rounds_per_sequence(),
         args.out.display()
     );
-    Ok(print_battery(&results.battery, "seed pairs"))
+    let verdict = print_battery(&results.battery, "seed pairs");
+    if let Some(partial) = &merged.partial {
+        outln!(
+            "verdict: {PARTIAL} ({} of {} shards missing or interrupted; the verdicts above speak only for the shards merged)",
+            partial.missing.len(),
+            partial.count
+        );
+    }
+    Ok(verdict)
 }

@@ -18,6 +18,7 @@ mod merge;
 mod output;
 mod progress;
 mod rtp;
+mod shards;
 mod stream;
 mod sweep;
 mod verify;

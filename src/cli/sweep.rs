@@ -1,6 +1,7 @@
 //! `fairaudit sweep`: arguments → a validated request (plan, inputs, a claimed output
-//! folder, what to resume) → the sweep → the results → the folder's files, written as a
-//! unit → the terminal.
+//! folder, what to continue) → the sweep, checkpointed into the folder as it goes → the
+//! results → the folder's files, written as a unit → the terminal. With `--shards` the
+//! sweep is one shard of a larger one ([`super::shards`]).
 
 use super::args::{
     command_line, load_claims, load_paytable, parse_game, parse_range, parse_threads, ReportArgs,
@@ -10,20 +11,24 @@ use super::folder::{Existing, OutputFolder};
 use super::input::{install_stop_handler, STOP};
 use super::output::read_tally;
 use super::progress::{Progress, Unit};
+use super::shards::{ClusterArgs, ShardTask};
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::chain::seeds::{default_seed_pair, derive_seed_pairs, SeedPair, DEFAULT_MASTER_SEED};
 use fairaudit::chain::{Kernel, REFERENCE_MAX_NONCE};
 use fairaudit::games::GameId;
+use fairaudit::report::run_info::ShardRun;
 use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
 use fairaudit::rtp::claims::Claim;
 use fairaudit::rtp::Paytable;
-use fairaudit::sweep::{self, rounds_remaining, SweepControl, DEFAULT_CHUNK};
+use fairaudit::sweep::{
+    rounds_remaining, run_with_checkpoints, CheckpointError, SweepControl, DEFAULT_CHUNK,
+};
 use fairaudit::tally::file::{NonceRange, Plan, SeedSource, TallyFile, TALLY_FILE};
 use std::path::PathBuf;
-use std::time::{Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 /// Default nonce range: 10 million rounds per game.
 const DEFAULT_NONCES: &str = "0..10000000";
@@ -54,10 +59,11 @@ pub struct SweepArgs {
     /// Nonces per work chunk (does not change results).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_CHUNK, value_parser = clap::value_parser!(u64).range(1..))]
     chunk_size: u64,
-    /// Output folder.
+    /// Output folder (with --shards, the folder of the shard folders).
     #[arg(long, value_name = "DIR", default_value = "reports")]
     out: PathBuf,
-    /// Continue an interrupted sweep in --out (same arguments).
+    /// Continue the interrupted sweep in --out, and fail if there is none (the same command
+    /// without --resume also continues one).
     #[arg(long)]
     resume: bool,
     /// Replace another run's output in --out.
@@ -70,9 +76,12 @@ pub struct SweepArgs {
     keccak: super::args::KeccakArgs,
     #[command(flatten)]
     report: ReportArgs,
+    #[command(flatten)]
+    cluster: ClusterArgs,
 }
 
-/// A sweep ready to run: every input read and checked, the output folder claimed.
+/// A sweep ready to run: every input read and checked (the output folder, claimed, comes
+/// beside it).
 struct SweepRequest {
     plan: Plan,
     paytable: Paytable,
@@ -82,17 +91,33 @@ struct SweepRequest {
     chunk: u64,
     kernel: Kernel,
     quiet: bool,
-    folder: OutputFolder,
     prior: Option<TallyFile>,
+    shard: Option<ShardTask>,
+    checkpoint_every: Duration,
 }
 
 impl SweepRequest {
-    fn new(args: SweepArgs) -> Result<SweepRequest> {
-        let plan = plan_of(&args);
+    fn new(args: SweepArgs) -> Result<(SweepRequest, OutputFolder)> {
+        let mut plan = plan_of(&args);
         let paytable = load_paytable(args.report.paytable.as_deref())?;
         let claims = load_claims(args.report.claims.as_deref())?;
-        let (folder, existing) = OutputFolder::claim(&args.out)?;
-        let prior = earlier_sweep(&folder, existing, &plan, args.resume, args.force)?;
+        let shard = match args.cluster.shards {
+            Some(count) => {
+                let sharding = super::shards::sharding(&plan, count)?;
+                Some(super::shards::require_index(&sharding, args.cluster.shard_index)?)
+            }
+            None => None,
+        };
+        let out = match &shard {
+            Some(task) => {
+                let range = task.shard.sharding().range(task.shard.index);
+                plan.nonces = vec![range];
+                task.folder(&args.out)
+            }
+            None => args.out.clone(),
+        };
+        let (folder, existing) = OutputFolder::claim(&out)?;
+        let prior = earlier_sweep(&folder, existing, &plan, shard.as_ref(), args.resume, args.force)?;
         // All cores by default. Not `rayon::current_num_threads`: that starts rayon's global
         // pool, which panics when threads cannot be spawned (a process limit).
         let threads = args.threads.map_or_else(
@@ -100,7 +125,7 @@ impl SweepRequest {
             |t| t as usize,
         );
         let kernel = args.keccak.kernel()?;
-        Ok(SweepRequest {
+        let request = SweepRequest {
             plan,
             paytable,
             claims,
@@ -109,9 +134,26 @@ impl SweepRequest {
             chunk: args.chunk_size,
             kernel,
             quiet: args.quiet,
-            folder,
             prior,
-        })
+            shard,
+            checkpoint_every: args.cluster.checkpoint_every,
+        };
+        Ok((request, folder))
+    }
+
+    /// How the run was made, for `run.json` (a checkpoint's or the final one).
+    fn run_info(&self, tallies: &TallyFile, started: (SystemTime, Instant), rounds: u64) -> RunInfo {
+        let mut info = RunInfo::for_tallies("sweep", tallies, command_line());
+        info.threads = Some(self.threads);
+        info.chunk_size = Some(self.chunk);
+        info.keccak_path = Some(self.kernel.path());
+        info.checkpoint_every_seconds = Some(self.checkpoint_every.as_secs_f64());
+        info.shard = self
+            .shard
+            .as_ref()
+            .map(|task| ShardRun { shard: task.shard, index_from: task.index_from.clone() });
+        fill_timing(&mut info, started, rounds);
+        info
     }
 }
 
@@ -131,12 +173,14 @@ fn plan_of(args: &SweepArgs) -> Plan {
 }
 
 /// What the output folder's earlier sweep means for this one: the tallies to continue
-/// (`--resume`), nothing (a fresh start, `--force`, or a finished run of the same plan
-/// being reproduced), or a refusal that says what to do.
+/// (a checkpoint or an interrupted sweep of the same plan; `--resume`; a shard already
+/// complete), nothing (a fresh start, `--force`, or a finished run of the same plan being
+/// reproduced), or a refusal that says what to do.
 fn earlier_sweep(
     folder: &OutputFolder,
     existing: Existing,
     plan: &Plan,
+    shard: Option<&ShardTask>,
     resume: bool,
     force: bool,
 ) -> Result<Option<TallyFile>> {
@@ -150,17 +194,19 @@ fn earlier_sweep(
             let existing = read_tally(&tally_path).with_context(|| {
                 format!("{dir} holds a {TALLY_FILE} fairaudit cannot use; pass --force to replace it")
             })?;
-            if resume {
-                if existing.plan != *plan {
-                    bail!("{dir}: the interrupted sweep there has a different plan (games, nonces or seed pairs); resume with the same arguments");
-                }
-                return Ok(Some(existing));
+            let same = existing.plan == *plan && existing.shard == shard.map(|task| task.shard);
+            if !same && (resume || !existing.complete) {
+                bail!("{dir} holds an interrupted sweep of a different plan (games, nonces, seed pairs or shard); run it with its own arguments, choose another --out, or pass --force to start over");
             }
-            if !existing.complete {
-                bail!("{dir} holds an interrupted sweep: pass --resume to continue it, or --force to start over");
-            }
-            if existing.plan != *plan {
+            if !same {
                 bail!("{dir} holds the output of a different sweep; choose another --out, or pass --force to replace it");
+            }
+            // A shard is a scheduler's task, run again after a requeue or a resubmitted
+            // array: a complete one is not swept again (its results are recomputed from
+            // its tallies), unless another version of fairaudit made it.
+            let finished_shard = shard.is_some() && made_by_this_version(folder);
+            if resume || !existing.complete || finished_shard {
+                return Ok(Some(existing));
             }
             Ok(None)
         }
@@ -170,8 +216,36 @@ fn earlier_sweep(
     }
 }
 
+/// Whether the folder's `run.json` was written by this version of fairaudit.
+fn made_by_this_version(folder: &OutputFolder) -> bool {
+    std::fs::read(folder.target().join("run.json"))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+        .is_some_and(|run| run["fairaudit_version"] == env!("CARGO_PKG_VERSION"))
+}
+
+/// `--dry-run`: every input checked as for a sweep, then the plan printed; nothing is
+/// claimed or written.
+fn dry_run(args: &SweepArgs) -> Result<Verdict> {
+    let plan = plan_of(args);
+    load_paytable(args.report.paytable.as_deref())?;
+    load_claims(args.report.claims.as_deref())?;
+    let cut = match args.cluster.shards {
+        Some(count) => {
+            let sharding = super::shards::sharding(&plan, count)?;
+            Some((sharding, super::shards::index(&sharding, args.cluster.shard_index)?))
+        }
+        None => None,
+    };
+    super::shards::print_plan(&plan, cut, &args.out);
+    Ok(Verdict::Clean)
+}
+
 pub fn run(args: SweepArgs) -> Result<Verdict> {
-    let request = SweepRequest::new(args)?;
+    if args.cluster.dry_run {
+        return dry_run(&args);
+    }
+    let (mut request, mut folder) = SweepRequest::new(args)?;
     let plan = &request.plan;
     if plan.nonces.iter().any(|r| r.end - 1 > REFERENCE_MAX_NONCE) {
         errln!("note: nonces above 2^53 - 1 have no reference behaviour (the operator's verifier cannot represent them)");
@@ -186,33 +260,43 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
 
     let remaining = rounds_remaining(plan, request.prior.as_ref());
     let rounds_before = request.prior.as_ref().map_or(0, TallyFile::rounds);
+    let dir = folder.target().to_owned();
+    announce(&request, &dir, remaining);
     let bar = Progress::new(Some(remaining), Unit::Rounds, request.quiet);
     let started = (SystemTime::now(), Instant::now());
     let progress = |rounds: u64| bar.inc(rounds);
     let control =
         SweepControl { chunk: request.chunk, stop: &STOP, progress: &progress, kernel: request.kernel };
-    let tallies = pool.install(|| sweep::run(plan, request.prior, &control))?;
+    let prior = request.prior.take();
+    let mut save = |partial: &TallyFile| -> Result<()> {
+        let mut partial = partial.clone();
+        partial.shard = request.shard.as_ref().map(|task| task.shard);
+        let info = request.run_info(&partial, started, partial.rounds() - rounds_before);
+        folder.checkpoint(&RunReport { tallies: &partial, run: &info, results: None }.files())
+    };
+    let swept =
+        pool.install(|| run_with_checkpoints(plan, prior, &control, request.checkpoint_every, &mut save));
+    let mut tallies = swept.map_err(|error| match error {
+        CheckpointError::Tally(error) => anyhow::Error::from(error),
+        CheckpointError::Save(error) => error.context("cannot save a checkpoint"),
+    })?;
     drop(bar);
+    tallies.shard = request.shard.as_ref().map(|task| task.shard);
 
-    let mut info = RunInfo::for_tallies("sweep", &tallies, command_line());
-    info.threads = Some(request.threads);
-    info.chunk_size = Some(request.chunk);
-    info.keccak_path = Some(request.kernel.path());
     // The facts come from the tallies, not from the progress bar (which a finished bar
     // reports as full even after an interruption).
     let done = tallies.rounds() - rounds_before;
-    fill_timing(&mut info, started, done);
+    let info = request.run_info(&tallies, started, done);
     let results = tallies
         .complete
         .then(|| RunResults::compute(&tallies, &request.paytable, &request.claims, request.alpha));
     let report = RunReport { tallies: &tallies, run: &info, results: results.as_ref() };
-    let dir = request.folder.target().to_owned();
-    request.folder.write_all(&report.files())?;
-    request.folder.commit()?;
+    folder.write_all(&report.files())?;
+    folder.commit()?;
 
     if !tallies.complete {
         errln!(
-            "interrupted: {done} of {remaining} rounds tallied and saved in {}; run the same command with --resume to continue",
+            "interrupted: {done} of {remaining} rounds tallied and saved in {}; run the same command to continue",
             dir.join(TALLY_FILE).display()
         );
         return Ok(Verdict::Interrupted);
@@ -227,7 +311,48 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
         request.threads,
     );
     outln!("output: {}", dir.display());
-    Ok(print_battery(&results.expect("complete sweeps have results").battery, "seed pairs"))
+    let verdict = print_battery(&results.expect("complete sweeps have results").battery, "seed pairs");
+    if request.shard.is_some() {
+        // A shard's battery speaks for its slice of the nonces; the sweep's verdict is the
+        // merge's. A finished shard exits 0 whatever it found, so that the scheduler counts
+        // it done (Slurm's afterok, a Job's completions) and the merge runs.
+        if verdict == Verdict::Finding {
+            outln!("note: this shard's battery is not the sweep's verdict; merge the shards for that (exit status 0: the shard is complete)");
+        }
+        return Ok(Verdict::Clean);
+    }
+    Ok(verdict)
+}
+
+/// Says on stderr which shard this is and where its index came from, and what an earlier
+/// run in the folder left to continue.
+fn announce(request: &SweepRequest, dir: &std::path::Path, remaining: u64) {
+    if let Some(task) = &request.shard {
+        let range = &request.plan.nonces[0];
+        errln!(
+            "shard {} of {} (index from {}): nonces {}..{}, output {}",
+            task.shard.index,
+            task.shard.count,
+            task.index_from,
+            range.start,
+            range.end,
+            dir.display()
+        );
+    }
+    if let Some(prior) = &request.prior {
+        if prior.complete {
+            errln!(
+                "{} already holds this sweep complete: nothing to sweep, its results are written again",
+                dir.display()
+            );
+        } else {
+            errln!(
+                "continuing the sweep saved in {}: {} rounds tallied, {remaining} to go",
+                dir.display(),
+                prior.rounds()
+            );
+        }
+    }
 }
 
 /// `server:client:nonce` is joined with colons, so a colon inside a seed makes two seed

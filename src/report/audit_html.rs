@@ -52,7 +52,7 @@ impl AuditReport<'_> {
             audit.players.len(),
             if audit.has_players { "players" } else { "history" }
         );
-        page_start(&mut html, "fairaudit audit", &subtitle, self.battery, self.verdict());
+        page_start(&mut html, "fairaudit audit", &subtitle, self.battery, self.verdict().as_str());
         warnings(&mut html, &audit.warnings);
         let findings: u64 = audit.findings.iter().map(|(_, n)| n).sum();
         let _ = write!(

@@ -2,6 +2,7 @@
 //! or network references) that a person reads in a minute: the verdict first, then the
 //! charts per game, the tests, RTP and claims, rejections, and how to reproduce the run.
 
+use super::results::{overall_label, verdict_label, PARTIAL};
 use super::svg::{escape, p_value_histogram, BandChart, HeatMap};
 use super::table::format_number;
 use super::RunInfo;
@@ -11,6 +12,7 @@ use crate::results::{Charts, RunResults};
 use crate::stats::battery::{p_value_text, Battery, TestResult, Verdict};
 use crate::tally::file::TallyFile;
 use crate::tally::keno::pair_index;
+use crate::tally::shards::PartialOf;
 use std::fmt::Write;
 
 /// z for a two-sided 99% band.
@@ -30,7 +32,8 @@ pub struct HtmlReport<'a> {
 pub(crate) const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:960px;color:#222;line-height:1.4}\
 h1{margin-bottom:4px}h2{border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:32px}\
 .verdict{display:inline-block;font-size:28px;font-weight:700;padding:6px 18px;border-radius:6px;color:#fff}\
-.PASS{background:#1e8449}.FAIL{background:#c0392b}.WEAK{background:#d68910}.INSUFFICIENT{background:#7f8c8d}\
+.PASS{background:#1e8449}.FAIL{background:#c0392b}.WEAK{background:#d68910}.INSUFFICIENT{background:#7f8c8d}.PARTIAL{background:#6c3483}\
+p.partial{border-left:6px solid #6c3483;background:#f4ecf7;padding:8px 12px}\
 table{border-collapse:collapse;font-size:13px;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 6px;text-align:left}\
 th{background:#f4f6f8}td.num{text-align:right;font-variant-numeric:tabular-nums}\
 tr.FAIL td{background:#f9d6d2}tr.WEAK td{background:#fcebcf}tr.INSUFFICIENT td{background:#eceff1}\
@@ -48,7 +51,9 @@ impl HtmlReport<'_> {
             escape(&self.run.finished_at),
             self.tallies.plan.rounds_per_sequence()
         );
-        page_start(&mut html, "fairaudit report", &subtitle, battery, battery.overall());
+        let partial = self.tallies.partial.as_ref();
+        page_start(&mut html, "fairaudit report", &subtitle, battery, overall_label(battery, partial));
+        self.partial_banner(&mut html);
         warnings(&mut html, &self.results.warnings);
         self.claims_summary(&mut html);
         for charts in &self.results.charts {
@@ -63,13 +68,39 @@ impl HtmlReport<'_> {
                 }
             }
         }
-        tests_table(&mut html, battery, "seed pair");
+        tests_table_marked(&mut html, battery, "seed pair", partial);
         self.across_pairs(&mut html);
         self.rtp_section(&mut html);
         self.rejections(&mut html);
         self.reproduce(&mut html);
         html.push_str("</body></html>\n");
         html
+    }
+
+    /// For a merge lacking some shards: which, so that no one reads its verdicts as the
+    /// whole sweep's.
+    fn partial_banner(&self, html: &mut String) {
+        let Some(partial) = &self.tallies.partial else { return };
+        let sharding = partial.sharding();
+        let missing: Vec<String> = partial
+            .missing
+            .iter()
+            .map(|&i| {
+                let range = sharding.range(i);
+                format!("{i} (nonces {}..{})", range.start, range.end)
+            })
+            .collect();
+        let _ = write!(
+            html,
+            "<p id=\"partial\" class=\"partial\"><b>{PARTIAL}:</b> this merge holds {} of the {} shards of nonces {}..{}; \
+             every verdict here speaks only for them. Missing or interrupted: shard{} {}.</p>",
+            partial.count as usize - partial.missing.len(),
+            partial.count,
+            partial.nonces.start,
+            partial.nonces.end,
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", ")
+        );
     }
 
     fn illustrative_note(&self, game: GameId) -> &'static str {
@@ -209,6 +240,11 @@ impl HtmlReport<'_> {
 /// The table of every test, coloured by verdict; `group` names the second column (seed
 /// pair, or player).
 pub(crate) fn tests_table(html: &mut String, battery: &Battery, group: &str) {
+    tests_table_marked(html, battery, group, None);
+}
+
+/// [`tests_table`] of a merge that may lack shards: then every verdict says `(PARTIAL)`.
+fn tests_table_marked(html: &mut String, battery: &Battery, group: &str, partial: Option<&PartialOf>) {
     let _ = write!(
         html,
         "<h2 id=\"tests\">Tests</h2><p class=\"note\">Holm-adjusted p below alpha is FAIL; unadjusted p below alpha that does not survive adjustment is WEAK. \
@@ -219,12 +255,13 @@ pub(crate) fn tests_table(html: &mut String, battery: &Battery, group: &str) {
         let [statistic, df, p, adjusted] = test_figures(r);
         let _ = write!(
             html,
-            "<tr class=\"{v}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{statistic}</td><td class=\"num\">{df}</td><td class=\"num\">{p}</td><td class=\"num\">{adjusted}</td><td>{v}</td><td class=\"num\">{}</td></tr>",
+            "<tr class=\"{v}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{statistic}</td><td class=\"num\">{df}</td><td class=\"num\">{p}</td><td class=\"num\">{adjusted}</td><td>{label}</td><td class=\"num\">{}</td></tr>",
             r.game,
             escape(&r.seed_pair),
             escape(&r.outcome.test),
             r.detectable_bias.map_or(String::new(), |b| format!("{:.2}%", b * 100.0)),
             v = r.verdict.as_str(),
+            label = verdict_label(r.verdict, partial),
         );
     }
     html.push_str("</table>");
@@ -242,7 +279,6 @@ pub(crate) fn test_figures(r: &TestResult) -> [String; 4] {
     ]
 }
 
-/// The opening of a report page, its verdict badge and the battery's counts.
 /// The run's warnings, in a box under the verdict (nothing when there are none).
 pub(crate) fn warnings(html: &mut String, warnings: &[String]) {
     for warning in warnings {
@@ -250,13 +286,9 @@ pub(crate) fn warnings(html: &mut String, warnings: &[String]) {
     }
 }
 
-pub(crate) fn page_start(
-    html: &mut String,
-    title: &str,
-    subtitle: &str,
-    battery: &Battery,
-    verdict: Verdict,
-) {
+/// The opening of a report page, its verdict badge (`verdict`: PASS, FAIL, PARTIAL) and
+/// the battery's counts.
+pub(crate) fn page_start(html: &mut String, title: &str, subtitle: &str, battery: &Battery, verdict: &str) {
     let counts = battery.counts();
     let _ = write!(
         html,
@@ -275,7 +307,7 @@ pub(crate) fn page_start(
         } else {
             "No test fails after adjustment for multiplicity (Holm)."
         },
-        v = verdict.as_str(),
+        v = verdict,
     );
 }
 

@@ -14,6 +14,7 @@ pub mod tallies;
 use crate::results::RunResults;
 use crate::stats::battery::Battery;
 use crate::tally::file::TallyFile;
+use crate::tally::shards::PartialOf;
 pub use html::HtmlReport;
 pub use run_info::RunInfo;
 pub use table::{csv_writer, format_number, spreadsheet_safe, Cell, Table};
@@ -62,15 +63,16 @@ impl Export for RunInfo {
     }
 }
 
-/// `summary.json` of a battery, with the run's warnings.
-pub struct Summary<'a>(pub &'a Battery, pub &'a [String]);
+/// `summary.json` of a battery, with the run's warnings (of a merge lacking the shards
+/// named, if any).
+pub struct Summary<'a>(pub &'a Battery, pub &'a [String], pub Option<&'a PartialOf>);
 
 impl Export for Summary<'_> {
     fn file_name(&self) -> String {
         "summary.json".into()
     }
     fn to_bytes(&self) -> Vec<u8> {
-        results::summary_json(self.0, self.1)
+        results::summary_json_of(self.0, self.1, self.2)
     }
 }
 
@@ -105,8 +107,9 @@ impl RunReport<'_> {
                     .into_iter()
                     .map(|t| Box::new(t) as Box<dyn Export>),
             );
-            exports.push(Box::new(results::tests_table(&results.battery)));
-            exports.push(Box::new(Summary(&results.battery, &results.warnings)));
+            let partial = self.tallies.partial.as_ref();
+            exports.push(Box::new(results::tests_table_of(&results.battery, partial)));
+            exports.push(Box::new(Summary(&results.battery, &results.warnings, partial)));
             exports.push(Box::new(results::rtp_table(&results.rtp)));
             exports.push(Box::new(HtmlReport { run: self.run, tallies: self.tallies, results }));
         }

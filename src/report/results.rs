@@ -7,11 +7,39 @@ use crate::rtp::empirical::{RtpBasis, RtpRow, RTP_TABLE};
 use crate::rtp::paytable::{PaytableOrigin, EXAMPLE_PAYTABLE_PATH, ILLUSTRATIVE_LABEL};
 use crate::stats::battery::{Battery, Verdict, VerdictCounts};
 use crate::stats::PValue;
+use crate::tally::shards::PartialOf;
 use serde::Serialize;
+
+/// The overall verdict as every file and the terminal write it: `FAIL` when a test fails;
+/// otherwise `PARTIAL` for a merge that lacks some shards (a pass would speak for nonces
+/// it never saw); otherwise the battery's verdict.
+pub fn overall_label(battery: &Battery, partial: Option<&PartialOf>) -> &'static str {
+    match battery.overall() {
+        Verdict::Fail => Verdict::Fail.as_str(),
+        _ if partial.is_some() => PARTIAL,
+        verdict => verdict.as_str(),
+    }
+}
+
+/// The word that marks a merge lacking some shards, wherever its verdicts appear.
+pub const PARTIAL: &str = "PARTIAL";
+
+/// One test's verdict as written: `PASS`, or `PASS (PARTIAL)` in a partial merge.
+pub fn verdict_label(verdict: Verdict, partial: Option<&PartialOf>) -> String {
+    match partial {
+        Some(_) => format!("{} ({PARTIAL})", verdict.as_str()),
+        None => verdict.as_str().to_owned(),
+    }
+}
 
 /// `tests.csv`: one row per test. p-values are numbers; one that underflowed below
 /// 1e-300 is written as 0 and its note starts with "p < 1e-300".
 pub fn tests_table(battery: &Battery) -> Table {
+    tests_table_of(battery, None)
+}
+
+/// [`tests_table`] of a merge that may lack shards: then every verdict says `(PARTIAL)`.
+pub fn tests_table_of(battery: &Battery, partial: Option<&PartialOf>) -> Table {
     let mut table = Table::new(
         "tests.csv",
         vec![
@@ -42,7 +70,7 @@ pub fn tests_table(battery: &Battery) -> Table {
             number(o.df),
             number(o.p_value),
             number(r.adjusted_p),
-            r.verdict.as_str().into(),
+            verdict_label(r.verdict, partial).into(),
             number(r.detectable_bias),
             note.into(),
         ]);
@@ -53,6 +81,13 @@ pub fn tests_table(battery: &Battery) -> Table {
 /// `summary.json`: the overall verdict, counts, every FAIL and WEAK test, and the run's
 /// warnings (a seed holding `:`).
 pub fn summary_json(battery: &Battery, warnings: &[String]) -> Vec<u8> {
+    summary_json_of(battery, warnings, None)
+}
+
+/// [`summary_json`] of a merge that may lack shards: then `verdict` is `PARTIAL` (unless a
+/// test fails), `battery_verdict` holds what the battery found on the shards merged, and
+/// `partial` names the missing ones. A complete run's summary has neither field.
+pub fn summary_json_of(battery: &Battery, warnings: &[String], partial: Option<&PartialOf>) -> Vec<u8> {
     #[derive(Serialize)]
     struct Flagged<'a> {
         game: GameId,
@@ -66,7 +101,11 @@ pub fn summary_json(battery: &Battery, warnings: &[String]) -> Vec<u8> {
     struct Summary<'a> {
         format: &'static str,
         version: u32,
-        verdict: Verdict,
+        verdict: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        battery_verdict: Option<Verdict>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        partial: Option<&'a PartialOf>,
         alpha: f64,
         tests: usize,
         counts: VerdictCounts,
@@ -92,7 +131,9 @@ pub fn summary_json(battery: &Battery, warnings: &[String]) -> Vec<u8> {
     let summary = Summary {
         format: "fairaudit-summary",
         version: 1,
-        verdict: battery.overall(),
+        verdict: overall_label(battery, partial),
+        battery_verdict: partial.map(|_| battery.overall()),
+        partial,
         alpha: battery.alpha,
         tests: battery.results.len(),
         counts: battery.counts(),

@@ -4,6 +4,7 @@ use crate::chain::seeds::SeedPair;
 use crate::chain::KeccakPath;
 use crate::games::GameId;
 use crate::tally::file::{NonceRange, SeedSource, TallyFile};
+use crate::tally::shards::{PartialOf, ShardOf};
 use serde::Serialize;
 
 /// The `format` field of every `run.json`: it marks a folder as fairaudit's output.
@@ -46,8 +47,27 @@ pub struct RunInfo {
     pub rounds_this_run: u64,
     /// `rounds_this_run / elapsed_seconds`.
     pub rounds_per_second: f64,
-    /// Whether the tallies cover the whole plan.
+    /// Whether the tallies cover the whole plan (false for a partial merge of shards).
     pub complete: bool,
+    /// For one shard of a sweep: which, and where its index came from (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardRun>,
+    /// For a merge that lacks some shards: which (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<PartialOf>,
+    /// Seconds between checkpoints (sweeps only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint_every_seconds: Option<f64>,
+}
+
+/// A shard's record in `run.json`: the tally file's, and where the index came from.
+#[derive(Clone, Debug, Serialize)]
+pub struct ShardRun {
+    /// Which shard of which cut.
+    #[serde(flatten)]
+    pub shard: ShardOf,
+    /// `--shard-index`, `SLURM_ARRAY_TASK_ID` or `JOB_COMPLETION_INDEX`.
+    pub index_from: String,
 }
 
 impl RunInfo {
@@ -71,7 +91,10 @@ impl RunInfo {
             elapsed_seconds: 0.0,
             rounds_this_run: 0,
             rounds_per_second: 0.0,
-            complete: tallies.complete,
+            complete: tallies.complete && tallies.partial.is_none(),
+            shard: None,
+            partial: tallies.partial.clone(),
+            checkpoint_every_seconds: None,
         }
     }
 

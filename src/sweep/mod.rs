@@ -1,7 +1,10 @@
 //! The sweep: every game of a plan, for every seed pair, over the plan's nonce ranges,
-//! tallied in parallel, resumable after an interruption, mergeable across shards.
+//! tallied in parallel, resumable after an interruption, checkpointed as it goes
+//! ([`checkpoint`]), mergeable across shards ([`shards`]).
 
+pub mod checkpoint;
 pub mod runner;
+pub mod shards;
 
 use crate::chain::{Kernel, RoundHasher};
 use crate::games::{GameId, Keno, Roulette};
@@ -10,6 +13,7 @@ use crate::tally::{Segments, SequenceTally, TallyError};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+pub use checkpoint::{run_with_checkpoints, CheckpointError};
 pub use runner::{sweep_range, tally_rounds, tally_words, DEFAULT_CHUNK};
 
 /// How a sweep runs (none of this changes its results).

@@ -16,6 +16,7 @@
 
 use crate::chain::seeds::SeedPair;
 use crate::games::GameId;
+use crate::tally::shards::{PartialOf, ShardOf, Sharding};
 use crate::tally::{Closed, KenoTally, RouletteTally, Segments, SequenceTally, TallyError};
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -235,6 +236,14 @@ pub struct TallyFile {
     pub complete: bool,
     /// One entry per seed pair and game, seed pairs outer, games in plan order.
     pub entries: Vec<Entry>,
+    /// For one shard of a sweep cut into shards: which one (absent otherwise, so an
+    /// unsharded sweep and a complete merge of shards write the same bytes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardOf>,
+    /// For a merge of some of a sweep's shards (`merge --allow-partial`): the shards it
+    /// lacks (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<PartialOf>,
 }
 
 /// Why a tally file cannot be used.
@@ -262,7 +271,15 @@ pub enum TallyFileError {
 impl TallyFile {
     /// A file for `plan` holding `entries`.
     pub fn new(plan: Plan, complete: bool, entries: Vec<Entry>) -> Self {
-        TallyFile { format: FORMAT.to_owned(), version: VERSION, plan, complete, entries }
+        TallyFile {
+            format: FORMAT.to_owned(),
+            version: VERSION,
+            plan,
+            complete,
+            entries,
+            shard: None,
+            partial: None,
+        }
     }
 
     /// Rounds tallied in all entries.
@@ -375,7 +392,43 @@ impl TallyFile {
         if per_game.iter().any(|&(_, rounds)| rounds > MAX_ROUNDS) {
             return shape("more than 2^58 rounds of one game: counters could overflow when summed".into());
         }
-        Ok(())
+        self.validate_shard_records()
+    }
+
+    /// Checks the shard or partial-merge record against the plan: a shard's plan is
+    /// exactly its range; a partial merge's plan is exactly the ranges of the shards it
+    /// does not list as missing.
+    fn validate_shard_records(&self) -> Result<(), TallyError> {
+        let shape = |what: &str| Err(TallyError::Shape(what.to_owned()));
+        let cut = |nonces: NonceRange, count: u32| {
+            Sharding::new(nonces, count).map_err(|e| TallyError::Shape(format!("shard record: {e}")))
+        };
+        match (&self.shard, &self.partial) {
+            (None, None) => Ok(()),
+            (Some(_), Some(_)) => shape("a file is either one shard or a partial merge, not both"),
+            (Some(shard), None) => {
+                let sharding = cut(shard.nonces, shard.count)?;
+                if shard.index >= shard.count || self.plan.nonces != [sharding.range(shard.index)] {
+                    return shape("the plan's nonces are not the range of the shard its record names");
+                }
+                Ok(())
+            }
+            (None, Some(partial)) => {
+                let sharding = cut(partial.nonces, partial.count)?;
+                let ascending = partial.missing.windows(2).all(|w| w[0] < w[1]);
+                if partial.missing.is_empty()
+                    || !ascending
+                    || partial.missing.last().is_some_and(|&last| last >= partial.count)
+                    || partial.missing.len() == partial.count as usize
+                {
+                    return shape("a partial merge lists its missing shards once each, ascending, and lacks some but not all");
+                }
+                if self.plan.nonces != sharding.covered(&partial.merged()) {
+                    return shape("the plan's nonces are not the ranges of the shards a partial merge holds");
+                }
+                Ok(())
+            }
+        }
     }
 }
 

@@ -17,6 +17,7 @@ pub mod gaps;
 pub mod keno;
 pub mod roulette;
 pub mod runs;
+pub mod shards;
 pub mod stream;
 pub mod window;
 

@@ -1,0 +1,356 @@
+//! fairaudit as the worker of a scheduler (docs/cluster.md). The local array runs through
+//! the same entry point Slurm runs, `deploy/slurm/shard.sbatch`, with the index variable
+//! set per task: shards in a shuffled order, one killed with SIGKILL mid-run and started
+//! again, one run twice; the merge names what is missing or interrupted, merges a partial
+//! result only when told (PARTIAL then shows in every file and on stdout), and the full
+//! merge is byte for byte one sweep of the whole range. The Kubernetes manifests are parsed
+//! and their command lines run through the CLI. `deploy/slurm/ci-cluster.sh` (in `.ci/run`)
+//! does the same on a real single-node Slurm.
+
+mod common;
+
+use assert_cmd::Command;
+use fairaudit::tally::file::TallyFile;
+use predicates::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// The variables a scheduler sets to a task's index.
+const INDEX_VARIABLES: [&str; 2] = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("fairaudit")
+}
+
+/// `fairaudit` with neither index variable inherited from whoever runs the tests.
+fn fairaudit() -> Command {
+    let mut command = Command::cargo_bin("fairaudit").unwrap();
+    for name in INDEX_VARIABLES {
+        command.env_remove(name);
+    }
+    command
+}
+
+/// The sweep the local array cuts: one game, so that a shard lasts long enough to be killed
+/// after its first checkpoint and before its end.
+const NONCES: &str = "0..8000000";
+const SHARDS: u32 = 4;
+const SWEEP_ARGS: &str = "--game roulette-american --chunk-size 16384";
+
+/// One array task as Slurm starts it: `shard.sbatch` with the knobs of `submit.sh` in the
+/// environment and the task's index in `SLURM_ARRAY_TASK_ID`.
+fn slurm_task(out: &Path, index: u32) -> std::process::Command {
+    let mut command = std::process::Command::new("bash");
+    command
+        .arg(root().join("deploy/slurm/shard.sbatch"))
+        .env("FAIRAUDIT", bin())
+        .env("NONCES", NONCES)
+        .env("SHARDS", SHARDS.to_string())
+        .env("OUT", out)
+        .env("SWEEP_ARGS", SWEEP_ARGS)
+        .env("CHECKPOINT_EVERY", "50ms")
+        .env("SLURM_CPUS_PER_TASK", "1")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .env("SLURM_ARRAY_TASK_ID", index.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    command
+}
+
+/// Runs a task to its end; returns its stderr.
+fn run_task(out: &Path, index: u32) -> String {
+    let output = slurm_task(out, index).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(0), "shard {index}: {stderr}");
+    stderr
+}
+
+fn shard_dir(out: &Path, index: u32) -> PathBuf {
+    out.join("shards").join(format!("shard-{index:04}-of-{SHARDS:04}"))
+}
+
+fn read_tally(dir: &Path) -> Option<TallyFile> {
+    let bytes = std::fs::read(dir.join("tally.json")).ok()?;
+    Some(TallyFile::from_bytes(&bytes).expect("a published tally file is always whole and valid"))
+}
+
+/// Starts a task and kills it with SIGKILL as soon as its first checkpoint is published:
+/// mid-run, since a checkpoint is an incomplete tally file.
+fn kill_task_after_a_checkpoint(out: &Path, index: u32) -> TallyFile {
+    let mut child = slurm_task(out, index).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let saved = loop {
+        if let Some(tally) = read_tally(&shard_dir(out, index)) {
+            break tally;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "shard {index} ended before its first checkpoint");
+        assert!(Instant::now() < deadline, "no checkpoint within two minutes");
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    // SAFETY: kill(2) on our own child's pid, which has not been reaped yet.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGKILL) }, 0);
+    let status = child.wait().unwrap();
+    assert!(status.code().is_none(), "killed by a signal, not exited: {status}");
+    assert!(!saved.complete, "the first checkpoint is mid-run");
+    let left = read_tally(&shard_dir(out, index)).expect("the killed task's last checkpoint remains");
+    assert!(!left.complete, "the task was killed before its end");
+    assert!(left.rounds() > 0);
+    left
+}
+
+/// Every output file except run.json and report.html (they record how the run was made).
+fn outputs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name() != "run.json" && e.file_name() != "report.html")
+        .map(|e| (e.file_name().into_string().unwrap(), std::fs::read(e.path()).unwrap()))
+        .collect()
+}
+
+fn assert_same_outputs(a: &Path, b: &Path) {
+    let (a, b) = (outputs(a), outputs(b));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (name, bytes) in &a {
+        assert!(bytes == &b[name], "{name} differs");
+    }
+}
+
+fn range_of(index: u32) -> String {
+    let size = 8_000_000 / u64::from(SHARDS);
+    format!("nonces {}..{}", u64::from(index) * size, u64::from(index + 1) * size)
+}
+
+#[test]
+fn a_local_array_in_any_order_with_a_kill_and_a_rerun_merges_to_exactly_one_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let mut order: Vec<u32> = (0..SHARDS).collect();
+    let mut words = common::ChaChaWords::seeded(14);
+    for i in (1..order.len()).rev() {
+        order.swap(i, words.below(i as u32 + 1) as usize);
+    }
+    let (first, killed, third, last) = (order[0], order[1], order[2], order[3]);
+
+    let stderr = run_task(&out, first);
+    assert!(
+        stderr.contains(&format!("shard {first} of {SHARDS} (index from SLURM_ARRAY_TASK_ID)")),
+        "{stderr}"
+    );
+    let left = kill_task_after_a_checkpoint(&out, killed);
+    run_task(&out, third);
+
+    // One shard interrupted, one never started: the merge names both and refuses.
+    let merged = dir.path().join("merged");
+    fairaudit()
+        .args(["merge"])
+        .arg(out.join("shards"))
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!("shard {killed} ({}) interrupted", range_of(killed))))
+        .stderr(predicate::str::contains(format!("shard {last} ({}) missing", range_of(last))))
+        .stderr(predicate::str::contains("--allow-partial"));
+    assert!(!merged.exists(), "a refused merge writes nothing");
+
+    // Told to, it merges the two complete shards and says PARTIAL everywhere.
+    let partial = dir.path().join("partial");
+    fairaudit()
+        .args(["merge", "--allow-partial", "--out"])
+        .arg(&partial)
+        .arg(out.join("shards"))
+        .assert()
+        .stdout(predicate::str::contains("PARTIAL: merged 2 of 4 shards"))
+        .stdout(predicate::str::contains("verdict: PARTIAL"));
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(partial.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["verdict"], "PARTIAL");
+    let mut missing = vec![killed, last];
+    missing.sort();
+    assert_eq!(summary["partial"]["missing"], serde_json::json!(missing));
+    let html = std::fs::read_to_string(partial.join("report.html")).unwrap();
+    assert!(html.contains("class=\"verdict PARTIAL\">PARTIAL<"), "the badge");
+    assert!(
+        html.contains(&format!("{killed} ({})", range_of(killed))),
+        "the banner names the missing shards"
+    );
+    let tests = std::fs::read_to_string(partial.join("tests.csv")).unwrap();
+    assert!(tests.lines().skip(1).all(|row| row.contains("(PARTIAL)")), "every verdict in tests.csv");
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(partial.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["complete"], false);
+    assert_eq!(run["partial"]["missing"], serde_json::json!(missing));
+
+    // The killed task, started again with the same command, continues from its checkpoint.
+    let stderr = run_task(&out, killed);
+    assert!(
+        stderr.contains(&format!(
+            "continuing the sweep saved in {}: {} rounds",
+            shard_dir(&out, killed).display(),
+            left.rounds()
+        )),
+        "{stderr}"
+    );
+    run_task(&out, last);
+    // A shard run twice (a resubmitted array) yields one result; here through the index
+    // variable of a Kubernetes Indexed Job.
+    let before = outputs(&shard_dir(&out, first));
+    fairaudit()
+        .args(["sweep", "--nonces", NONCES, "--shards", &SHARDS.to_string(), "--quiet", "--out"])
+        .arg(out.join("shards"))
+        .args(SWEEP_ARGS.split(' '))
+        .env("JOB_COMPLETION_INDEX", first.to_string())
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains("index from JOB_COMPLETION_INDEX"))
+        .stderr(predicate::str::contains("already holds this sweep complete"));
+    assert_eq!(outputs(&shard_dir(&out, first)), before);
+
+    fairaudit()
+        .args(["merge"])
+        .arg(out.join("shards"))
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("merged all 4 shards of nonces 0..8000000"))
+        .stdout(predicate::str::contains("PARTIAL").not());
+    // The merge job run again once the missing shards are in replaces its partial output.
+    fairaudit().args(["merge"]).arg(out.join("shards")).arg("--out").arg(&partial).assert().code(0);
+
+    let single = dir.path().join("single");
+    fairaudit()
+        .args(["sweep", "--nonces", NONCES, "--quiet", "--out"])
+        .arg(&single)
+        .args(SWEEP_ARGS.split(' '))
+        .assert()
+        .code(0);
+    assert_same_outputs(&single, &merged);
+    assert_same_outputs(&single, &partial);
+}
+
+#[test]
+fn the_shard_table_and_the_index_sources() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let dry_run = |env: &[(&str, &str)]| {
+        let mut command = fairaudit();
+        command.args(["sweep", "--nonces", "10..20", "--shards", "3", "--dry-run", "--out"]).arg(&out);
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        command.assert()
+    };
+    let table = dry_run(&[]).code(0).get_output().stdout.clone();
+    let table = String::from_utf8(table).unwrap();
+    for (index, range) in [(0, "10..14"), (1, "14..17"), (2, "17..20")] {
+        let row = table
+            .lines()
+            .find(|line| line.trim_start().starts_with(&format!("{index} ")))
+            .unwrap_or_else(|| panic!("no row for shard {index}:\n{table}"));
+        assert!(row.contains(range) && row.contains(&format!("shard-000{index}-of-0003")), "{row}");
+    }
+    assert!(!out.exists(), "a dry run writes nothing");
+    // Slurm's variable is read first; --shard-index wins over both.
+    dry_run(&[("JOB_COMPLETION_INDEX", "2"), ("SLURM_ARRAY_TASK_ID", "1")]).stdout(predicate::str::contains(
+        "this task: shard 1 (index from SLURM_ARRAY_TASK_ID), nonces 14..17",
+    ));
+    dry_run(&[("JOB_COMPLETION_INDEX", "2")])
+        .stdout(predicate::str::contains("index from JOB_COMPLETION_INDEX"));
+
+    // A sweep with --shards and no index, or an index outside the array, is refused before
+    // any work, saying how to submit the array.
+    fairaudit()
+        .args(["sweep", "--nonces", "10..20", "--shards", "3", "--out"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--shard-index I, or SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"));
+    fairaudit()
+        .args(["sweep", "--nonces", "10..20", "--shards", "3", "--out"])
+        .arg(&out)
+        .env("SLURM_ARRAY_TASK_ID", "3")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--array=0-2"));
+    fairaudit()
+        .args(["sweep", "--nonces", "10..20", "--shards", "11", "--shard-index", "0", "--out"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("11 shards of 10 nonces"));
+    assert!(!out.exists());
+}
+
+/// The args of the first container of a Job manifest.
+fn container_args(job: &Yaml) -> Vec<String> {
+    job["spec"]["template"]["spec"]["containers"][0]["args"]
+        .as_vec()
+        .expect("the container's args")
+        .iter()
+        .map(|arg| arg.as_str().expect("every arg is a string").to_owned())
+        .collect()
+}
+
+fn manifest(name: &str) -> Yaml {
+    let text = std::fs::read_to_string(root().join("deploy/k8s").join(name)).unwrap();
+    let mut docs = YamlLoader::load_from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(docs.len(), 1, "{name}: one document");
+    docs.remove(0)
+}
+
+/// The manifests parse, the Indexed Job's completions are its --shards, and both
+/// containers' command lines are accepted by the CLI (the image's entrypoint is the
+/// binary): the sweep's as a dry run of its last shard, the merge's up to the point where
+/// it finds no shards in an empty folder.
+#[test]
+fn the_kubernetes_manifests_parse_and_their_command_lines_are_accepted() {
+    let volume = manifest("volume.yaml");
+    assert_eq!(volume["kind"].as_str(), Some("PersistentVolumeClaim"));
+    let claim = volume["metadata"]["name"].as_str().unwrap();
+
+    let sweep = manifest("sweep-job.yaml");
+    assert_eq!(sweep["kind"].as_str(), Some("Job"));
+    assert_eq!(sweep["spec"]["completionMode"].as_str(), Some("Indexed"));
+    let completions = sweep["spec"]["completions"].as_i64().unwrap();
+    let args = container_args(&sweep);
+    let shards = args.iter().position(|a| a == "--shards").map(|i| args[i + 1].clone()).unwrap();
+    assert_eq!(shards, completions.to_string(), "one completion per shard");
+    assert!(!args.iter().any(|a| a == "--shard-index"), "the index comes from JOB_COMPLETION_INDEX");
+
+    let merge = manifest("merge-job.yaml");
+    let merge_args = container_args(&merge);
+    let out = args.iter().position(|a| a == "--out").map(|i| args[i + 1].clone()).unwrap();
+    assert_eq!(merge_args[1], out, "the merge reads the folder the shards write");
+    for job in [&sweep, &merge] {
+        assert_eq!(
+            job["spec"]["template"]["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"].as_str(),
+            Some(claim)
+        );
+    }
+
+    // The volume's folders, here.
+    let dir = tempfile::tempdir().unwrap();
+    let local = |args: &[String]| -> Vec<String> {
+        args.iter().map(|a| a.replace("/data", &dir.path().display().to_string())).collect()
+    };
+    let last = (completions - 1).to_string();
+    fairaudit()
+        .args(local(&args))
+        .arg("--dry-run")
+        .env("JOB_COMPLETION_INDEX", &last)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(format!(
+            "this task: shard {last} (index from JOB_COMPLETION_INDEX)"
+        )));
+    std::fs::create_dir(dir.path().join("shards")).unwrap();
+    fairaudit().args(local(&merge_args)).assert().code(2).stderr(predicate::str::contains("holds neither"));
+}
