@@ -76,7 +76,6 @@ fn read_inputs(dirs: &[PathBuf], bar: &Progress) -> Result<Vec<Input>> {
         for (shard_dir, _) in &shards {
             if shard_dir.join(TALLY_FILE).exists() {
                 inputs.push(read_input(shard_dir)?);
-                bar.inc(1);
             }
         }
         if inputs.len() == before {
@@ -86,6 +85,7 @@ fn read_inputs(dirs: &[PathBuf], bar: &Progress) -> Result<Vec<Input>> {
                 shards.len()
             );
         }
+        bar.inc(1);
     }
     Ok(inputs)
 }
@@ -135,7 +135,8 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
     let paytable = load_paytable(args.report.paytable.as_deref())?;
     let claims = load_claims(args.report.claims.as_deref())?;
     let (folder, existing) = OutputFolder::claim(&args.out)?;
-    let bar = Progress::new(None, Unit::Inputs, args.quiet);
+    // One step per folder named on the command line (a folder of shards is one step).
+    let bar = Progress::new(Some(args.inputs.len() as u64), Unit::Inputs, args.quiet);
     let inputs = read_inputs(&args.inputs, &bar)?;
     drop(bar);
     let count = inputs.len();
