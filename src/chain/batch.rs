@@ -177,6 +177,21 @@ impl WordSource for BlockWords<'_> {
         self.next += 1;
         half.swap_bytes()
     }
+
+    #[inline(always)]
+    fn fill_words(&mut self, out: &mut [u32]) {
+        if self.next == 0 && out.len() <= WORDS_PER_BLOCK {
+            // A round's first words, the common case: straight from its lanes, with no
+            // per-word check of where the block ends (the length is known at the call).
+            for (i, word) in out.iter_mut().enumerate() {
+                let lane = self.group.0[i / 2][self.lane];
+                *word = if i % 2 == 0 { lane as u32 } else { (lane >> 32) as u32 }.swap_bytes();
+            }
+            self.next = out.len();
+        } else {
+            out.iter_mut().for_each(|word| *word = self.next_word());
+        }
+    }
 }
 
 /// Hashes batches of consecutive rounds of one seed pair with one [`Kernel`]; keeps the

@@ -223,6 +223,21 @@ impl Kernel {
         }
     }
 
+    /// Runs `f` with the code inlined into it compiled for the instructions this kernel's
+    /// path was checked for: AVX2 and POPCNT on the `avx2` and `avx512` paths, the baseline
+    /// on `scalar`. The sweep's per-thread loop runs this way (its draws and tallies count
+    /// bits and compare bytes in vectors); it changes no result, only the instructions.
+    #[inline]
+    pub fn run_compiled_for_path<R>(self, f: impl FnOnce() -> R) -> R {
+        match self.engine {
+            Engine::Scalar => f(),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(token) => token.run(f),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512(token) => token.run(f),
+        }
+    }
+
     /// Which path this kernel runs.
     pub fn path(self) -> KeccakPath {
         match self.engine {

@@ -6,7 +6,9 @@
 //! - calling a `#[target_feature]` function, which is sound only on a CPU that has the
 //!   feature. The [`Avx2`] and [`Avx512`] tokens can only be made by run-time detection
 //!   (`is_x86_feature_detected!`), and the kernels are reached only through a token, so
-//!   a path the CPU lacks is never executed;
+//!   a path the CPU lacks is never executed. The same holds for `run_with_avx2_and_popcnt`,
+//!   through which a token runs the sweep's per-thread loop compiled for AVX2 and POPCNT
+//!   (`Kernel::run_compiled_for_path`);
 //! - loading and storing vector registers from the lanes of a [`BatchState`], through
 //!   pointers to arrays whose size is checked by their types.
 //!
@@ -102,7 +104,15 @@ pub(crate) struct Avx512(());
 impl Avx512 {
     /// The token, if the CPU running this process has AVX-512F.
     pub(crate) fn detect() -> Option<Self> {
-        is_x86_feature_detected!("avx512f").then_some(Self(()))
+        (is_x86_feature_detected!("avx512f") && has_avx2_and_popcnt()).then_some(Self(()))
+    }
+
+    /// Runs `f` with the code inlined into it compiled for AVX2 and POPCNT (see
+    /// [`Avx2::run`]; the sweep's own code gains nothing from 512-bit vectors).
+    #[inline]
+    pub(crate) fn run<R>(self, f: impl FnOnce() -> R) -> R {
+        // SAFETY: `self` exists only if AVX2 and POPCNT were detected (see `detect`).
+        unsafe { run_with_avx2_and_popcnt(f) }
     }
 
     /// Permutes all [`BATCH_LANES`] states of `states` (eight: one register per lane).
@@ -113,14 +123,35 @@ impl Avx512 {
     }
 }
 
-/// Proof that this CPU has AVX2; only [`Avx2::detect`] makes one.
+/// Whether this CPU has AVX2 and POPCNT (every CPU with AVX2 has POPCNT; checked all
+/// the same, since the tokens promise both).
+fn has_avx2_and_popcnt() -> bool {
+    is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt")
+}
+
+/// Calls `f`; whatever is inlined into it is compiled for AVX2 and POPCNT.
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn run_with_avx2_and_popcnt<R>(f: impl FnOnce() -> R) -> R {
+    f()
+}
+
+/// Proof that this CPU has AVX2 and POPCNT; only [`Avx2::detect`] makes one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Avx2(());
 
 impl Avx2 {
     /// The token, if the CPU running this process has AVX2.
     pub(crate) fn detect() -> Option<Self> {
-        is_x86_feature_detected!("avx2").then_some(Self(()))
+        has_avx2_and_popcnt().then_some(Self(()))
+    }
+
+    /// Runs `f` with the code inlined into it compiled for AVX2 and POPCNT: the sweep's
+    /// per-thread loop runs this way, so that its draws and tallies count bits with one
+    /// instruction and use 256-bit vectors, where the baseline x86-64 build has neither.
+    #[inline]
+    pub(crate) fn run<R>(self, f: impl FnOnce() -> R) -> R {
+        // SAFETY: `self` exists only if AVX2 and POPCNT were detected (see `detect`).
+        unsafe { run_with_avx2_and_popcnt(f) }
     }
 
     /// Permutes the first `used` states of `states`, four at a time (one or two calls).

@@ -10,12 +10,26 @@ use super::sponge::{permute, KeccakState, RATE_BYTES, RATE_LANES, SHAKE_DOMAIN};
 pub trait WordSource {
     /// The next word. Sources are unbounded: this never fails.
     fn next_word(&mut self) -> u32;
+
+    /// Fills `out` with the next `out.len()` words: exactly what as many
+    /// [`WordSource::next_word`] calls would give. Sources that keep their words in blocks
+    /// override it to copy them without a check per word (a Keno round reads its first ten
+    /// words this way).
+    #[inline]
+    fn fill_words(&mut self, out: &mut [u32]) {
+        out.iter_mut().for_each(|word| *word = self.next_word());
+    }
 }
 
 impl<W: WordSource + ?Sized> WordSource for &mut W {
     #[inline]
     fn next_word(&mut self) -> u32 {
         (**self).next_word()
+    }
+
+    #[inline]
+    fn fill_words(&mut self, out: &mut [u32]) {
+        (**self).fill_words(out);
     }
 }
 

@@ -5,7 +5,7 @@
 
 use super::{Game, GameId, OutcomeSpace};
 use crate::chain::WordSource;
-use crate::sampler::sample;
+use crate::sampler::{limit, sample};
 
 /// Numbers on the Keno grid.
 pub const GRID: usize = 40;
@@ -58,23 +58,36 @@ impl Game for Keno {
         OutcomeSpace { outcomes: GRID, draws_per_round: DRAWN, reference_words: REFERENCE_WORDS }
     }
 
-    #[inline]
+    // Always inlined: into the sweep's loop compiled for the kernel's path.
+    #[inline(always)]
     fn draw<W: WordSource + ?Sized>(&self, words: &mut W, round: &mut KenoRound) {
         // Sampling depends only on the words, not on which numbers were drawn, so the ten
-        // indices are sampled first, then turned into numbers all at once. Written out draw
-        // by draw so that each draw's P is a constant: the sampler's limit and `% P` then
-        // compile to multiplications, where a loop paid two divisions per draw (profiled:
-        // a fifth of a sweep's time on the AVX-512 path).
+        // indices are sampled first, then turned into numbers all at once. Each draw's P
+        // is a constant, so the sampler's limit and `% P` compile to multiplications (a
+        // loop paid two divisions per draw: a fifth of a sweep's time, profiled).
+        //
+        // Nearly every round rejects no word (at most 2³² mod P of the 2³² values are
+        // rejected: about one round in 10⁸), so the first ten words are read at once and
+        // checked together; a round that rejects one is drawn again, word by word, from
+        // the same ten words and then the rest of its stream.
+        let mut first = [0u32; DRAWN];
+        words.fill_words(&mut first);
         let mut indices = [0u8; LANES];
-        macro_rules! samples {
-            ($($k:literal)*) => {$(
-                let pick = sample(words, choices_at_draw($k));
-                indices[$k] = pick.index as u8;
-                round.rejected[$k] = pick.rejected;
-            )*};
+        let all_accepted =
+            (0..DRAWN).fold(true, |ok, k| ok & (u64::from(first[k]) < limit(choices_at_draw(k))));
+        if all_accepted {
+            for (k, (index, word)) in indices.iter_mut().zip(first).enumerate() {
+                *index = (word % choices_at_draw(k)) as u8;
+            }
+            round.rejected = [0; DRAWN];
+        } else {
+            let mut words = Replayed { first, next: 0, rest: words };
+            for (k, (index, rejected)) in indices.iter_mut().zip(&mut round.rejected).enumerate() {
+                let pick = sample(&mut words, choices_at_draw(k));
+                *index = pick.index as u8;
+                *rejected = pick.rejected;
+            }
         }
-        samples!(0 1 2 3 4 5 6 7 8 9);
-        const _: () = assert!(DRAWN == 10, "one sample per draw");
         let positions = positions_in_grid(indices);
         for (number, position) in round.order.iter_mut().zip(positions) {
             *number = position + 1;
@@ -94,6 +107,26 @@ impl Game for Keno {
     }
 }
 
+/// Words already read from a round's stream, handed out again before the rest of it: the
+/// draw of a round that rejected one of its first ten words.
+struct Replayed<'a, W: ?Sized> {
+    first: [u32; DRAWN],
+    next: usize,
+    rest: &'a mut W,
+}
+
+impl<W: WordSource + ?Sized> WordSource for Replayed<'_, W> {
+    fn next_word(&mut self) -> u32 {
+        match self.first.get(self.next) {
+            Some(&word) => {
+                self.next += 1;
+                word
+            }
+            None => self.rest.next_word(),
+        }
+    }
+}
+
 /// Width of the index vector: the ten draws padded to a 16-byte vector.
 const LANES: usize = 16;
 
@@ -106,15 +139,35 @@ const LANES: usize = 16;
 /// (where removing from a list, one draw after the other, was a chain of dependent memory
 /// moves or bit selects, about a quarter of a Keno sweep's time on the AVX-512 path).
 #[inline(always)]
-fn positions_in_grid(mut positions: [u8; LANES]) -> [u8; LANES] {
+fn positions_in_grid(indices: [u8; LANES]) -> [u8; LANES] {
+    let mut positions = indices;
     for earlier in (0..DRAWN - 1).rev() {
-        let removed = positions[earlier];
-        for (later, position) in positions.iter_mut().enumerate() {
-            *position += u8::from(later > earlier && *position >= removed);
+        // Only later draws have moved so far: draw `earlier`'s position is still its index,
+        // taken from `indices` so that the steps depend on each other only through adds.
+        let removed = indices[earlier];
+        for (position, &later) in positions.iter_mut().zip(&IS_LATER[earlier]) {
+            *position += later & u8::from(*position >= removed);
         }
     }
     positions
 }
+
+const fn is_later() -> [[u8; LANES]; DRAWN] {
+    let mut table = [[0; LANES]; DRAWN];
+    let mut earlier = 0;
+    while earlier < DRAWN {
+        let mut later = earlier + 1;
+        while later < LANES {
+            table[earlier][later] = 1;
+            later += 1;
+        }
+        earlier += 1;
+    }
+    table
+}
+
+/// `IS_LATER[e][k]` is 1 where draw `k` comes after draw `e`: the lanes a removal moves.
+const IS_LATER: [[u8; LANES]; DRAWN] = is_later();
 
 fn join_numbers(numbers: &[u8]) -> String {
     numbers.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
@@ -151,6 +204,35 @@ mod tests {
         assert_eq!(round.order[0], 6);
         assert_eq!(Keno.words_consumed(&round), 11);
         assert_eq!(words.words_used(), 11);
+    }
+
+    #[test]
+    fn rejections_anywhere_in_a_round_draw_as_word_by_word() {
+        // Rounds whose words hold rejected values (u32::MAX is rejected at every P here)
+        // at random places among the first ten and beyond: the draw that reads ten words at
+        // once must give SPEC §4's word-by-word removal, and consume the same words.
+        let mut x = 11u64;
+        let mut next = || {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (x >> 32) as u32
+        };
+        for case in 0..5_000 {
+            let words: Vec<u32> =
+                (0..30).map(|_| if case % 2 == 0 && next() % 6 == 0 { u32::MAX } else { next() }).collect();
+            let mut reference = FixedWords::new(words.clone());
+            let mut list: Vec<u8> = (1..=40).collect();
+            let mut expected = KenoRound::default();
+            for k in 0..DRAWN {
+                let pick = sample(&mut reference, choices_at_draw(k));
+                expected.order[k] = list.remove(pick.index as usize);
+                expected.rejected[k] = pick.rejected;
+            }
+            let mut source = FixedWords::new(words);
+            let mut round = KenoRound::default();
+            Keno.draw(&mut source, &mut round);
+            assert_eq!(round, expected, "case {case}");
+            assert_eq!(source.words_used(), reference.words_used(), "case {case}");
+        }
     }
 
     #[test]

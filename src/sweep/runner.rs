@@ -63,32 +63,50 @@ pub fn tally_rounds<T: SequenceTally>(
     kernel: Kernel,
     nonces: Range<u64>,
 ) -> T {
+    kernel.run_compiled_for_path(|| tally_batches(game, hasher, kernel, nonces))
+}
+
+/// The body of [`tally_rounds`], inlined into the code compiled for the kernel's path.
+#[inline(always)]
+fn tally_batches<T: SequenceTally>(
+    game: T::Game,
+    hasher: &RoundHasher,
+    kernel: Kernel,
+    nonces: Range<u64>,
+) -> T {
     let mut tally = T::new(game);
-    let mut round = <T::Game as Game>::Outcome::default();
+    let mut rounds = vec![<T::Game as Game>::Outcome::default(); ROUNDS_PER_BATCH];
     let mut batcher = BatchHasher::new(hasher, kernel);
     let mut batch = RoundBatch::default();
     let mut start = nonces.start;
     while start < nonces.end {
         let end = start.saturating_add(ROUNDS_PER_BATCH as u64).min(nonces.end);
         batcher.hash(start..end, &mut batch);
-        for r in 0..batch.len() {
-            game.draw(&mut batch.words(r), &mut round);
-            tally.record(&round);
+        let rounds = &mut rounds[..batch.len()];
+        for (r, round) in rounds.iter_mut().enumerate() {
+            game.draw(&mut batch.words(r), round);
         }
+        tally.record_all(rounds);
         start = end;
     }
     tally
 }
 
 /// Tallies `rounds` consecutive rounds drawn from one continuous word source. The same
-/// draw and tally code as the sweep, driven by any generator: the calibration and mutant
-/// tests feed it an independent generator and deliberately broken ones.
+/// draw and tally code as the sweep, in the same batches, driven by any generator: the
+/// calibration and mutant tests feed it an independent generator and deliberately broken
+/// ones.
 pub fn tally_words<T: SequenceTally, W: WordSource + ?Sized>(game: T::Game, words: &mut W, rounds: u64) -> T {
     let mut tally = T::new(game);
-    let mut round = <T::Game as Game>::Outcome::default();
-    for _ in 0..rounds {
-        game.draw(words, &mut round);
-        tally.record(&round);
+    let mut batch = vec![<T::Game as Game>::Outcome::default(); ROUNDS_PER_BATCH];
+    let mut left = rounds;
+    while left > 0 {
+        let len = left.min(ROUNDS_PER_BATCH as u64) as usize;
+        for round in &mut batch[..len] {
+            game.draw(words, round);
+        }
+        tally.record_all(&batch[..len]);
+        left -= len as u64;
     }
     tally
 }

@@ -23,6 +23,26 @@ pub const fn pair_index(a: u8, b: u8) -> usize {
     lo * (2 * GRID - lo - 1) / 2 + (hi - lo - 1)
 }
 
+const fn pair_table() -> [[u16; GRID + 1]; GRID + 1] {
+    let mut table = [[0u16; GRID + 1]; GRID + 1];
+    let mut a = 1;
+    while a <= GRID {
+        let mut b = 1;
+        while b <= GRID {
+            if a != b {
+                table[a][b] = pair_index(a as u8, b as u8) as u16;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+}
+
+/// `PAIR_INDEX[a][b]` is [`pair_index`]`(a, b)` for distinct numbers `a`, `b` of 1..=40:
+/// looked up rather than computed, since a round counts 45 pairs.
+const PAIR_INDEX: [[u16; GRID + 1]; GRID + 1] = pair_table();
+
 const fn pick_masks() -> [u64; DRAWN] {
     let mut masks = [0u64; DRAWN];
     let mut mask = 0u64;
@@ -40,6 +60,15 @@ pub const PICK_MASKS: [u64; DRAWN] = pick_masks();
 
 /// Bits 1..=40: the numbers a drawn-set mask may hold.
 const GRID_MASK: u64 = ((1u64 << GRID) - 1) << 1;
+
+/// Rounds whose numbers and pairs `record_all` counts at once: one bit each in a `u64`.
+const COLUMN_ROUNDS: usize = 64;
+
+/// Whether a drawn-number bit set holds ten numbers of 1..=40, as every real draw does.
+#[inline(always)]
+fn is_ten_distinct(mask: u64) -> bool {
+    mask & !GRID_MASK == 0 && mask.count_ones() as usize == DRAWN
+}
 
 /// Lags counted beside lag 1: 2..=[`MAX_LAG`].
 pub const LAGGED: usize = MAX_LAG - 1;
@@ -100,31 +129,64 @@ impl SequenceTally for KenoTally {
 
     #[inline]
     fn record(&mut self, round: &KenoRound) {
-        for (k, &n) in round.order.iter().enumerate() {
-            self.positions[k * GRID + usize::from(n) - 1] += 1;
-        }
-        // Numbers and pairs come from the set of drawn numbers, so a broken draw that
-        // repeats a number is counted as what it is (fewer than ten numbers), not twice.
         let mask = round.mask();
-        let mut remaining = mask;
-        while remaining != 0 {
-            let a = remaining.trailing_zeros() as u8;
-            remaining &= remaining - 1;
-            self.numbers[usize::from(a) - 1] += 1;
-            // Pairs with a fixed smaller number are contiguous in the table.
-            let row = pair_index(a, a + 1) - usize::from(a) - 1;
-            let mut partners = remaining;
-            while partners != 0 {
-                self.pairs[row + partners.trailing_zeros() as usize] += 1;
-                partners &= partners - 1;
+        self.record_draw_counts(round, mask);
+        if is_ten_distinct(mask) {
+            // Numbers and pairs straight from the draw order, 45 pairs by a table lookup
+            // each, in a loop of fixed length (a loop over the set bits mispredicted its
+            // exit on every number).
+            for (i, &a) in round.order.iter().enumerate() {
+                self.numbers[usize::from(a) - 1] += 1;
+                for &b in &round.order[i + 1..] {
+                    self.pairs[usize::from(PAIR_INDEX[usize::from(a)][usize::from(b)])] += 1;
+                }
             }
-        }
-        for (k, pick) in PICK_MASKS.iter().enumerate() {
-            self.hits[k * (DRAWN + 1) + (mask & pick).count_ones() as usize] += 1;
+        } else {
+            self.record_numbers_and_pairs(mask);
         }
         let (overlap, lag_overlap) = (&mut self.overlap, &mut self.lag_overlap);
         self.edges.push(mask, |lag, earlier| count_overlap(overlap, lag_overlap, lag, earlier & mask));
-        self.stream.record(&round.rejected, crate::games::keno::REFERENCE_WORDS);
+    }
+
+    /// Numbers and pairs are counted by columns, 64 rounds at a time: bit `r` of column
+    /// `n` says whether round `r` drew number `n`, so number `n` was drawn in
+    /// `popcount(column n)` of them and pair `{a, b}` in `popcount(column a & column b)`.
+    /// That is 780 popcounts per 64 rounds where counting round by round is 45 increments
+    /// of a table in memory per round, which bounded the whole Keno sweep (profiled).
+    /// Overlaps are counted into a local table, one row per lag, added at the end: the
+    /// tally's own tables, behind pointers, were reloaded and re-checked at every lag.
+    // Always inlined: into the sweep's loop compiled for the kernel's path (POPCNT).
+    #[inline(always)]
+    fn record_all(&mut self, rounds: &[KenoRound]) {
+        let mut masks = [0u64; COLUMN_ROUNDS];
+        let mut by_lag = [[0u64; DRAWN + 1]; MAX_LAG];
+        for chunk in rounds.chunks(COLUMN_ROUNDS) {
+            let mut columns = [0u64; GRID + 1];
+            for ((r, round), slot) in chunk.iter().enumerate().zip(&mut masks) {
+                let mask = round.mask();
+                *slot = mask;
+                self.record_draw_counts(round, mask);
+                if is_ten_distinct(mask) {
+                    for &n in &round.order {
+                        columns[usize::from(n)] |= 1 << r;
+                    }
+                } else {
+                    self.record_numbers_and_pairs(mask);
+                }
+            }
+            self.add_columns(&columns);
+            self.edges.push_all(&masks[..chunk.len()], |lag, earlier, mask| {
+                by_lag[lag - 1][(earlier & mask).count_ones() as usize] += 1;
+            });
+        }
+        for (lag, row) in by_lag.iter().enumerate() {
+            let table = if lag == 0 {
+                &mut self.overlap[..]
+            } else {
+                &mut self.lag_overlap[(lag - 1) * (DRAWN + 1)..]
+            };
+            table.iter_mut().zip(row).for_each(|(count, add)| *count += add);
+        }
     }
 
     fn append(&mut self, later: Self) {
@@ -177,6 +239,54 @@ impl SequenceTally for KenoTally {
 }
 
 impl KenoTally {
+    /// What a round adds beside numbers, pairs and overlaps: positions, hits, the stream.
+    #[inline(always)]
+    fn record_draw_counts(&mut self, round: &KenoRound, mask: u64) {
+        for (k, &n) in round.order.iter().enumerate() {
+            self.positions[k * GRID + usize::from(n) - 1] += 1;
+        }
+        // The `k`-number pick set's hits are the drawn numbers among the first `k` picks:
+        // a running sum over the pick order.
+        let mut hits = 0;
+        for (k, &pick) in PICK_ORDER.iter().enumerate() {
+            hits += (mask >> pick) as usize & 1;
+            self.hits[k * (DRAWN + 1) + hits] += 1;
+        }
+        self.stream.record(&round.rejected, crate::games::keno::REFERENCE_WORDS);
+    }
+
+    /// Adds the numbers and pairs of up to 64 rounds from their columns (see `record_all`).
+    #[inline(always)]
+    fn add_columns(&mut self, columns: &[u64; GRID + 1]) {
+        let mut row = 0;
+        for a in 1..=GRID {
+            let column = columns[a];
+            self.numbers[a - 1] += u64::from(column.count_ones());
+            let partners = &columns[a + 1..];
+            for (count, &other) in self.pairs[row..row + partners.len()].iter_mut().zip(partners) {
+                *count += u64::from((column & other).count_ones());
+            }
+            row += partners.len();
+        }
+    }
+
+    /// Numbers and pairs from the set of drawn numbers: a broken draw that repeats a
+    /// number is counted as what it is (fewer than ten numbers), not twice.
+    #[cold]
+    fn record_numbers_and_pairs(&mut self, mask: u64) {
+        let mut remaining = mask;
+        while remaining != 0 {
+            let a = remaining.trailing_zeros() as u8;
+            remaining &= remaining - 1;
+            self.numbers[usize::from(a) - 1] += 1;
+            let mut partners = remaining;
+            while partners != 0 {
+                self.pairs[pair_index(a, partners.trailing_zeros() as u8)] += 1;
+                partners &= partners - 1;
+            }
+        }
+    }
+
     fn add_counters(&mut self, other: &Self) {
         for (mine, theirs) in [
             (&mut self.numbers, &other.numbers),
@@ -207,6 +317,70 @@ mod tests {
             }
         }
         assert_eq!(expected, PAIRS);
+    }
+
+    /// Ten distinct numbers in a random order, from a small test generator (an LCG).
+    fn random_draw(state: &mut u64) -> [u8; DRAWN] {
+        let mut list: Vec<u8> = (1..=40).collect();
+        std::array::from_fn(|k| {
+            *state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            list.remove((*state >> 33) as usize % (GRID - k))
+        })
+    }
+
+    #[test]
+    fn fast_counts_of_distinct_draws_equal_counts_from_the_drawn_set() {
+        // Random rounds of ten distinct numbers: numbers and pairs from the draw order and
+        // the pair table, hits by a running sum, against the set-bit loop and popcounts.
+        let mut state = 5u64;
+        for _ in 0..2_000 {
+            let order = random_draw(&mut state);
+            let round = KenoRound { order, rejected: [0; DRAWN] };
+            let mut fast = KenoTally::default();
+            fast.record(&round);
+            let mut slow = KenoTally::default();
+            slow.record_numbers_and_pairs(round.mask());
+            assert_eq!((&fast.numbers, &fast.pairs), (&slow.numbers, &slow.pairs), "{order:?}");
+            for (k, pick) in PICK_MASKS.iter().enumerate() {
+                let hits = (round.mask() & pick).count_ones() as usize;
+                assert_eq!(fast.hits[k * (DRAWN + 1) + hits], 1, "{order:?}, {} picks", k + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn counting_a_batch_by_columns_equals_counting_round_by_round() {
+        // Rounds of ten distinct numbers, with some broken ones (a repeated number) among
+        // them, recorded one by one and in batches of several sizes (across the 64-round
+        // columns and the ten-round window), then joined and closed.
+        let mut state = 3u64;
+        let rounds: Vec<KenoRound> = (0..700)
+            .map(|i| {
+                let mut order = random_draw(&mut state);
+                if i % 97 == 5 {
+                    order[3] = order[7];
+                }
+                KenoRound { order, rejected: std::array::from_fn(|k| u32::from(i % 50 == k)) }
+            })
+            .collect();
+        let mut one_by_one = KenoTally::default();
+        rounds.iter().for_each(|round| one_by_one.record(round));
+        for batch in [1, 7, 10, 63, 64, 65, 200, 700] {
+            let mut batched = KenoTally::default();
+            rounds.chunks(batch).for_each(|chunk| batched.record_all(chunk));
+            assert_eq!(batched, one_by_one, "batches of {batch}");
+        }
+        assert!(one_by_one.validate().is_err(), "broken rounds are not ten distinct numbers");
+    }
+
+    #[test]
+    fn a_draw_repeating_a_number_counts_the_numbers_it_holds() {
+        let round = KenoRound { order: [5, 5, 1, 2, 3, 4, 6, 7, 8, 9], rejected: [0; 10] };
+        let mut tally = KenoTally::default();
+        tally.record(&round);
+        assert_eq!(tally.numbers.iter().sum::<u64>(), 9);
+        assert_eq!(tally.numbers[4], 1);
+        assert_eq!(tally.pairs.iter().sum::<u64>(), 36);
     }
 
     #[test]

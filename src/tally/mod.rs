@@ -72,6 +72,16 @@ pub trait SequenceTally: Clone + Send + Serialize + DeserializeOwned {
     /// Records the next round of the sequence.
     fn record(&mut self, round: &<Self::Game as Game>::Outcome);
 
+    /// Records the next rounds of the sequence, in order: exactly what [`record`] on each
+    /// would do. The sweep hands its rounds over a batch at a time, and a tally that
+    /// counts faster over many rounds at once (Keno's pairs) overrides this.
+    ///
+    /// [`record`]: SequenceTally::record
+    #[inline]
+    fn record_all(&mut self, rounds: &[<Self::Game as Game>::Outcome]) {
+        rounds.iter().for_each(|round| self.record(round));
+    }
+
     /// Joins `later`, the tally of the segment that directly follows this one.
     fn append(&mut self, later: Self);
 

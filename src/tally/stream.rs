@@ -33,8 +33,17 @@ impl StreamTally {
     }
 
     /// Records one round that rejected `rejected[k]` words at draw `k`.
-    #[inline]
+    #[inline(always)]
     pub fn record(&mut self, rejected: &[u32], reference_words: u64) {
+        if rejected.iter().all(|&r| r == 0) {
+            // Nearly every round: one word per draw.
+            let words = rejected.len() as u64;
+            self.rounds += 1;
+            self.words += words;
+            self.beyond_reference_words += u64::from(words > reference_words);
+            self.max_words_in_round = self.max_words_in_round.max(words);
+            return;
+        }
         let mut words = rejected.len() as u64;
         for (total, &r) in self.rejections.iter_mut().zip(rejected) {
             *total += u64::from(r);

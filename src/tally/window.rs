@@ -53,6 +53,46 @@ impl<T: Copy> Window<T> {
         }
     }
 
+    /// Records the next `values` of the segment, in order, calling `pair(lag, earlier,
+    /// value)` for each of them and each earlier value of the segment at most [`MAX_LAG`]
+    /// rounds before it: what [`Window::push`] on each value would do, but the lags of a
+    /// value [`MAX_LAG`] or more into `values` are a loop of fixed length over `values`
+    /// itself (the sweep's batches: no shifting of the tail per value).
+    #[inline(always)]
+    pub fn push_all(&mut self, values: &[T], mut pair: impl FnMut(usize, T, T)) {
+        for (i, &value) in values.iter().enumerate() {
+            if let Some(start) = i.checked_sub(MAX_LAG) {
+                // A fixed-size array: the loop unrolls, with no bounds checks.
+                let earlier: &[T; MAX_LAG] = values[start..i].try_into().expect("MAX_LAG values");
+                for (back, &earlier) in earlier.iter().rev().enumerate() {
+                    pair(back + 1, earlier, value);
+                }
+            } else {
+                for lag in 1..=MAX_LAG {
+                    let earlier = match i.checked_sub(lag) {
+                        Some(j) => Some(values[j]),
+                        None => self.tail.len().checked_sub(lag - i).map(|j| self.tail[j]),
+                    };
+                    if let Some(earlier) = earlier {
+                        pair(lag, earlier, value);
+                    }
+                }
+            }
+        }
+        if self.head.len() < MAX_LAG {
+            let room = MAX_LAG - self.head.len();
+            self.head.extend(values.iter().take(room));
+        }
+        if values.len() >= MAX_LAG {
+            self.tail.clear();
+            self.tail.extend_from_slice(&values[values.len() - MAX_LAG..]);
+        } else {
+            self.tail.extend_from_slice(values);
+            let excess = self.tail.len().saturating_sub(MAX_LAG);
+            self.tail.drain(..excess);
+        }
+    }
+
     /// Joins `later`, the window of the segment that directly follows this one, calling
     /// `pair(lag, earlier, later_value)` for every pair of rounds at most [`MAX_LAG`] apart
     /// that straddles the join.
@@ -114,6 +154,15 @@ mod tests {
         pairs
     }
 
+    /// `count` random cut points in `0..=len`, with 0 and `len`, ascending.
+    fn random_cuts(seed: u64, count: usize, len: usize) -> Vec<usize> {
+        let mut cuts: Vec<usize> =
+            test_sequence(seed, count, len as u64 + 1).iter().map(|&c| c as usize).collect();
+        cuts.extend([0, len]);
+        cuts.sort_unstable();
+        cuts
+    }
+
     fn record(values: &[u8], pairs: &mut Vec<(usize, u8, u8)>) -> Window<u8> {
         let mut window = Window::default();
         for &v in values {
@@ -126,13 +175,7 @@ mod tests {
     fn any_segmentation_counts_every_pair_once() {
         for seed in 0..400 {
             let sequence = test_sequence(seed, seed as usize % 45, 7);
-            let mut cuts: Vec<usize> =
-                test_sequence(seed + 99, 1 + seed as usize % 6, sequence.len() as u64 + 1)
-                    .iter()
-                    .map(|&c| c as usize)
-                    .collect();
-            cuts.extend([0, sequence.len()]);
-            cuts.sort_unstable();
+            let cuts = random_cuts(seed + 99, 1 + seed as usize % 6, sequence.len());
             let mut pairs = Vec::new();
             let mut parts: Vec<Window<u8>> =
                 cuts.windows(2).map(|w| record(&sequence[w[0]..w[1]], &mut pairs)).collect();
@@ -152,6 +195,24 @@ mod tests {
             assert_eq!(pairs, direct(&sequence), "seed {seed} cuts {cuts:?}");
             let whole = parts.pop().unwrap_or_default();
             assert!(whole.is_consistent(sequence.len() as u64), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn pushing_a_batch_equals_pushing_its_values() {
+        for seed in 0..300 {
+            let sequence = test_sequence(seed, seed as usize % 70, 9);
+            let cuts = random_cuts(seed + 7, 1 + seed as usize % 5, sequence.len());
+            let (mut one_by_one, mut batched) = (Vec::new(), Vec::new());
+            let single = record(&sequence, &mut one_by_one);
+            let mut window = Window::default();
+            for part in cuts.windows(2) {
+                window.push_all(&sequence[part[0]..part[1]], |lag, a, b| batched.push((lag, a, b)));
+            }
+            one_by_one.sort_unstable();
+            batched.sort_unstable();
+            assert_eq!(batched, one_by_one, "seed {seed} cuts {cuts:?}");
+            assert_eq!(window, single, "seed {seed} cuts {cuts:?}");
         }
     }
 
