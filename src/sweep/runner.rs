@@ -75,7 +75,9 @@ fn tally_batches<T: SequenceTally>(
     nonces: Range<u64>,
 ) -> T {
     let mut tally = T::new(game);
-    let mut rounds = vec![<T::Game as Game>::Outcome::default(); ROUNDS_PER_BATCH];
+    // On the stack, beside the tallies' own batch tables: see `KenoTally::record_all`.
+    let mut rounds: [<T::Game as Game>::Outcome; ROUNDS_PER_BATCH] =
+        std::array::from_fn(|_| Default::default());
     let mut batcher = BatchHasher::new(hasher, kernel);
     let mut batch = RoundBatch::default();
     let mut start = nonces.start;

@@ -4,7 +4,7 @@
 use super::stream::StreamTally;
 use super::window::{Window, MAX_LAG};
 use super::{check_len, check_sum, SequenceTally, TallyError};
-use crate::games::keno::{DRAWN, GRID};
+use crate::games::keno::{DRAWN, GRID, REFERENCE_WORDS};
 use crate::games::{Keno, KenoRound};
 use serde::{Deserialize, Serialize};
 
@@ -63,6 +63,41 @@ const GRID_MASK: u64 = ((1u64 << GRID) - 1) << 1;
 
 /// Rounds whose numbers and pairs `record_all` counts at once: one bit each in a `u64`.
 const COLUMN_ROUNDS: usize = 64;
+
+/// What [`KenoTally::record_all`] counts round by round, in tables of its own.
+struct BatchCounts {
+    /// `drawn[n]`: bit `r` set when round `r` of the current 64 drew number `n`.
+    drawn: [u64; GRID + 1],
+    /// `drawn_at[k][n]`: bit `r` set when round `r` drew number `n` at draw `k`.
+    drawn_at: [[u64; GRID + 1]; DRAWN],
+    /// The drawn-number bit sets of the current 64 rounds.
+    masks: [u64; COLUMN_ROUNDS],
+    /// `hits[k - 1][h]`, as the tally's `hits`.
+    hits: [[u64; DRAWN + 1]; DRAWN],
+    /// `by_lag[L - 1][c]`: round pairs `L` apart sharing `c` numbers.
+    by_lag: [[u64; DRAWN + 1]; MAX_LAG],
+    /// Rounds that rejected no word.
+    plain_rounds: u64,
+}
+
+impl Default for BatchCounts {
+    fn default() -> Self {
+        Self {
+            drawn: [0; GRID + 1],
+            drawn_at: [[0; GRID + 1]; DRAWN],
+            masks: [0; COLUMN_ROUNDS],
+            hits: [[0; DRAWN + 1]; DRAWN],
+            by_lag: [[0; DRAWN + 1]; MAX_LAG],
+            plain_rounds: 0,
+        }
+    }
+}
+
+/// Adds `counts` to the first `counts.len()` entries of `table`.
+#[inline(always)]
+fn add_to(table: &mut [u64], counts: &[u64]) {
+    table.iter_mut().zip(counts).for_each(|(total, count)| *total += count);
+}
 
 /// Whether a drawn-number bit set holds ten numbers of 1..=40, as every real draw does.
 #[inline(always)]
@@ -148,44 +183,63 @@ impl SequenceTally for KenoTally {
         self.edges.push(mask, |lag, earlier| count_overlap(overlap, lag_overlap, lag, earlier & mask));
     }
 
-    /// Numbers and pairs are counted by columns, 64 rounds at a time: bit `r` of column
-    /// `n` says whether round `r` drew number `n`, so number `n` was drawn in
-    /// `popcount(column n)` of them and pair `{a, b}` in `popcount(column a & column b)`.
-    /// That is 780 popcounts per 64 rounds where counting round by round is 45 increments
-    /// of a table in memory per round, which bounded the whole Keno sweep (profiled).
-    /// Overlaps are counted into a local table, one row per lag, added at the end: the
-    /// tally's own tables, behind pointers, were reloaded and re-checked at every lag.
+    /// Counted 64 rounds at a time, by columns: bit `r` of a column says whether round `r`
+    /// drew a number (or drew it at a given draw), so number `n` was drawn in
+    /// `popcount(column n)` of them and pair `{a, b}` in `popcount(column a & column b)`:
+    /// 780 popcounts per 64 rounds, where counting round by round was 45 increments of a
+    /// table in memory per round, which bounded the whole Keno sweep (profiled). Every
+    /// table a round updates is local ([`BatchCounts`], on the stack) and is added to the
+    /// tally's own tables once per 64 rounds: round-by-round increments of tables on the
+    /// heap made the sweep's speed depend on where the allocator put them relative to the
+    /// stack (0.66 to 0.88 of the bare hasher's rate from one process to the next).
     // Always inlined: into the sweep's loop compiled for the kernel's path (POPCNT).
     #[inline(always)]
     fn record_all(&mut self, rounds: &[KenoRound]) {
-        let mut masks = [0u64; COLUMN_ROUNDS];
-        let mut by_lag = [[0u64; DRAWN + 1]; MAX_LAG];
+        let mut counts = BatchCounts::default();
         for chunk in rounds.chunks(COLUMN_ROUNDS) {
-            let mut columns = [0u64; GRID + 1];
-            for ((r, round), slot) in chunk.iter().enumerate().zip(&mut masks) {
+            counts.drawn_at = [[0; GRID + 1]; DRAWN];
+            // Rounds whose numbers and pairs are counted from their set of numbers instead.
+            let mut broken = 0u64;
+            for (r, round) in chunk.iter().enumerate() {
                 let mask = round.mask();
-                *slot = mask;
-                self.record_draw_counts(round, mask);
-                if is_ten_distinct(mask) {
-                    for &n in &round.order {
-                        columns[usize::from(n)] |= 1 << r;
-                    }
+                counts.masks[r] = mask;
+                for (k, &n) in round.order.iter().enumerate() {
+                    counts.drawn_at[k][usize::from(n)] |= 1 << r;
+                }
+                let mut hits = 0;
+                for (k, &pick) in PICK_ORDER.iter().enumerate() {
+                    hits += (mask >> pick) as usize & 1;
+                    counts.hits[k][hits] += 1;
+                }
+                if round.rejected.iter().all(|&r| r == 0) {
+                    counts.plain_rounds += 1;
                 } else {
+                    self.stream.record(&round.rejected, REFERENCE_WORDS);
+                }
+                if !is_ten_distinct(mask) {
+                    broken |= 1 << r;
                     self.record_numbers_and_pairs(mask);
                 }
             }
-            self.add_columns(&columns);
-            self.edges.push_all(&masks[..chunk.len()], |lag, earlier, mask| {
+            // A round drew `n` if it drew it at some draw.
+            for (n, drawn) in counts.drawn.iter_mut().enumerate() {
+                *drawn = counts.drawn_at.iter().fold(0, |any, at| any | at[n]) & !broken;
+            }
+            self.add_columns(&counts.drawn, &counts.drawn_at);
+            let by_lag = &mut counts.by_lag;
+            self.edges.push_all(&counts.masks[..chunk.len()], |lag, earlier, mask| {
                 by_lag[lag - 1][(earlier & mask).count_ones() as usize] += 1;
             });
         }
-        for (lag, row) in by_lag.iter().enumerate() {
-            let table = if lag == 0 {
-                &mut self.overlap[..]
-            } else {
-                &mut self.lag_overlap[(lag - 1) * (DRAWN + 1)..]
-            };
-            table.iter_mut().zip(row).for_each(|(count, add)| *count += add);
+        self.stream.record_without_rejections(counts.plain_rounds, DRAWN, REFERENCE_WORDS);
+        for (k, row) in counts.hits.iter().enumerate() {
+            add_to(&mut self.hits[k * (DRAWN + 1)..], row);
+        }
+        for (lag, row) in counts.by_lag.iter().enumerate() {
+            match lag {
+                0 => add_to(&mut self.overlap, row),
+                _ => add_to(&mut self.lag_overlap[(lag - 1) * (DRAWN + 1)..], row),
+            }
         }
     }
 
@@ -252,21 +306,27 @@ impl KenoTally {
             hits += (mask >> pick) as usize & 1;
             self.hits[k * (DRAWN + 1) + hits] += 1;
         }
-        self.stream.record(&round.rejected, crate::games::keno::REFERENCE_WORDS);
+        self.stream.record(&round.rejected, REFERENCE_WORDS);
     }
 
-    /// Adds the numbers and pairs of up to 64 rounds from their columns (see `record_all`).
+    /// Adds the numbers, pairs and positions of up to 64 rounds from their columns (see
+    /// `record_all`).
     #[inline(always)]
-    fn add_columns(&mut self, columns: &[u64; GRID + 1]) {
+    fn add_columns(&mut self, drawn: &[u64; GRID + 1], drawn_at: &[[u64; GRID + 1]; DRAWN]) {
         let mut row = 0;
         for a in 1..=GRID {
-            let column = columns[a];
+            let column = drawn[a];
             self.numbers[a - 1] += u64::from(column.count_ones());
-            let partners = &columns[a + 1..];
+            let partners = &drawn[a + 1..];
             for (count, &other) in self.pairs[row..row + partners.len()].iter_mut().zip(partners) {
                 *count += u64::from((column & other).count_ones());
             }
             row += partners.len();
+        }
+        for (counts, columns) in self.positions.chunks_exact_mut(GRID).zip(drawn_at) {
+            for (count, column) in counts.iter_mut().zip(&columns[1..]) {
+                *count += u64::from(column.count_ones());
+            }
         }
     }
 

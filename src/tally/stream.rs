@@ -37,12 +37,7 @@ impl StreamTally {
     pub fn record(&mut self, rejected: &[u32], reference_words: u64) {
         if rejected.iter().all(|&r| r == 0) {
             // Nearly every round: one word per draw.
-            let words = rejected.len() as u64;
-            self.rounds += 1;
-            self.words += words;
-            self.beyond_reference_words += u64::from(words > reference_words);
-            self.max_words_in_round = self.max_words_in_round.max(words);
-            return;
+            return self.record_without_rejections(1, rejected.len(), reference_words);
         }
         let mut words = rejected.len() as u64;
         for (total, &r) in self.rejections.iter_mut().zip(rejected) {
@@ -52,6 +47,20 @@ impl StreamTally {
         self.rounds += 1;
         self.words += words;
         self.beyond_reference_words += u64::from(words > reference_words);
+        self.max_words_in_round = self.max_words_in_round.max(words);
+    }
+
+    /// Records `count` rounds of `draws` draws that rejected no word: what as many
+    /// [`StreamTally::record`] calls with zero rejections would do.
+    #[inline(always)]
+    pub fn record_without_rejections(&mut self, count: u64, draws: usize, reference_words: u64) {
+        if count == 0 {
+            return;
+        }
+        let words = draws as u64;
+        self.rounds += count;
+        self.words += count * words;
+        self.beyond_reference_words += if words > reference_words { count } else { 0 };
         self.max_words_in_round = self.max_words_in_round.max(words);
     }
 
