@@ -32,6 +32,7 @@ pub mod report;
 pub mod results;
 pub mod rtp;
 pub mod sampler;
+pub mod simd;
 pub mod stats;
 pub mod stream;
 pub mod sweep;

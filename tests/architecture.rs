@@ -9,6 +9,7 @@ use std::path::Path;
 
 /// The library's top-level modules, lowest first. `cli` is the binary's and may use all.
 const LAYERS: &[&str] = &[
+    "simd",
     "fields",
     "columns",
     "chain",

@@ -124,6 +124,39 @@ impl RoundBatch {
         BlockWords { group: &self.groups[r / BATCH_LANES], lane: r % BATCH_LANES, next: 0, later: None }
     }
 
+    /// Word `k` of every round at once (`k` below 34: within the first block): `out[r]` is
+    /// the word that [`RoundBatch::words`]`(r)` gives as its `k`-th, for each round `r`
+    /// below [`RoundBatch::len`]; the entries from `len()` on are left over from earlier
+    /// batches and mean nothing. The games' batch draws read a batch this way, a draw of
+    /// every round at a time in vector lanes: word `k` of eight rounds is one row of their
+    /// interleaved states.
+    ///
+    /// # Panics
+    /// If `k` is not below 34.
+    #[inline(always)]
+    pub fn word_column(&self, k: usize, out: &mut [u32; ROUNDS_PER_BATCH]) {
+        assert!(k < WORDS_PER_BLOCK, "word {k} is not in the first block");
+        let shift = 32 * (k % 2);
+        for (words, group) in out.chunks_exact_mut(BATCH_LANES).zip(&self.groups) {
+            for (word, &lane) in words.iter_mut().zip(&group.0[k / 2]) {
+                *word = ((lane >> shift) as u32).swap_bytes();
+            }
+        }
+    }
+
+    /// A batch whose rounds have the given stream states (each a round's SHAKE256 state
+    /// after its first squeeze), for tests that need crafted words: the words of round `r`
+    /// are read from `states[r]` exactly as from a hashed round's.
+    #[cfg(test)]
+    pub(crate) fn from_states(first_nonce: u64, states: &[KeccakState]) -> Self {
+        assert!((1..=ROUNDS_PER_BATCH).contains(&states.len()));
+        let mut batch = Self { first_nonce, len: states.len(), ..Self::default() };
+        for (r, state) in states.iter().enumerate() {
+            batch.groups[r / BATCH_LANES].set(r % BATCH_LANES, state);
+        }
+        batch
+    }
+
     /// Round `r`'s first 136 stream bytes (its first 34 words, big-endian), into `out`.
     ///
     /// # Panics
@@ -471,6 +504,33 @@ mod tests {
         }
         let mut later = batch.after_first_block(2);
         assert_eq!(later.next_word(), words.next_word());
+    }
+
+    #[test]
+    fn word_columns_are_the_words_each_round_reads() {
+        let hasher = RoundHasher::new("server", "client");
+        for path in KeccakPath::supported() {
+            let mut batch = RoundBatch::default();
+            let mut batcher = BatchHasher::new(&hasher, Kernel::new(path).unwrap());
+            // A full batch, then a partial one over it (its stale rounds are not compared).
+            for nonces in [1_000u64..1_064, 7..20] {
+                batcher.hash(nonces.clone(), &mut batch);
+                let mut columns = [[0u32; ROUNDS_PER_BATCH]; WORDS_PER_BLOCK];
+                for (k, column) in columns.iter_mut().enumerate() {
+                    batch.word_column(k, column);
+                }
+                for r in 0..batch.len() {
+                    let mut words = batch.words(r);
+                    for (k, column) in columns.iter().enumerate() {
+                        assert_eq!(
+                            column[r],
+                            words.next_word(),
+                            "{path}, nonces {nonces:?}, round {r}, word {k}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

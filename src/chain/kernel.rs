@@ -18,11 +18,12 @@
 //! [`super::sponge::permute`]. All paths give identical bytes; the tests check every path
 //! this machine supports against the `sha3` crate and the reference vectors.
 
+use crate::simd::CompiledForPath;
 use std::fmt;
 use std::str::FromStr;
 
 /// States permuted per [`Kernel::permute`] call.
-pub const BATCH_LANES: usize = 8;
+pub const BATCH_LANES: usize = crate::simd::STATES;
 
 /// [`BATCH_LANES`] Keccak-f\[1600\] states, interleaved: lane `i` of state `s` is
 /// `self.0[i][s]`, so one lane of every state is one contiguous 64-byte row (one AVX-512
@@ -172,9 +173,9 @@ pub struct Kernel {
 enum Engine {
     Scalar,
     #[cfg(target_arch = "x86_64")]
-    Avx2(super::simd::Avx2),
+    Avx2(crate::simd::Avx2),
     #[cfg(target_arch = "x86_64")]
-    Avx512(super::simd::Avx512),
+    Avx512(crate::simd::Avx512),
 }
 
 impl Kernel {
@@ -183,9 +184,9 @@ impl Kernel {
         let engine = match path {
             KeccakPath::Scalar => Some(Engine::Scalar),
             #[cfg(target_arch = "x86_64")]
-            KeccakPath::Avx2 => super::simd::Avx2::detect().map(Engine::Avx2),
+            KeccakPath::Avx2 => crate::simd::Avx2::detect().map(Engine::Avx2),
             #[cfg(target_arch = "x86_64")]
-            KeccakPath::Avx512 => super::simd::Avx512::detect().map(Engine::Avx512),
+            KeccakPath::Avx512 => crate::simd::Avx512::detect().map(Engine::Avx512),
             #[cfg(not(target_arch = "x86_64"))]
             KeccakPath::Avx2 | KeccakPath::Avx512 => None,
         };
@@ -223,18 +224,19 @@ impl Kernel {
         }
     }
 
-    /// Runs `f` with the code inlined into it compiled for the instructions this kernel's
-    /// path was checked for: AVX2 and POPCNT on the `avx2` and `avx512` paths, the baseline
-    /// on `scalar`. The sweep's per-thread loop runs this way (its draws and tallies count
-    /// bits and compare bytes in vectors); it changes no result, only the instructions.
+    /// Runs `work` with the code inlined into its [`CompiledForPath::run`] compiled for the
+    /// instructions this kernel's path was checked for: AVX2 and POPCNT on the `avx2` and
+    /// `avx512` paths, the baseline on `scalar`. The sweep's per-thread loop runs this way
+    /// (its draws and tallies count bits and compare bytes in vectors); it changes no
+    /// result, only the instructions.
     #[inline]
-    pub fn run_compiled_for_path<R>(self, f: impl FnOnce() -> R) -> R {
+    pub fn run_compiled_for_path<W: CompiledForPath>(self, work: W) -> W::Output {
         match self.engine {
-            Engine::Scalar => f(),
+            Engine::Scalar => work.run(),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2(token) => token.run(f),
+            Engine::Avx2(token) => token.run(work),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx512(token) => token.run(f),
+            Engine::Avx512(token) => token.run(work),
         }
     }
 
@@ -273,9 +275,9 @@ impl Kernel {
                 }
             }
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2(avx2) => avx2.permute(states, used),
+            Engine::Avx2(avx2) => avx2.permute(&mut states.0, used),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx512(avx512) => avx512.permute(states),
+            Engine::Avx512(avx512) => avx512.permute(&mut states.0),
         }
     }
 }

@@ -13,8 +13,6 @@
 pub mod batch;
 pub mod kernel;
 pub mod seeds;
-#[cfg(target_arch = "x86_64")]
-mod simd;
 pub mod sponge;
 pub mod words;
 

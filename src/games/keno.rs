@@ -4,7 +4,7 @@
 //! `P` that remain (P = 40, 39, …, 31) and removes that element, keeping the order.
 
 use super::{Game, GameId, OutcomeSpace};
-use crate::chain::WordSource;
+use crate::chain::{RoundBatch, WordSource, ROUNDS_PER_BATCH};
 use crate::sampler::{limit, sample};
 
 /// Numbers on the Keno grid.
@@ -169,6 +169,165 @@ const fn is_later() -> [[u8; LANES]; DRAWN] {
 /// `IS_LATER[e][k]` is 1 where draw `k` comes after draw `e`: the lanes a removal moves.
 const IS_LATER: [[u8; LANES]; DRAWN] = is_later();
 
+/// The rounds of one batch ([`RoundBatch`], up to [`ROUNDS_PER_BATCH`] consecutive
+/// rounds) drawn by draw rather than by round: what [`Keno::draw_batch`] fills and the
+/// sweep's Keno tally reads (`KenoTally::record_columns`). A draw of every round of the
+/// batch is one row of bytes, so drawing and counting work on whole rows in vector lanes.
+#[derive(Clone, Debug)]
+pub struct KenoColumns {
+    /// `positions[k][r]`: the number round `r` drew at draw `k`, as its place in the grid
+    /// (number − 1, so 0..=39). Entries from `len` on mean nothing.
+    pub positions: [[u8; ROUNDS_PER_BATCH]; DRAWN],
+    /// Rounds held: 1..=[`ROUNDS_PER_BATCH`].
+    pub len: usize,
+    /// Bit `r` set: round `r` rejected at least one word.
+    pub rejecting: u64,
+    /// `rejected[r]`: the words round `r` rejected at each draw, where `rejecting` has bit
+    /// `r` (elsewhere they mean nothing: every other round rejected none).
+    pub rejected: [[u32; DRAWN]; ROUNDS_PER_BATCH],
+}
+
+impl Default for KenoColumns {
+    fn default() -> Self {
+        Self {
+            positions: [[0; ROUNDS_PER_BATCH]; DRAWN],
+            len: 0,
+            rejecting: 0,
+            rejected: [[0; DRAWN]; ROUNDS_PER_BATCH],
+        }
+    }
+}
+
+impl KenoColumns {
+    /// Up to [`ROUNDS_PER_BATCH`] rounds drawn one by one, by column.
+    ///
+    /// # Panics
+    /// If `rounds` is empty or longer than [`ROUNDS_PER_BATCH`], or a number is not in
+    /// 1..=40.
+    pub fn from_rounds(rounds: &[KenoRound]) -> Self {
+        assert!((1..=ROUNDS_PER_BATCH).contains(&rounds.len()), "1 to {ROUNDS_PER_BATCH} rounds");
+        let mut columns = Self { len: rounds.len(), ..Self::default() };
+        for (r, round) in rounds.iter().enumerate() {
+            columns.set_round(r, round);
+        }
+        columns
+    }
+
+    /// Round `r` as drawn one by one.
+    pub fn round(&self, r: usize) -> KenoRound {
+        assert!(r < self.len, "round {r} of {}", self.len);
+        let rejecting = self.rejecting >> r & 1 == 1;
+        KenoRound {
+            order: std::array::from_fn(|k| self.positions[k][r] + 1),
+            rejected: if rejecting { self.rejected[r] } else { [0; DRAWN] },
+        }
+    }
+
+    fn set_round(&mut self, r: usize, round: &KenoRound) {
+        for (column, &number) in self.positions.iter_mut().zip(&round.order) {
+            assert!((1..=GRID as u8).contains(&number), "Keno number {number}");
+            column[r] = number - 1;
+        }
+        if round.rejected.iter().any(|&rejected| rejected > 0) {
+            self.rejecting |= 1 << r;
+            self.rejected[r] = round.rejected;
+        } else {
+            self.rejecting &= !(1 << r);
+        }
+    }
+
+    /// Each round's drawn numbers as a bit set (bit `n` for number `n`, as
+    /// [`KenoRound::mask`]); the entries from `len` on mean nothing.
+    #[inline(always)]
+    pub fn masks(&self) -> [u64; ROUNDS_PER_BATCH] {
+        let mut masks = [0u64; ROUNDS_PER_BATCH];
+        for column in &self.positions {
+            for (mask, &position) in masks.iter_mut().zip(column) {
+                // `& 63`: a shift the vector shifts take as it is (positions are below 40).
+                *mask |= 1 << ((position + 1) & 63);
+            }
+        }
+        masks
+    }
+}
+
+impl Keno {
+    /// Draws every round of `batch` into `out`: round `r` exactly as [`Game::draw`] from
+    /// `batch.words(r)` would draw it.
+    ///
+    /// By column: word `k` of all rounds is sampled at once (its P a constant, `% P` a
+    /// multiplication), the indices decoded into grid positions row by row as in
+    /// `positions_in_grid`, and the few rounds that reject one of their first ten words
+    /// (about one in 10⁸) drawn again one by one, from their own stream, afterwards. One
+    /// round at a time, the draw cost a sixth of the whole Keno sweep on the AVX-512 path
+    /// (profiled): per-round work that vector lanes do for 32 or 64 rounds at once.
+    // Always inlined: into the sweep's loop compiled for the kernel's path.
+    #[inline(always)]
+    pub fn draw_batch(&self, batch: &RoundBatch, out: &mut KenoColumns) {
+        let mut indices = [[0u8; ROUNDS_PER_BATCH]; DRAWN];
+        let mut rejects = [0u8; ROUNDS_PER_BATCH];
+        // One call per draw, so that each draw's P is a constant.
+        sample_column::<0>(batch, &mut indices[0], &mut rejects);
+        sample_column::<1>(batch, &mut indices[1], &mut rejects);
+        sample_column::<2>(batch, &mut indices[2], &mut rejects);
+        sample_column::<3>(batch, &mut indices[3], &mut rejects);
+        sample_column::<4>(batch, &mut indices[4], &mut rejects);
+        sample_column::<5>(batch, &mut indices[5], &mut rejects);
+        sample_column::<6>(batch, &mut indices[6], &mut rejects);
+        sample_column::<7>(batch, &mut indices[7], &mut rejects);
+        sample_column::<8>(batch, &mut indices[8], &mut rejects);
+        sample_column::<9>(batch, &mut indices[9], &mut rejects);
+        // The decode of `positions_in_grid`, a row of rounds at a time: draw `k`'s index
+        // moves up one past each earlier draw's, from the last earlier draw back.
+        out.positions[0] = indices[0];
+        for k in 1..DRAWN {
+            let (earlier, later) = indices.split_at(k);
+            let mut positions = later[0];
+            for removed in earlier.iter().rev() {
+                for (position, &removed) in positions.iter_mut().zip(removed) {
+                    *position += u8::from(*position >= removed);
+                }
+            }
+            out.positions[k] = positions;
+        }
+        out.len = batch.len();
+        out.rejecting = 0;
+        if rejects.iter().fold(0, |any, &reject| any | reject) != 0 {
+            self.redraw_rejecting(batch, &rejects, out);
+        }
+    }
+
+    /// The rounds of `batch` that rejected one of their first ten words, drawn one by one.
+    #[cold]
+    #[inline(never)]
+    fn redraw_rejecting(&self, batch: &RoundBatch, rejects: &[u8; ROUNDS_PER_BATCH], out: &mut KenoColumns) {
+        let mut round = KenoRound::default();
+        for r in (0..batch.len()).filter(|&r| rejects[r] != 0) {
+            self.draw(&mut batch.words(r), &mut round);
+            out.set_round(r, &round);
+        }
+    }
+}
+
+/// Samples draw `K` of every round of `batch`: its index among the numbers left, and
+/// whether the word was rejected (then the index means nothing; the round is redrawn).
+#[inline(always)]
+fn sample_column<const K: usize>(
+    batch: &RoundBatch,
+    indices: &mut [u8; ROUNDS_PER_BATCH],
+    rejects: &mut [u8; ROUNDS_PER_BATCH],
+) {
+    let choices = choices_at_draw(K);
+    // The largest accepted word (limit − 1 fits in a u32 where the limit itself may not).
+    let largest = (limit(choices) - 1) as u32;
+    let mut words = [0u32; ROUNDS_PER_BATCH];
+    batch.word_column(K, &mut words);
+    for ((index, reject), &word) in indices.iter_mut().zip(rejects.iter_mut()).zip(&words) {
+        *index = (word % choices) as u8;
+        *reject |= u8::from(word > largest);
+    }
+}
+
 fn join_numbers(numbers: &[u8]) -> String {
     numbers.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
 }
@@ -255,6 +414,80 @@ mod tests {
             let got: Vec<u8> = positions_in_grid(padded)[..DRAWN].iter().map(|p| p + 1).collect();
             assert_eq!(got, expected, "indices {indices:?}");
         }
+    }
+
+    /// Keno rounds of `batch` drawn one by one.
+    fn drawn_one_by_one(batch: &RoundBatch) -> Vec<KenoRound> {
+        (0..batch.len())
+            .map(|r| {
+                let mut round = KenoRound::default();
+                Keno.draw(&mut batch.words(r), &mut round);
+                round
+            })
+            .collect()
+    }
+
+    fn assert_batch_draw_matches(batch: &RoundBatch, out: &mut KenoColumns, what: &str) {
+        Keno.draw_batch(batch, out);
+        assert_eq!(out.len, batch.len(), "{what}");
+        for (r, expected) in drawn_one_by_one(batch).iter().enumerate() {
+            assert_eq!(&out.round(r), expected, "{what}, round {r}");
+            assert_eq!(out.masks()[r], expected.mask(), "{what}, round {r}");
+        }
+        let one_by_one = KenoColumns::from_rounds(&drawn_one_by_one(batch));
+        assert_eq!(out.rejecting, one_by_one.rejecting, "{what}");
+        for r in 0..batch.len() {
+            assert_eq!(one_by_one.round(r), out.round(r), "{what}, round {r} through from_rounds");
+        }
+    }
+
+    #[test]
+    fn a_batch_draws_each_round_as_drawn_alone_on_every_path() {
+        use crate::chain::{BatchHasher, KeccakPath, Kernel, RoundHasher};
+        let mut out = KenoColumns::default();
+        for path in KeccakPath::supported() {
+            for (server, client) in [("s", "c"), (&*"8b".repeat(32), &*"b2".repeat(32))] {
+                let mut batcher =
+                    BatchHasher::new(&RoundHasher::new(server, client), Kernel::new(path).unwrap());
+                let mut batch = RoundBatch::default();
+                // Full batches, then partial ones over what they left (stale rounds beyond
+                // the batch's length must not count).
+                for nonces in [0..64, 999_990..1_000_054, 5..6, 70..103] {
+                    batcher.hash(nonces.clone(), &mut batch);
+                    assert_batch_draw_matches(&batch, &mut out, &format!("{path}, nonces {nonces:?}"));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rounds_of_a_batch_that_reject_are_redrawn_exactly() {
+        // Random stream states with words rejected at every P (u32::MAX; at P = 32 it is
+        // accepted) put among a round's first ten words, one or several, in some rounds.
+        let mut x = 99u64;
+        let mut next = || {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            x
+        };
+        let mut out = KenoColumns::default();
+        let mut rejecting = 0;
+        for case in 0..300 {
+            let len = 1 + (next() % ROUNDS_PER_BATCH as u64) as usize;
+            let states: Vec<[u64; 25]> = (0..len)
+                .map(|_| {
+                    let mut state: [u64; 25] = std::array::from_fn(|_| next());
+                    for _ in 0..(next() % 4) * u64::from(next() % 3 == 0) {
+                        let k = (next() % DRAWN as u64) as usize;
+                        state[k / 2] |= 0xFFFF_FFFF << (32 * (k % 2));
+                    }
+                    state
+                })
+                .collect();
+            let batch = RoundBatch::from_states(case, &states);
+            assert_batch_draw_matches(&batch, &mut out, &format!("case {case}"));
+            rejecting += out.rejecting.count_ones();
+        }
+        assert!(rejecting > 500, "only {rejecting} rounds rejected a word");
     }
 
     #[test]

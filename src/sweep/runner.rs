@@ -12,6 +12,7 @@
 
 use crate::chain::{BatchHasher, Kernel, RoundBatch, RoundHasher, WordSource, ROUNDS_PER_BATCH};
 use crate::games::Game;
+use crate::simd::CompiledForPath;
 use crate::tally::{Segment, Segments, SequenceTally};
 use rayon::prelude::*;
 use std::ops::Range;
@@ -63,35 +64,34 @@ pub fn tally_rounds<T: SequenceTally>(
     kernel: Kernel,
     nonces: Range<u64>,
 ) -> T {
-    kernel.run_compiled_for_path(|| tally_batches(game, hasher, kernel, nonces))
+    kernel.run_compiled_for_path(TallyBatches::<T> { game, hasher, kernel, nonces })
 }
 
-/// The body of [`tally_rounds`], inlined into the code compiled for the kernel's path.
-#[inline(always)]
-fn tally_batches<T: SequenceTally>(
+/// The body of [`tally_rounds`], run compiled for the kernel's path.
+struct TallyBatches<'a, T: SequenceTally> {
     game: T::Game,
-    hasher: &RoundHasher,
+    hasher: &'a RoundHasher,
     kernel: Kernel,
     nonces: Range<u64>,
-) -> T {
-    let mut tally = T::new(game);
-    // On the stack, beside the tallies' own batch tables: see `KenoTally::record_all`.
-    let mut rounds: [<T::Game as Game>::Outcome; ROUNDS_PER_BATCH] =
-        std::array::from_fn(|_| Default::default());
-    let mut batcher = BatchHasher::new(hasher, kernel);
-    let mut batch = RoundBatch::default();
-    let mut start = nonces.start;
-    while start < nonces.end {
-        let end = start.saturating_add(ROUNDS_PER_BATCH as u64).min(nonces.end);
-        batcher.hash(start..end, &mut batch);
-        let rounds = &mut rounds[..batch.len()];
-        for (r, round) in rounds.iter_mut().enumerate() {
-            game.draw(&mut batch.words(r), round);
+}
+
+impl<T: SequenceTally> CompiledForPath for TallyBatches<'_, T> {
+    type Output = T;
+
+    #[inline(always)]
+    fn run(self) -> T {
+        let mut tally = T::new(self.game);
+        let mut batcher = BatchHasher::new(self.hasher, self.kernel);
+        let mut batch = RoundBatch::default();
+        let mut start = self.nonces.start;
+        while start < self.nonces.end {
+            let end = start.saturating_add(ROUNDS_PER_BATCH as u64).min(self.nonces.end);
+            batcher.hash(start..end, &mut batch);
+            tally.record_batch(self.game, &batch);
+            start = end;
         }
-        tally.record_all(rounds);
-        start = end;
+        tally
     }
-    tally
 }
 
 /// Tallies `rounds` consecutive rounds drawn from one continuous word source. The same

@@ -4,8 +4,10 @@
 use super::stream::StreamTally;
 use super::window::{Window, MAX_LAG};
 use super::{check_len, check_sum, SequenceTally, TallyError};
-use crate::games::keno::{DRAWN, GRID, REFERENCE_WORDS};
+use crate::chain::{RoundBatch, ROUNDS_PER_BATCH};
+use crate::games::keno::{KenoColumns, DRAWN, GRID, REFERENCE_WORDS};
 use crate::games::{Keno, KenoRound};
+use crate::simd::equal_byte_masks;
 use serde::{Deserialize, Serialize};
 
 /// The documented pick sets: a player picking `k` numbers picks the first `k` of these.
@@ -61,42 +63,18 @@ pub const PICK_MASKS: [u64; DRAWN] = pick_masks();
 /// Bits 1..=40: the numbers a drawn-set mask may hold.
 const GRID_MASK: u64 = ((1u64 << GRID) - 1) << 1;
 
-/// Rounds whose numbers and pairs `record_all` counts at once: one bit each in a `u64`.
-const COLUMN_ROUNDS: usize = 64;
+/// The shared-number count of a round pair that is not one (see `add_overlaps`).
+const NOT_A_PAIR: u8 = u8::MAX;
 
-/// What [`KenoTally::record_all`] counts round by round, in tables of its own.
-struct BatchCounts {
-    /// `drawn[n]`: bit `r` set when round `r` of the current 64 drew number `n`.
-    drawn: [u64; GRID + 1],
-    /// `drawn_at[k][n]`: bit `r` set when round `r` drew number `n` at draw `k`.
-    drawn_at: [[u64; GRID + 1]; DRAWN],
-    /// The drawn-number bit sets of the current 64 rounds.
-    masks: [u64; COLUMN_ROUNDS],
-    /// `hits[k - 1][h]`, as the tally's `hits`.
-    hits: [[u64; DRAWN + 1]; DRAWN],
-    /// `by_lag[L - 1][c]`: round pairs `L` apart sharing `c` numbers.
-    by_lag: [[u64; DRAWN + 1]; MAX_LAG],
-    /// Rounds that rejected no word.
-    plain_rounds: u64,
-}
-
-impl Default for BatchCounts {
-    fn default() -> Self {
-        Self {
-            drawn: [0; GRID + 1],
-            drawn_at: [[0; GRID + 1]; DRAWN],
-            masks: [0; COLUMN_ROUNDS],
-            hits: [[0; DRAWN + 1]; DRAWN],
-            by_lag: [[0; DRAWN + 1]; MAX_LAG],
-            plain_rounds: 0,
-        }
-    }
-}
-
-/// Adds `counts` to the first `counts.len()` entries of `table`.
-#[inline(always)]
-fn add_to(table: &mut [u64], counts: &[u64]) {
-    table.iter_mut().zip(counts).for_each(|(total, count)| *total += count);
+/// The positions of the set bits of `bits`, lowest first.
+fn set_bits(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let at = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            at
+        })
+    })
 }
 
 /// Whether a drawn-number bit set holds ten numbers of 1..=40, as every real draw does.
@@ -183,64 +161,21 @@ impl SequenceTally for KenoTally {
         self.edges.push(mask, |lag, earlier| count_overlap(overlap, lag_overlap, lag, earlier & mask));
     }
 
-    /// Counted 64 rounds at a time, by columns: bit `r` of a column says whether round `r`
-    /// drew a number (or drew it at a given draw), so number `n` was drawn in
-    /// `popcount(column n)` of them and pair `{a, b}` in `popcount(column a & column b)`:
-    /// 780 popcounts per 64 rounds, where counting round by round was 45 increments of a
-    /// table in memory per round, which bounded the whole Keno sweep (profiled). Every
-    /// table a round updates is local ([`BatchCounts`], on the stack) and is added to the
-    /// tally's own tables once per 64 rounds: round-by-round increments of tables on the
-    /// heap made the sweep's speed depend on where the allocator put them relative to the
-    /// stack (0.66 to 0.88 of the bare hasher's rate from one process to the next).
-    // Always inlined: into the sweep's loop compiled for the kernel's path (POPCNT).
-    #[inline(always)]
+    /// Counted by columns, a batch of up to 64 rounds at a time, as the sweep counts
+    /// ([`KenoTally::record_columns`]).
     fn record_all(&mut self, rounds: &[KenoRound]) {
-        let mut counts = BatchCounts::default();
-        for chunk in rounds.chunks(COLUMN_ROUNDS) {
-            counts.drawn_at = [[0; GRID + 1]; DRAWN];
-            // Rounds whose numbers and pairs are counted from their set of numbers instead.
-            let mut broken = 0u64;
-            for (r, round) in chunk.iter().enumerate() {
-                let mask = round.mask();
-                counts.masks[r] = mask;
-                for (k, &n) in round.order.iter().enumerate() {
-                    counts.drawn_at[k][usize::from(n)] |= 1 << r;
-                }
-                let mut hits = 0;
-                for (k, &pick) in PICK_ORDER.iter().enumerate() {
-                    hits += (mask >> pick) as usize & 1;
-                    counts.hits[k][hits] += 1;
-                }
-                if round.rejected.iter().all(|&r| r == 0) {
-                    counts.plain_rounds += 1;
-                } else {
-                    self.stream.record(&round.rejected, REFERENCE_WORDS);
-                }
-                if !is_ten_distinct(mask) {
-                    broken |= 1 << r;
-                    self.record_numbers_and_pairs(mask);
-                }
-            }
-            // A round drew `n` if it drew it at some draw.
-            for (n, drawn) in counts.drawn.iter_mut().enumerate() {
-                *drawn = counts.drawn_at.iter().fold(0, |any, at| any | at[n]) & !broken;
-            }
-            self.add_columns(&counts.drawn, &counts.drawn_at);
-            let by_lag = &mut counts.by_lag;
-            self.edges.push_all(&counts.masks[..chunk.len()], |lag, earlier, mask| {
-                by_lag[lag - 1][(earlier & mask).count_ones() as usize] += 1;
-            });
+        for chunk in rounds.chunks(ROUNDS_PER_BATCH) {
+            self.record_columns(&KenoColumns::from_rounds(chunk));
         }
-        self.stream.record_without_rejections(counts.plain_rounds, DRAWN, REFERENCE_WORDS);
-        for (k, row) in counts.hits.iter().enumerate() {
-            add_to(&mut self.hits[k * (DRAWN + 1)..], row);
-        }
-        for (lag, row) in counts.by_lag.iter().enumerate() {
-            match lag {
-                0 => add_to(&mut self.overlap, row),
-                _ => add_to(&mut self.lag_overlap[(lag - 1) * (DRAWN + 1)..], row),
-            }
-        }
+    }
+
+    /// Drawn by column ([`Keno::draw_batch`]) and counted by column.
+    // Always inlined: into the sweep's loop compiled for the kernel's path.
+    #[inline(always)]
+    fn record_batch(&mut self, game: Keno, batch: &RoundBatch) {
+        let mut columns = KenoColumns::default();
+        game.draw_batch(batch, &mut columns);
+        self.record_columns(&columns);
     }
 
     fn append(&mut self, later: Self) {
@@ -309,25 +244,126 @@ impl KenoTally {
         self.stream.record(&round.rejected, REFERENCE_WORDS);
     }
 
-    /// Adds the numbers, pairs and positions of up to 64 rounds from their columns (see
-    /// `record_all`).
+    /// Records the rounds of one batch, given by column: exactly what
+    /// [`SequenceTally::record`] on each of them in order would do.
+    ///
+    /// Counted by columns of bits, one bit per round: bit `r` of column `(k, p)` says
+    /// whether round `r` drew grid position `p` at draw `k`, and the OR over the draws
+    /// whether it drew `p` at all. Then a number was drawn in `popcount(column)` rounds, a
+    /// pair in `popcount(column a & column b)`, the pick sets' hits are sums of columns in
+    /// bit-sliced counters, and only the overlaps between rounds are counted round by
+    /// round. Counting round by round, a round cost 45 pair increments, ten hit and ten
+    /// position increments in tables in memory: on the AVX-512 path, the tallies took as
+    /// long as hashing the round (profiled).
+    ///
+    /// A round that repeats a number (only a broken draw does) is counted as the set of
+    /// numbers it holds, as [`SequenceTally::record`] counts it.
     #[inline(always)]
-    fn add_columns(&mut self, drawn: &[u64; GRID + 1], drawn_at: &[[u64; GRID + 1]; DRAWN]) {
+    pub fn record_columns(&mut self, columns: &KenoColumns) {
+        let len = columns.len;
+        assert!((1..=ROUNDS_PER_BATCH).contains(&len), "a batch holds 1 to {ROUNDS_PER_BATCH} rounds");
+        // `drawn_at[k][p]`: bit `r` set when round `r` drew grid position `p` at draw `k`.
+        // (Bits from `len` on, stale rounds, are cleared.)
+        let live = u64::MAX >> (ROUNDS_PER_BATCH - len);
+        let mut drawn_at = [[0u64; GRID]; DRAWN];
+        for (at, positions) in drawn_at.iter_mut().zip(&columns.positions) {
+            equal_byte_masks(positions, at);
+        }
+        // `drawn[p]`: bit `r` set when round `r` drew grid position `p`.
+        let mut drawn = [0u64; GRID];
+        for (counts, at) in self.positions.chunks_exact_mut(GRID).zip(&drawn_at) {
+            for ((count, any), &column) in counts.iter_mut().zip(&mut drawn).zip(at) {
+                *count += u64::from((column & live).count_ones());
+                *any |= column & live;
+            }
+        }
+        self.add_numbers_and_pairs(&drawn);
+        self.add_hits(&drawn, live);
+        self.add_overlaps(&columns.masks()[..len]);
+        let rejecting = columns.rejecting & live;
+        let plain = len as u64 - u64::from(rejecting.count_ones());
+        self.stream.record_without_rejections(plain, DRAWN, REFERENCE_WORDS);
+        for r in set_bits(rejecting) {
+            self.stream.record(&columns.rejected[r], REFERENCE_WORDS);
+        }
+    }
+
+    /// Adds the numbers and pairs of a batch from its columns (`drawn[p]`: the rounds that
+    /// drew grid position `p`).
+    #[inline(always)]
+    fn add_numbers_and_pairs(&mut self, drawn: &[u64; GRID]) {
         let mut row = 0;
-        for a in 1..=GRID {
-            let column = drawn[a];
-            self.numbers[a - 1] += u64::from(column.count_ones());
+        for (a, &column) in drawn.iter().enumerate() {
+            self.numbers[a] += u64::from(column.count_ones());
             let partners = &drawn[a + 1..];
             for (count, &other) in self.pairs[row..row + partners.len()].iter_mut().zip(partners) {
                 *count += u64::from((column & other).count_ones());
             }
             row += partners.len();
         }
-        for (counts, columns) in self.positions.chunks_exact_mut(GRID).zip(drawn_at) {
-            for (count, column) in counts.iter_mut().zip(&columns[1..]) {
-                *count += u64::from(column.count_ones());
+    }
+
+    /// Adds the pick sets' hits of the rounds `live` of a batch from its columns.
+    ///
+    /// A round's hits on the `k`-number pick set are the sum of the columns of its first
+    /// `k` picks, added one pick at a time into a counter of four bits per round held as
+    /// four bit planes (plane `b`: bit `b` of every round's count); the rounds with `h`
+    /// hits are then those whose four bits spell `h`.
+    #[inline(always)]
+    fn add_hits(&mut self, drawn: &[u64; GRID], live: u64) {
+        let mut planes = [0u64; 4];
+        for (k, (&pick, row)) in PICK_ORDER.iter().zip(self.hits.chunks_exact_mut(DRAWN + 1)).enumerate() {
+            let mut carry = drawn[usize::from(pick) - 1];
+            for plane in &mut planes {
+                let sum = *plane ^ carry;
+                carry &= *plane;
+                *plane = sum;
+            }
+            // After k + 1 picks a round has at most k + 1 hits.
+            for (h, count) in row.iter_mut().enumerate().take(k + 2) {
+                let rounds = planes
+                    .iter()
+                    .enumerate()
+                    .fold(live, |rounds, (b, &plane)| rounds & if h >> b & 1 == 1 { plane } else { !plane });
+                *count += u64::from(rounds.count_ones());
             }
         }
+    }
+
+    /// Adds the overlaps of each round of a batch (`masks`: their drawn-number bit sets)
+    /// with each of the ten rounds before it in the segment, then moves the window on.
+    ///
+    /// A lag at a time over the whole batch: the shared counts of the 64 round pairs as a
+    /// row of bytes, then the row's histogram by comparing it with each count 0..=10 (a
+    /// histogram incremented pair by pair was 640 dependent increments a batch).
+    #[inline(always)]
+    fn add_overlaps(&mut self, masks: &[u64]) {
+        let len = masks.len();
+        // The segment's last ten rounds before the batch (fewer at its start), then the batch.
+        let earlier = self.edges.tail.len();
+        let mut recent = [0u64; MAX_LAG + ROUNDS_PER_BATCH];
+        recent[MAX_LAG - earlier..MAX_LAG].copy_from_slice(&self.edges.tail);
+        recent[MAX_LAG..MAX_LAG + len].copy_from_slice(masks);
+        let now: &[u64; ROUNDS_PER_BATCH] = recent[MAX_LAG..].try_into().expect("a batch of rounds");
+        for lag in 1..=MAX_LAG {
+            let before: &[u64; ROUNDS_PER_BATCH] =
+                recent[MAX_LAG - lag..][..ROUNDS_PER_BATCH].try_into().expect("a batch of rounds");
+            let mut shared = [0u8; ROUNDS_PER_BATCH];
+            for ((shared, &now), &before) in shared.iter_mut().zip(now).zip(before) {
+                *shared = (now & before).count_ones() as u8;
+            }
+            // Round `r` has a round `lag` before it in the segment from `r = lag - earlier` on.
+            shared[..lag.saturating_sub(earlier).min(len)].fill(NOT_A_PAIR);
+            shared[len..].fill(NOT_A_PAIR);
+            let row = match lag {
+                1 => &mut self.overlap[..],
+                _ => &mut self.lag_overlap[(lag - 2) * (DRAWN + 1)..(lag - 1) * (DRAWN + 1)],
+            };
+            for (c, count) in row.iter_mut().enumerate() {
+                *count += u64::from(shared.iter().fold(0u8, |n, &s| n + u8::from(s == c as u8)));
+            }
+        }
+        self.edges.advance(masks);
     }
 
     /// Numbers and pairs from the set of drawn numbers: a broken draw that repeats a
@@ -431,6 +467,33 @@ mod tests {
             assert_eq!(batched, one_by_one, "batches of {batch}");
         }
         assert!(one_by_one.validate().is_err(), "broken rounds are not ten distinct numbers");
+    }
+
+    #[test]
+    fn batches_drawn_by_column_tally_as_rounds_drawn_and_recorded_one_by_one() {
+        // Consecutive hashed batches of every length around the columns and the window
+        // (a 1-round batch, ten, a full one), on every Keccak path, against each round
+        // drawn from its own stream and recorded alone.
+        use crate::chain::{BatchHasher, KeccakPath, Kernel, RoundHasher};
+        use crate::games::Game;
+        let hasher = RoundHasher::new("server", "client");
+        for path in KeccakPath::supported() {
+            let mut batcher = BatchHasher::new(&hasher, Kernel::new(path).unwrap());
+            let mut batch = RoundBatch::default();
+            let (mut batched, mut one_by_one) = (KenoTally::default(), KenoTally::default());
+            let mut start = 999_950;
+            for len in [1, 3, 64, 10, 9, 64, 11, 63, 64, 2, 64] {
+                batcher.hash(start..start + len, &mut batch);
+                batched.record_batch(Keno, &batch);
+                for nonce in start..start + len {
+                    let mut round = KenoRound::default();
+                    Keno.draw(&mut hasher.words(nonce), &mut round);
+                    one_by_one.record(&round);
+                }
+                assert_eq!(batched, one_by_one, "{path}, after the batch of {len} from {start}");
+                start += len;
+            }
+        }
     }
 
     #[test]

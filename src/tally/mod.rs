@@ -21,6 +21,7 @@ pub mod shards;
 pub mod stream;
 pub mod window;
 
+use crate::chain::{RoundBatch, ROUNDS_PER_BATCH};
 use crate::games::Game;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -80,6 +81,23 @@ pub trait SequenceTally: Clone + Send + Serialize + DeserializeOwned {
     #[inline]
     fn record_all(&mut self, rounds: &[<Self::Game as Game>::Outcome]) {
         rounds.iter().for_each(|round| self.record(round));
+    }
+
+    /// Draws the rounds of a hashed batch and records them in order: exactly what drawing
+    /// round `r` with [`Game::draw`] from `batch.words(r)`, for each `r`, then
+    /// [`record_all`] would do. The sweep's per-thread loop calls this once per batch; a
+    /// tally whose game draws a batch faster all at once (Keno, by column) overrides it.
+    ///
+    /// [`record_all`]: SequenceTally::record_all
+    #[inline(always)]
+    fn record_batch(&mut self, game: Self::Game, batch: &RoundBatch) {
+        let mut rounds: [<Self::Game as Game>::Outcome; ROUNDS_PER_BATCH] =
+            std::array::from_fn(|_| Default::default());
+        let rounds = &mut rounds[..batch.len()];
+        for (r, round) in rounds.iter_mut().enumerate() {
+            game.draw(&mut batch.words(r), round);
+        }
+        self.record_all(rounds);
     }
 
     /// Joins `later`, the tally of the segment that directly follows this one.

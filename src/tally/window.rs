@@ -79,6 +79,14 @@ impl<T: Copy> Window<T> {
                 }
             }
         }
+        self.advance(values);
+    }
+
+    /// Records the next `values` of the segment, in order, without visiting any pair: what
+    /// [`Window::push_all`] does once the caller has counted the pairs itself (the
+    /// latest values before `values` are [`Window::tail`]'s).
+    #[inline]
+    pub fn advance(&mut self, values: &[T]) {
         if self.head.len() < MAX_LAG {
             let room = MAX_LAG - self.head.len();
             self.head.extend(values.iter().take(room));

@@ -1,25 +1,14 @@
 //! Keccak-f\[1600\] on several states at once in x86-64 vector registers: eight states
 //! in the eight 64-bit lanes of AVX-512 registers, or four in AVX2 registers.
 //!
-//! This is the only module of fairaudit with `unsafe` code. There are two kinds, each
-//! block with its own `SAFETY` comment:
-//! - calling a `#[target_feature]` function, which is sound only on a CPU that has the
-//!   feature. The [`Avx2`] and [`Avx512`] tokens can only be made by run-time detection
-//!   (`is_x86_feature_detected!`), and the kernels are reached only through a token, so
-//!   a path the CPU lacks is never executed. The same holds for `run_with_avx2_and_popcnt`,
-//!   through which a token runs the sweep's per-thread loop compiled for AVX2 and POPCNT
-//!   (`Kernel::run_compiled_for_path`);
-//! - loading and storing vector registers from the lanes of a [`BatchState`], through
-//!   pointers to arrays whose size is checked by their types.
-//!
-//! The states are interleaved ([`BatchState`]: lane `i` of state `s` at `[i][s]`), so each
+//! The states are interleaved ([`Lanes`]: lane `i` of state `s` at `[i][s]`), so each
 //! of the 25 lanes of all states is one contiguous load. The permutation is the FIPS 202
 //! round function written once ([`keccak_rounds!`]) over the operations each instruction
 //! set provides; AVX-512 has a native 64-bit rotate and a three-input logic instruction
 //! (θ's five-way XOR in two, χ in one), AVX2 composes them from shifts, AND-NOT and XOR.
 //! Why written here rather than taken from a crate: see `docs/performance.md`.
 
-use super::kernel::{BatchState, BATCH_LANES};
+use super::Lanes;
 use core::arch::x86_64::*;
 
 /// The 24 round constants of Keccak-f\[1600\] (FIPS 202, ι step).
@@ -97,75 +86,9 @@ macro_rules! keccak_rounds {
     };
 }
 
-/// Proof that this CPU has AVX-512F; only [`Avx512::detect`] makes one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Avx512(());
-
-impl Avx512 {
-    /// The token, if the CPU running this process has AVX-512F.
-    pub(crate) fn detect() -> Option<Self> {
-        (is_x86_feature_detected!("avx512f") && has_avx2_and_popcnt()).then_some(Self(()))
-    }
-
-    /// Runs `f` with the code inlined into it compiled for AVX2 and POPCNT (see
-    /// [`Avx2::run`]; the sweep's own code gains nothing from 512-bit vectors).
-    #[inline]
-    pub(crate) fn run<R>(self, f: impl FnOnce() -> R) -> R {
-        // SAFETY: `self` exists only if AVX2 and POPCNT were detected (see `detect`).
-        unsafe { run_with_avx2_and_popcnt(f) }
-    }
-
-    /// Permutes all [`BATCH_LANES`] states of `states` (eight: one register per lane).
-    #[inline]
-    pub(crate) fn permute(self, states: &mut BatchState) {
-        // SAFETY: `self` exists only if AVX-512F was detected at run time (see `detect`).
-        unsafe { permute_avx512(states) }
-    }
-}
-
-/// Whether this CPU has AVX2 and POPCNT (every CPU with AVX2 has POPCNT; checked all
-/// the same, since the tokens promise both).
-fn has_avx2_and_popcnt() -> bool {
-    is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt")
-}
-
-/// Calls `f`; whatever is inlined into it is compiled for AVX2 and POPCNT.
-#[target_feature(enable = "avx2,popcnt")]
-unsafe fn run_with_avx2_and_popcnt<R>(f: impl FnOnce() -> R) -> R {
-    f()
-}
-
-/// Proof that this CPU has AVX2 and POPCNT; only [`Avx2::detect`] makes one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Avx2(());
-
-impl Avx2 {
-    /// The token, if the CPU running this process has AVX2.
-    pub(crate) fn detect() -> Option<Self> {
-        has_avx2_and_popcnt().then_some(Self(()))
-    }
-
-    /// Runs `f` with the code inlined into it compiled for AVX2 and POPCNT: the sweep's
-    /// per-thread loop runs this way, so that its draws and tallies count bits with one
-    /// instruction and use 256-bit vectors, where the baseline x86-64 build has neither.
-    #[inline]
-    pub(crate) fn run<R>(self, f: impl FnOnce() -> R) -> R {
-        // SAFETY: `self` exists only if AVX2 and POPCNT were detected (see `detect`).
-        unsafe { run_with_avx2_and_popcnt(f) }
-    }
-
-    /// Permutes the first `used` states of `states`, four at a time (one or two calls).
-    #[inline]
-    pub(crate) fn permute(self, states: &mut BatchState, used: usize) {
-        for half in 0..used.div_ceil(4).min(BATCH_LANES / 4) {
-            // SAFETY: `self` exists only if AVX2 was detected at run time (see `detect`).
-            unsafe { permute_avx2(states, half) }
-        }
-    }
-}
-
+/// Permutes all [`STATES`](super::STATES) states of `states`.
 #[target_feature(enable = "avx512f")]
-fn permute_avx512(states: &mut BatchState) {
+pub(super) fn permute_avx512(states: &mut Lanes) {
     #[inline]
     #[target_feature(enable = "avx512f")]
     fn xor(a: __m512i, b: __m512i) -> __m512i {
@@ -196,13 +119,13 @@ fn permute_avx512(states: &mut BatchState) {
     }
 
     let mut a = [_mm512_setzero_si512(); 25];
-    for (vector, lane) in a.iter_mut().zip(states.0.iter()) {
+    for (vector, lane) in a.iter_mut().zip(states.iter()) {
         // SAFETY: `lane` is a `[u64; 8]`, 64 readable bytes, exactly one register; the
         // unaligned load has no alignment requirement.
         *vector = unsafe { _mm512_loadu_si512(lane.as_ptr().cast()) };
     }
     keccak_rounds!(a, xor, xor5, rol, chi, splat);
-    for (vector, lane) in a.iter().zip(states.0.iter_mut()) {
+    for (vector, lane) in a.iter().zip(states.iter_mut()) {
         // SAFETY: `lane` is a `[u64; 8]`, 64 writable bytes, exactly one register.
         unsafe { _mm512_storeu_si512(lane.as_mut_ptr().cast(), *vector) };
     }
@@ -210,7 +133,7 @@ fn permute_avx512(states: &mut BatchState) {
 
 /// Permutes states `4 * half .. 4 * half + 4` of `states` (`half` is 0 or 1).
 #[target_feature(enable = "avx2")]
-fn permute_avx2(states: &mut BatchState, half: usize) {
+pub(super) fn permute_avx2(states: &mut Lanes, half: usize) {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn xor(a: __m256i, b: __m256i) -> __m256i {
@@ -239,14 +162,14 @@ fn permute_avx2(states: &mut BatchState, half: usize) {
 
     let first = 4 * half;
     let mut a = [_mm256_setzero_si256(); 25];
-    for (vector, lane) in a.iter_mut().zip(states.0.iter()) {
+    for (vector, lane) in a.iter_mut().zip(states.iter()) {
         let quarter: &[u64; 4] = lane[first..first + 4].try_into().expect("four lanes");
         // SAFETY: `quarter` is a `[u64; 4]`, 32 readable bytes, exactly one register;
         // the unaligned load has no alignment requirement.
         *vector = unsafe { _mm256_loadu_si256(quarter.as_ptr().cast()) };
     }
     keccak_rounds!(a, xor, xor5, rol, chi, splat);
-    for (vector, lane) in a.iter().zip(states.0.iter_mut()) {
+    for (vector, lane) in a.iter().zip(states.iter_mut()) {
         let quarter: &mut [u64; 4] = (&mut lane[first..first + 4]).try_into().expect("four lanes");
         // SAFETY: `quarter` is a `[u64; 4]`, 32 writable bytes, exactly one register.
         unsafe { _mm256_storeu_si256(quarter.as_mut_ptr().cast(), *vector) };

@@ -1,0 +1,248 @@
+//! Vector code for x86-64, chosen at run time: the only module of fairaudit with `unsafe`
+//! code.
+//!
+//! What is here: the Keccak-f\[1600\] kernels that permute eight or four states at once
+//! (`keccak`, behind the [`Avx512`] and [`Avx2`] tokens, reached through
+//! `chain::Kernel`); the runs of the sweep's per-thread loop compiled for the instructions
+//! a token proves ([`CompiledForPath`]); and the one byte comparison the sweep's tallies
+//! need that the compiler does not generate from plain Rust ([`equal_byte_masks`]). Kept
+//! in one module so that every `unsafe` block of the program can be audited in one place.
+//!
+//! There are two kinds of `unsafe`, each block with its own `SAFETY` comment:
+//! - calling a `#[target_feature]` function, which is sound only on a CPU that has the
+//!   feature. The tokens can only be made by run-time detection
+//!   (`is_x86_feature_detected!`), and the kernels and compiled runs are reached only
+//!   through a token; [`equal_byte_masks`] checks the CPU (the standard library caches
+//!   the answer) before each call. So code for an instruction set the CPU lacks is never
+//!   executed;
+//! - loading and storing vector registers from arrays, through pointers to arrays whose
+//!   size is checked by their types.
+//!
+//! On other architectures only the portable parts exist: [`CompiledForPath`] and the
+//! plain-Rust [`equal_byte_masks`].
+
+#[cfg(target_arch = "x86_64")]
+mod bytes;
+#[cfg(target_arch = "x86_64")]
+mod keccak;
+
+/// States a kernel call permutes at once: the 64-bit lanes of an AVX-512 register.
+pub const STATES: usize = 8;
+
+/// [`STATES`] Keccak-f\[1600\] states, interleaved: `[i][s]` is lane `i` of state `s`, so
+/// one lane of every state is one contiguous 64-byte row (one AVX-512 register).
+pub type Lanes = [[u64; STATES]; 25];
+
+/// Work that runs compiled for the instructions of a Keccak path (see
+/// `chain::Kernel::run_compiled_for_path`).
+///
+/// A trait rather than a closure: only code inlined into the path's function is compiled
+/// for its instructions, and a closure's body is inlined only where the compiler judges it
+/// worth it. When the sweep's loop grew, it stopped inlining it, and the loop ran as
+/// baseline x86-64 (bit counts as shifts and adds) on every path: a third slower.
+pub trait CompiledForPath {
+    /// What the work returns.
+    type Output;
+
+    /// Does the work. Implementations must be `#[inline(always)]`, and so must everything
+    /// they call that should be compiled for the path.
+    fn run(self) -> Self::Output;
+}
+
+/// `masks[v]`: bit `i` set where `bytes[i] == v`, for each `v` below `N` (bytes of `N` or
+/// more are in no mask).
+///
+/// One compare of all 64 bytes and one mask per value, where plain Rust (which has no
+/// vector-compare-to-bitmask operation the compiler reliably finds) sets one bit per byte
+/// in memory: that scatter was a third of the Keno tally's time (profiled).
+#[inline]
+pub fn equal_byte_masks<const N: usize>(bytes: &[u8; 64], masks: &mut [u64; N]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx512bw") {
+            // SAFETY: AVX-512BW (and so AVX-512F) was detected on this CPU just now.
+            return unsafe { bytes::equal_masks_avx512(bytes, masks) };
+        }
+        if is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 was detected on this CPU just now.
+            return unsafe { bytes::equal_masks_avx2(bytes, masks) };
+        }
+    }
+    equal_byte_masks_portable(bytes, masks);
+}
+
+/// [`equal_byte_masks`] in plain Rust: every CPU.
+fn equal_byte_masks_portable<const N: usize>(bytes: &[u8; 64], masks: &mut [u64; N]) {
+    *masks = [0; N];
+    for (i, &byte) in bytes.iter().enumerate() {
+        if let Some(mask) = masks.get_mut(usize::from(byte)) {
+            *mask |= 1 << i;
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) use tokens::{Avx2, Avx512};
+
+#[cfg(target_arch = "x86_64")]
+mod tokens {
+    use super::keccak::{permute_avx2, permute_avx512};
+    use super::{CompiledForPath, Lanes, STATES};
+
+    /// Proof that this CPU has AVX-512F (and AVX2 and POPCNT); only [`Avx512::detect`]
+    /// makes one.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(crate) struct Avx512 {
+        /// Whether the CPU also has the AVX-512 extensions the sweep's loop is compiled
+        /// for when it can be (BW, VL, DQ and VPOPCNTDQ: byte compares into masks, and
+        /// bit counts of eight 64-bit words at once).
+        extensions: bool,
+    }
+
+    impl Avx512 {
+        /// The token, if the CPU running this process has AVX-512F.
+        pub(crate) fn detect() -> Option<Self> {
+            let extensions = is_x86_feature_detected!("avx512bw")
+                && is_x86_feature_detected!("avx512vl")
+                && is_x86_feature_detected!("avx512dq")
+                && is_x86_feature_detected!("avx512vpopcntdq");
+            (is_x86_feature_detected!("avx512f") && has_avx2_and_popcnt()).then_some(Self { extensions })
+        }
+
+        /// Runs `work` with the code inlined into it compiled for AVX-512 with its BW, VL,
+        /// DQ and VPOPCNTDQ extensions where the CPU has them (the bit counts of the Keno
+        /// tally's columns, eight words an instruction), else for AVX2 and POPCNT.
+        #[inline]
+        pub(crate) fn run<W: CompiledForPath>(self, work: W) -> W::Output {
+            if self.extensions {
+                // SAFETY: `self.extensions` is set only if those extensions were detected,
+                // and `self` exists only if AVX-512F, AVX2 and POPCNT were (see `detect`).
+                unsafe { run_with_avx512(work) }
+            } else {
+                // SAFETY: `self` exists only if AVX2 and POPCNT were detected.
+                unsafe { run_with_avx2_and_popcnt(work) }
+            }
+        }
+
+        /// Permutes all [`STATES`] states of `states` (eight: one register per lane).
+        #[inline]
+        pub(crate) fn permute(self, states: &mut Lanes) {
+            // SAFETY: `self` exists only if AVX-512F was detected at run time (see `detect`).
+            unsafe { permute_avx512(states) }
+        }
+    }
+
+    /// Whether this CPU has AVX2 and POPCNT (every CPU with AVX2 has POPCNT; checked all
+    /// the same, since the tokens promise both).
+    fn has_avx2_and_popcnt() -> bool {
+        is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt")
+    }
+
+    /// Runs `work`; whatever is inlined into it is compiled for AVX2 and POPCNT.
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn run_with_avx2_and_popcnt<W: CompiledForPath>(work: W) -> W::Output {
+        work.run()
+    }
+
+    /// Runs `work`; whatever is inlined into it is compiled for AVX-512 (F, BW, VL, DQ,
+    /// VPOPCNTDQ), AVX2 and POPCNT.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512vpopcntdq,avx2,popcnt")]
+    unsafe fn run_with_avx512<W: CompiledForPath>(work: W) -> W::Output {
+        work.run()
+    }
+
+    /// Proof that this CPU has AVX2 and POPCNT; only [`Avx2::detect`] makes one.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(crate) struct Avx2(());
+
+    impl Avx2 {
+        /// The token, if the CPU running this process has AVX2.
+        pub(crate) fn detect() -> Option<Self> {
+            has_avx2_and_popcnt().then_some(Self(()))
+        }
+
+        /// Runs `work` with the code inlined into it compiled for AVX2 and POPCNT: the
+        /// sweep's per-thread loop runs this way, so that its draws and tallies count bits
+        /// with one instruction and use 256-bit vectors, where the baseline x86-64 build
+        /// has neither.
+        #[inline]
+        pub(crate) fn run<W: CompiledForPath>(self, work: W) -> W::Output {
+            // SAFETY: `self` exists only if AVX2 and POPCNT were detected (see `detect`).
+            unsafe { run_with_avx2_and_popcnt(work) }
+        }
+
+        /// Permutes the first `used` states of `states`, four at a time (one or two calls).
+        #[inline]
+        pub(crate) fn permute(self, states: &mut Lanes, used: usize) {
+            for half in 0..used.div_ceil(4).min(STATES / 4) {
+                // SAFETY: `self` exists only if AVX2 was detected at run time (see `detect`).
+                unsafe { permute_avx2(states, half) }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of random bytes below 48 (every value of a 40-mask and some beyond it), and
+    /// rows of one value.
+    fn rows() -> Vec<[u8; 64]> {
+        let mut x = 5u64;
+        let mut rows: Vec<[u8; 64]> = (0..500)
+            .map(|_| {
+                std::array::from_fn(|_| {
+                    x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    ((x >> 33) % 48) as u8
+                })
+            })
+            .collect();
+        rows.extend([[0; 64], [39; 64], [40; 64], [255; 64]]);
+        rows
+    }
+
+    #[test]
+    fn portable_byte_masks_mark_each_byte_in_its_values_mask() {
+        for row in rows() {
+            let mut masks = [0u64; 40];
+            equal_byte_masks_portable(&row, &mut masks);
+            for (i, &byte) in row.iter().enumerate() {
+                for (v, mask) in masks.iter().enumerate() {
+                    assert_eq!(mask >> i & 1 == 1, usize::from(byte) == v, "byte {i} = {byte}, mask {v}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_supported_byte_mask_path_equals_the_portable_one() {
+        let mut paths = 0;
+        for row in rows() {
+            let mut expected = [0u64; 40];
+            equal_byte_masks_portable(&row, &mut expected);
+            let mut masks = [u64::MAX; 40];
+            equal_byte_masks(&row, &mut masks);
+            assert_eq!(masks, expected, "{row:?}");
+            #[cfg(target_arch = "x86_64")]
+            {
+                paths = 1;
+                if is_x86_feature_detected!("avx2") {
+                    let mut masks = [u64::MAX; 40];
+                    // SAFETY: AVX2 detected just now.
+                    unsafe { bytes::equal_masks_avx2(&row, &mut masks) };
+                    assert_eq!(masks, expected, "avx2, {row:?}");
+                    paths = 2;
+                }
+                if is_x86_feature_detected!("avx512bw") {
+                    let mut masks = [u64::MAX; 40];
+                    // SAFETY: AVX-512BW detected just now.
+                    unsafe { bytes::equal_masks_avx512(&row, &mut masks) };
+                    assert_eq!(masks, expected, "avx512, {row:?}");
+                    paths = 3;
+                }
+            }
+        }
+        eprintln!("byte masks: {paths} vector path(s) beside the portable one checked on this CPU");
+    }
+}
