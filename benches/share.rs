@@ -18,6 +18,7 @@ use fairaudit::chain::{
     BatchHasher, KeccakPath, Kernel, RoundBatch, RoundHasher, WordSource, ROUNDS_PER_BATCH,
 };
 use fairaudit::games::{Game, Keno, Roulette};
+use fairaudit::simd::CompiledForPath;
 use fairaudit::sweep::tally_rounds;
 use fairaudit::tally::{KenoTally, RouletteTally};
 use std::hint::black_box;
@@ -46,18 +47,35 @@ fn hash_only(hasher: &RoundHasher, kernel: Kernel, nonces: std::ops::Range<u64>)
     black_box(first_words);
 }
 
-fn hash_draw<G: Game>(game: G, hasher: &RoundHasher, kernel: Kernel, nonces: std::ops::Range<u64>) {
-    let mut batcher = BatchHasher::new(hasher, kernel);
-    let mut batch = RoundBatch::default();
-    let mut round = G::Outcome::default();
-    for start in nonces.clone().step_by(ROUNDS_PER_BATCH) {
-        let end = (start + ROUNDS_PER_BATCH as u64).min(nonces.end);
-        batcher.hash(start..end, &mut batch);
-        for r in 0..batch.len() {
-            game.draw(&mut batch.words(r), &mut round);
-            black_box(&round);
+/// Hashed and drawn as the sweep draws (a batch at a time, compiled for the path as the
+/// sweep's loop is), not tallied: beside `hash_only`, what the draw costs, and beside the
+/// sweep, what the tallies cost.
+struct HashDraw<'a, G> {
+    game: G,
+    hasher: &'a RoundHasher,
+    kernel: Kernel,
+    nonces: std::ops::Range<u64>,
+}
+
+impl<G: Game> CompiledForPath for HashDraw<'_, G> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        let mut batcher = BatchHasher::new(self.hasher, self.kernel);
+        let mut batch = RoundBatch::default();
+        let mut drawn = G::Drawn::default();
+        for start in self.nonces.clone().step_by(ROUNDS_PER_BATCH) {
+            let end = (start + ROUNDS_PER_BATCH as u64).min(self.nonces.end);
+            batcher.hash(start..end, &mut batch);
+            self.game.draw_batch(&batch, &mut drawn);
+            black_box(&drawn);
         }
     }
+}
+
+fn hash_draw<G: Game>(game: G, hasher: &RoundHasher, kernel: Kernel, nonces: std::ops::Range<u64>) {
+    kernel.run_compiled_for_path(HashDraw { game, hasher, kernel, nonces });
 }
 
 fn env_number(name: &str, default: u64) -> u64 {

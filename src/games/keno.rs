@@ -49,6 +49,7 @@ pub const fn choices_at_draw(k: usize) -> u32 {
 
 impl Game for Keno {
     type Outcome = KenoRound;
+    type Drawn = KenoColumns;
 
     fn id(&self) -> GameId {
         GameId::Keno
@@ -92,6 +93,52 @@ impl Game for Keno {
         for (number, position) in round.order.iter_mut().zip(positions) {
             *number = position + 1;
         }
+    }
+
+    /// By column: word `k` of all rounds is sampled at once (its P a constant, `% P` a
+    /// multiplication), the indices decoded into grid positions row by row as in
+    /// `positions_in_grid`, and the few rounds that reject one of their first ten words
+    /// (about one in 10⁸) drawn again one by one, from their own stream, afterwards. One
+    /// round at a time, the draw cost a sixth of the whole Keno sweep on the AVX-512 path
+    /// (profiled): per-round work that vector lanes do for 32 or 64 rounds at once.
+    // Always inlined: into the sweep's loop compiled for the kernel's path.
+    #[inline(always)]
+    fn draw_batch(&self, batch: &RoundBatch, out: &mut KenoColumns) {
+        let mut indices = [[0u8; ROUNDS_PER_BATCH]; DRAWN];
+        let mut rejects = [0u8; ROUNDS_PER_BATCH];
+        // One call per draw, so that each draw's P is a constant.
+        sample_column::<0>(batch, &mut indices[0], &mut rejects);
+        sample_column::<1>(batch, &mut indices[1], &mut rejects);
+        sample_column::<2>(batch, &mut indices[2], &mut rejects);
+        sample_column::<3>(batch, &mut indices[3], &mut rejects);
+        sample_column::<4>(batch, &mut indices[4], &mut rejects);
+        sample_column::<5>(batch, &mut indices[5], &mut rejects);
+        sample_column::<6>(batch, &mut indices[6], &mut rejects);
+        sample_column::<7>(batch, &mut indices[7], &mut rejects);
+        sample_column::<8>(batch, &mut indices[8], &mut rejects);
+        sample_column::<9>(batch, &mut indices[9], &mut rejects);
+        // The decode of `positions_in_grid`, a row of rounds at a time: draw `k`'s index
+        // moves up one past each earlier draw's, from the last earlier draw back.
+        out.positions[0] = indices[0];
+        for k in 1..DRAWN {
+            let (earlier, later) = indices.split_at(k);
+            let mut positions = later[0];
+            for removed in earlier.iter().rev() {
+                for (position, &removed) in positions.iter_mut().zip(removed) {
+                    *position += u8::from(*position >= removed);
+                }
+            }
+            out.positions[k] = positions;
+        }
+        out.len = batch.len();
+        out.rejecting = 0;
+        if rejects.iter().fold(0, |any, &reject| any | reject) != 0 {
+            self.redraw_rejecting(batch, &rejects, out);
+        }
+    }
+
+    fn drawn_from(rounds: &[KenoRound]) -> KenoColumns {
+        KenoColumns::from_rounds(rounds)
     }
 
     fn draw_order_text(&self, round: &KenoRound) -> String {
@@ -252,51 +299,6 @@ impl KenoColumns {
 }
 
 impl Keno {
-    /// Draws every round of `batch` into `out`: round `r` exactly as [`Game::draw`] from
-    /// `batch.words(r)` would draw it.
-    ///
-    /// By column: word `k` of all rounds is sampled at once (its P a constant, `% P` a
-    /// multiplication), the indices decoded into grid positions row by row as in
-    /// `positions_in_grid`, and the few rounds that reject one of their first ten words
-    /// (about one in 10⁸) drawn again one by one, from their own stream, afterwards. One
-    /// round at a time, the draw cost a sixth of the whole Keno sweep on the AVX-512 path
-    /// (profiled): per-round work that vector lanes do for 32 or 64 rounds at once.
-    // Always inlined: into the sweep's loop compiled for the kernel's path.
-    #[inline(always)]
-    pub fn draw_batch(&self, batch: &RoundBatch, out: &mut KenoColumns) {
-        let mut indices = [[0u8; ROUNDS_PER_BATCH]; DRAWN];
-        let mut rejects = [0u8; ROUNDS_PER_BATCH];
-        // One call per draw, so that each draw's P is a constant.
-        sample_column::<0>(batch, &mut indices[0], &mut rejects);
-        sample_column::<1>(batch, &mut indices[1], &mut rejects);
-        sample_column::<2>(batch, &mut indices[2], &mut rejects);
-        sample_column::<3>(batch, &mut indices[3], &mut rejects);
-        sample_column::<4>(batch, &mut indices[4], &mut rejects);
-        sample_column::<5>(batch, &mut indices[5], &mut rejects);
-        sample_column::<6>(batch, &mut indices[6], &mut rejects);
-        sample_column::<7>(batch, &mut indices[7], &mut rejects);
-        sample_column::<8>(batch, &mut indices[8], &mut rejects);
-        sample_column::<9>(batch, &mut indices[9], &mut rejects);
-        // The decode of `positions_in_grid`, a row of rounds at a time: draw `k`'s index
-        // moves up one past each earlier draw's, from the last earlier draw back.
-        out.positions[0] = indices[0];
-        for k in 1..DRAWN {
-            let (earlier, later) = indices.split_at(k);
-            let mut positions = later[0];
-            for removed in earlier.iter().rev() {
-                for (position, &removed) in positions.iter_mut().zip(removed) {
-                    *position += u8::from(*position >= removed);
-                }
-            }
-            out.positions[k] = positions;
-        }
-        out.len = batch.len();
-        out.rejecting = 0;
-        if rejects.iter().fold(0, |any, &reject| any | reject) != 0 {
-            self.redraw_rejecting(batch, &rejects, out);
-        }
-    }
-
     /// The rounds of `batch` that rejected one of their first ten words, drawn one by one.
     #[cold]
     #[inline(never)]

@@ -4,12 +4,12 @@
 pub mod keno;
 pub mod roulette;
 
-use crate::chain::WordSource;
+use crate::chain::{RoundBatch, WordSource};
 use std::fmt;
 use std::str::FromStr;
 
-pub use keno::{Keno, KenoRound};
-pub use roulette::{Roulette, Spin, Wheel};
+pub use keno::{Keno, KenoColumns, KenoRound};
+pub use roulette::{Roulette, Spin, SpinColumns, Wheel};
 
 /// Which game a round belongs to, spelled as in the vectors and on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -84,6 +84,11 @@ pub trait Game: Copy + Send + Sync {
     /// One round's outcome, including the rejections its draws met.
     type Outcome: Default + Clone + Send + fmt::Debug;
 
+    /// The rounds of one hashed batch ([`RoundBatch`]), drawn all at once and kept side by
+    /// side, a draw of every round together: the form in which the sweep draws and
+    /// tallies, so that both work on whole rows in vector lanes.
+    type Drawn: Default;
+
     /// Which game this is.
     fn id(&self) -> GameId;
 
@@ -92,6 +97,17 @@ pub trait Game: Copy + Send + Sync {
 
     /// Draws one round from `words` into `round`, overwriting it.
     fn draw<W: WordSource + ?Sized>(&self, words: &mut W, round: &mut Self::Outcome);
+
+    /// Draws every round of `batch` into `out`: round `r` exactly as [`Game::draw`] from
+    /// `batch.words(r)` would draw it.
+    fn draw_batch(&self, batch: &RoundBatch, out: &mut Self::Drawn);
+
+    /// Up to [`ROUNDS_PER_BATCH`](crate::chain::ROUNDS_PER_BATCH) rounds drawn one by
+    /// one, in the form of a drawn batch.
+    ///
+    /// # Panics
+    /// If `rounds` is empty or longer than a batch.
+    fn drawn_from(rounds: &[Self::Outcome]) -> Self::Drawn;
 
     /// The draw order as the vectors spell it (SPEC §7).
     fn draw_order_text(&self, round: &Self::Outcome) -> String;

@@ -49,7 +49,7 @@ impl Gaps {
     }
 
     /// Records the next round's outcome.
-    #[inline]
+    #[inline(always)]
     pub fn record(&mut self, outcome: usize) {
         let position = self.len;
         match self.last[outcome] {
@@ -58,6 +58,12 @@ impl Gaps {
         }
         self.last[outcome] = Some(position);
         self.len += 1;
+    }
+
+    /// Records the next rounds' outcomes, in order.
+    #[inline(always)]
+    pub fn record_all(&mut self, outcomes: &[u8]) {
+        outcomes.iter().for_each(|&outcome| self.record(usize::from(outcome)));
     }
 
     /// Joins `later`, the tally of the segment directly after this one.

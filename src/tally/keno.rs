@@ -3,8 +3,8 @@
 
 use super::stream::StreamTally;
 use super::window::{Window, MAX_LAG};
-use super::{check_len, check_sum, SequenceTally, TallyError};
-use crate::chain::{RoundBatch, ROUNDS_PER_BATCH};
+use super::{check_len, check_sum, set_bits, SequenceTally, TallyError};
+use crate::chain::ROUNDS_PER_BATCH;
 use crate::games::keno::{KenoColumns, DRAWN, GRID, REFERENCE_WORDS};
 use crate::games::{Keno, KenoRound};
 use crate::simd::equal_byte_masks;
@@ -65,17 +65,6 @@ const GRID_MASK: u64 = ((1u64 << GRID) - 1) << 1;
 
 /// The shared-number count of a round pair that is not one (see `add_overlaps`).
 const NOT_A_PAIR: u8 = u8::MAX;
-
-/// The positions of the set bits of `bits`, lowest first.
-fn set_bits(mut bits: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let at = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            at
-        })
-    })
-}
 
 /// Whether a drawn-number bit set holds ten numbers of 1..=40, as every real draw does.
 #[inline(always)]
@@ -161,21 +150,48 @@ impl SequenceTally for KenoTally {
         self.edges.push(mask, |lag, earlier| count_overlap(overlap, lag_overlap, lag, earlier & mask));
     }
 
-    /// Counted by columns, a batch of up to 64 rounds at a time, as the sweep counts
-    /// ([`KenoTally::record_columns`]).
-    fn record_all(&mut self, rounds: &[KenoRound]) {
-        for chunk in rounds.chunks(ROUNDS_PER_BATCH) {
-            self.record_columns(&KenoColumns::from_rounds(chunk));
-        }
-    }
-
-    /// Drawn by column ([`Keno::draw_batch`]) and counted by column.
-    // Always inlined: into the sweep's loop compiled for the kernel's path.
+    /// Records the rounds of one batch, given by column: exactly what
+    /// [`SequenceTally::record`] on each of them in order would do.
+    ///
+    /// Counted by columns of bits, one bit per round: bit `r` of column `(k, p)` says
+    /// whether round `r` drew grid position `p` at draw `k`, and the OR over the draws
+    /// whether it drew `p` at all. Then a number was drawn in `popcount(column)` rounds, a
+    /// pair in `popcount(column a & column b)`, the pick sets' hits are sums of columns in
+    /// bit-sliced counters, and only the overlaps between rounds are counted round by
+    /// round. Counting round by round, a round cost 45 pair increments, ten hit and ten
+    /// position increments in tables in memory: on the AVX-512 path, the tallies took as
+    /// long as hashing the round (profiled).
+    ///
+    /// A round that repeats a number (only a broken draw does) is counted as the set of
+    /// numbers it holds, as [`SequenceTally::record`] counts it.
     #[inline(always)]
-    fn record_batch(&mut self, game: Keno, batch: &RoundBatch) {
-        let mut columns = KenoColumns::default();
-        game.draw_batch(batch, &mut columns);
-        self.record_columns(&columns);
+    fn record_drawn(&mut self, columns: &KenoColumns) {
+        let len = columns.len;
+        assert!((1..=ROUNDS_PER_BATCH).contains(&len), "a batch holds 1 to {ROUNDS_PER_BATCH} rounds");
+        // `drawn_at[k][p]`: bit `r` set when round `r` drew grid position `p` at draw `k`.
+        // (Bits from `len` on, stale rounds, are cleared.)
+        let live = u64::MAX >> (ROUNDS_PER_BATCH - len);
+        let mut drawn_at = [[0u64; GRID]; DRAWN];
+        for (at, positions) in drawn_at.iter_mut().zip(&columns.positions) {
+            equal_byte_masks(positions, at);
+        }
+        // `drawn[p]`: bit `r` set when round `r` drew grid position `p`.
+        let mut drawn = [0u64; GRID];
+        for (counts, at) in self.positions.chunks_exact_mut(GRID).zip(&drawn_at) {
+            for ((count, any), &column) in counts.iter_mut().zip(&mut drawn).zip(at) {
+                *count += u64::from((column & live).count_ones());
+                *any |= column & live;
+            }
+        }
+        self.add_numbers_and_pairs(&drawn);
+        self.add_hits(&drawn, live);
+        self.add_overlaps(&columns.masks()[..len]);
+        let rejecting = columns.rejecting & live;
+        let plain = len as u64 - u64::from(rejecting.count_ones());
+        self.stream.record_without_rejections(plain, DRAWN, REFERENCE_WORDS);
+        for r in set_bits(rejecting) {
+            self.stream.record(&columns.rejected[r], REFERENCE_WORDS);
+        }
     }
 
     fn append(&mut self, later: Self) {
@@ -244,50 +260,6 @@ impl KenoTally {
         self.stream.record(&round.rejected, REFERENCE_WORDS);
     }
 
-    /// Records the rounds of one batch, given by column: exactly what
-    /// [`SequenceTally::record`] on each of them in order would do.
-    ///
-    /// Counted by columns of bits, one bit per round: bit `r` of column `(k, p)` says
-    /// whether round `r` drew grid position `p` at draw `k`, and the OR over the draws
-    /// whether it drew `p` at all. Then a number was drawn in `popcount(column)` rounds, a
-    /// pair in `popcount(column a & column b)`, the pick sets' hits are sums of columns in
-    /// bit-sliced counters, and only the overlaps between rounds are counted round by
-    /// round. Counting round by round, a round cost 45 pair increments, ten hit and ten
-    /// position increments in tables in memory: on the AVX-512 path, the tallies took as
-    /// long as hashing the round (profiled).
-    ///
-    /// A round that repeats a number (only a broken draw does) is counted as the set of
-    /// numbers it holds, as [`SequenceTally::record`] counts it.
-    #[inline(always)]
-    pub fn record_columns(&mut self, columns: &KenoColumns) {
-        let len = columns.len;
-        assert!((1..=ROUNDS_PER_BATCH).contains(&len), "a batch holds 1 to {ROUNDS_PER_BATCH} rounds");
-        // `drawn_at[k][p]`: bit `r` set when round `r` drew grid position `p` at draw `k`.
-        // (Bits from `len` on, stale rounds, are cleared.)
-        let live = u64::MAX >> (ROUNDS_PER_BATCH - len);
-        let mut drawn_at = [[0u64; GRID]; DRAWN];
-        for (at, positions) in drawn_at.iter_mut().zip(&columns.positions) {
-            equal_byte_masks(positions, at);
-        }
-        // `drawn[p]`: bit `r` set when round `r` drew grid position `p`.
-        let mut drawn = [0u64; GRID];
-        for (counts, at) in self.positions.chunks_exact_mut(GRID).zip(&drawn_at) {
-            for ((count, any), &column) in counts.iter_mut().zip(&mut drawn).zip(at) {
-                *count += u64::from((column & live).count_ones());
-                *any |= column & live;
-            }
-        }
-        self.add_numbers_and_pairs(&drawn);
-        self.add_hits(&drawn, live);
-        self.add_overlaps(&columns.masks()[..len]);
-        let rejecting = columns.rejecting & live;
-        let plain = len as u64 - u64::from(rejecting.count_ones());
-        self.stream.record_without_rejections(plain, DRAWN, REFERENCE_WORDS);
-        for r in set_bits(rejecting) {
-            self.stream.record(&columns.rejected[r], REFERENCE_WORDS);
-        }
-    }
-
     /// Adds the numbers and pairs of a batch from its columns (`drawn[p]`: the rounds that
     /// drew grid position `p`).
     #[inline(always)]
@@ -338,23 +310,15 @@ impl KenoTally {
     /// histogram incremented pair by pair was 640 dependent increments a batch).
     #[inline(always)]
     fn add_overlaps(&mut self, masks: &[u64]) {
-        let len = masks.len();
-        // The segment's last ten rounds before the batch (fewer at its start), then the batch.
-        let earlier = self.edges.tail.len();
-        let mut recent = [0u64; MAX_LAG + ROUNDS_PER_BATCH];
-        recent[MAX_LAG - earlier..MAX_LAG].copy_from_slice(&self.edges.tail);
-        recent[MAX_LAG..MAX_LAG + len].copy_from_slice(masks);
-        let now: &[u64; ROUNDS_PER_BATCH] = recent[MAX_LAG..].try_into().expect("a batch of rounds");
+        let recent = self.edges.recent(masks);
         for lag in 1..=MAX_LAG {
-            let before: &[u64; ROUNDS_PER_BATCH] =
-                recent[MAX_LAG - lag..][..ROUNDS_PER_BATCH].try_into().expect("a batch of rounds");
             let mut shared = [0u8; ROUNDS_PER_BATCH];
-            for ((shared, &now), &before) in shared.iter_mut().zip(now).zip(before) {
+            for ((shared, &now), &before) in shared.iter_mut().zip(recent.now()).zip(recent.before(lag)) {
                 *shared = (now & before).count_ones() as u8;
             }
-            // Round `r` has a round `lag` before it in the segment from `r = lag - earlier` on.
-            shared[..lag.saturating_sub(earlier).min(len)].fill(NOT_A_PAIR);
-            shared[len..].fill(NOT_A_PAIR);
+            let pairs = recent.pairs_at(lag);
+            shared[..pairs.start].fill(NOT_A_PAIR);
+            shared[pairs.end..].fill(NOT_A_PAIR);
             let row = match lag {
                 1 => &mut self.overlap[..],
                 _ => &mut self.lag_overlap[(lag - 2) * (DRAWN + 1)..(lag - 1) * (DRAWN + 1)],
@@ -474,7 +438,7 @@ mod tests {
         // Consecutive hashed batches of every length around the columns and the window
         // (a 1-round batch, ten, a full one), on every Keccak path, against each round
         // drawn from its own stream and recorded alone.
-        use crate::chain::{BatchHasher, KeccakPath, Kernel, RoundHasher};
+        use crate::chain::{BatchHasher, KeccakPath, Kernel, RoundBatch, RoundHasher};
         use crate::games::Game;
         let hasher = RoundHasher::new("server", "client");
         for path in KeccakPath::supported() {

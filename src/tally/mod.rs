@@ -54,6 +54,17 @@ pub(crate) fn check_sum(name: &str, table: &[u64], expected: u64) -> Result<(), 
     }
 }
 
+/// The positions of the set bits of `bits`, lowest first.
+pub(crate) fn set_bits(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let at = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            at
+        })
+    })
+}
+
 pub(crate) fn check_len<T>(name: &str, table: &[T], expected: usize) -> Result<(), TallyError> {
     if table.len() == expected {
         Ok(())
@@ -73,31 +84,32 @@ pub trait SequenceTally: Clone + Send + Serialize + DeserializeOwned {
     /// Records the next round of the sequence.
     fn record(&mut self, round: &<Self::Game as Game>::Outcome);
 
-    /// Records the next rounds of the sequence, in order: exactly what [`record`] on each
-    /// would do. The sweep hands its rounds over a batch at a time, and a tally that
-    /// counts faster over many rounds at once (Keno's pairs) overrides this.
+    /// Records the rounds of one drawn batch ([`Game::draw_batch`]), in order: exactly what
+    /// [`record`] on each of them would do. The sweep counts this way, every counter over
+    /// the whole batch at once (Keno's by columns of bits).
     ///
     /// [`record`]: SequenceTally::record
-    #[inline]
+    fn record_drawn(&mut self, drawn: &<Self::Game as Game>::Drawn);
+
+    /// Records the next rounds of the sequence, in order: exactly what [`record`] on each
+    /// would do, counted as the sweep counts, a batch at a time ([`record_drawn`]).
+    ///
+    /// [`record`]: SequenceTally::record
+    /// [`record_drawn`]: SequenceTally::record_drawn
     fn record_all(&mut self, rounds: &[<Self::Game as Game>::Outcome]) {
-        rounds.iter().for_each(|round| self.record(round));
+        for chunk in rounds.chunks(ROUNDS_PER_BATCH) {
+            self.record_drawn(&Self::Game::drawn_from(chunk));
+        }
     }
 
-    /// Draws the rounds of a hashed batch and records them in order: exactly what drawing
-    /// round `r` with [`Game::draw`] from `batch.words(r)`, for each `r`, then
-    /// [`record_all`] would do. The sweep's per-thread loop calls this once per batch; a
-    /// tally whose game draws a batch faster all at once (Keno, by column) overrides it.
-    ///
-    /// [`record_all`]: SequenceTally::record_all
+    /// Draws the rounds of a hashed batch ([`Game::draw_batch`]) and records them: the
+    /// sweep's per-thread loop calls this once per batch.
+    // Always inlined: into the sweep's loop compiled for the kernel's path.
     #[inline(always)]
     fn record_batch(&mut self, game: Self::Game, batch: &RoundBatch) {
-        let mut rounds: [<Self::Game as Game>::Outcome; ROUNDS_PER_BATCH] =
-            std::array::from_fn(|_| Default::default());
-        let rounds = &mut rounds[..batch.len()];
-        for (r, round) in rounds.iter_mut().enumerate() {
-            game.draw(&mut batch.words(r), round);
-        }
-        self.record_all(rounds);
+        let mut drawn = Default::default();
+        game.draw_batch(batch, &mut drawn);
+        self.record_drawn(&drawn);
     }
 
     /// Joins `later`, the tally of the segment that directly follows this one.

@@ -10,6 +10,7 @@
 //! left segment and the later among the first `MAX_LAG` of the right one (each side holds
 //! at least the rounds within `L` of the boundary), so [`Window::join`] counts it, once.
 
+use crate::chain::ROUNDS_PER_BATCH;
 use serde::{Deserialize, Serialize};
 
 /// The largest lag between two rounds that the serial tallies count.
@@ -53,38 +54,29 @@ impl<T: Copy> Window<T> {
         }
     }
 
-    /// Records the next `values` of the segment, in order, calling `pair(lag, earlier,
-    /// value)` for each of them and each earlier value of the segment at most [`MAX_LAG`]
-    /// rounds before it: what [`Window::push`] on each value would do, but the lags of a
-    /// value [`MAX_LAG`] or more into `values` are a loop of fixed length over `values`
-    /// itself (the sweep's batches: no shifting of the tail per value).
+    /// A batch of the segment's next values (at most [`ROUNDS_PER_BATCH`]) beside the
+    /// values before it: what a batch's pairs are counted from, a lag at a time, before
+    /// [`Window::advance`] records the batch. `Recent` gives, for each lag, the pairs
+    /// [`Window::push`] on each value would visit, as two aligned rows.
+    ///
+    /// # Panics
+    /// If `values` holds more than [`ROUNDS_PER_BATCH`] values.
     #[inline(always)]
-    pub fn push_all(&mut self, values: &[T], mut pair: impl FnMut(usize, T, T)) {
-        for (i, &value) in values.iter().enumerate() {
-            if let Some(start) = i.checked_sub(MAX_LAG) {
-                // A fixed-size array: the loop unrolls, with no bounds checks.
-                let earlier: &[T; MAX_LAG] = values[start..i].try_into().expect("MAX_LAG values");
-                for (back, &earlier) in earlier.iter().rev().enumerate() {
-                    pair(back + 1, earlier, value);
-                }
-            } else {
-                for lag in 1..=MAX_LAG {
-                    let earlier = match i.checked_sub(lag) {
-                        Some(j) => Some(values[j]),
-                        None => self.tail.len().checked_sub(lag - i).map(|j| self.tail[j]),
-                    };
-                    if let Some(earlier) = earlier {
-                        pair(lag, earlier, value);
-                    }
-                }
-            }
-        }
-        self.advance(values);
+    pub fn recent(&self, values: &[T]) -> Recent<T>
+    where
+        T: Default,
+    {
+        assert!(values.len() <= ROUNDS_PER_BATCH, "a batch holds at most {ROUNDS_PER_BATCH} values");
+        let earlier = self.tail.len();
+        let mut recent =
+            Recent { values: [T::default(); MAX_LAG + ROUNDS_PER_BATCH], earlier, len: values.len() };
+        recent.values[MAX_LAG - earlier..MAX_LAG].copy_from_slice(&self.tail);
+        recent.values[MAX_LAG..MAX_LAG + values.len()].copy_from_slice(values);
+        recent
     }
 
-    /// Records the next `values` of the segment, in order, without visiting any pair: what
-    /// [`Window::push_all`] does once the caller has counted the pairs itself (the
-    /// latest values before `values` are [`Window::tail`]'s).
+    /// Records the next `values` of the segment, in order, without visiting any pair: for
+    /// callers that count the pairs themselves (see [`Window::recent`]).
     #[inline]
     pub fn advance(&mut self, values: &[T]) {
         if self.head.len() < MAX_LAG {
@@ -142,6 +134,39 @@ impl<T: Copy> Window<T> {
         self.head.len() == expected
             && self.tail.len() == expected
             && (expected == MAX_LAG || self.head == self.tail)
+    }
+}
+
+/// A batch of values and the up to [`MAX_LAG`] values before it in the segment (see
+/// [`Window::recent`]).
+#[derive(Clone, Debug)]
+pub struct Recent<T> {
+    /// The earlier values right-aligned before index [`MAX_LAG`], then the batch.
+    values: [T; MAX_LAG + ROUNDS_PER_BATCH],
+    /// How many earlier values the segment has (at most [`MAX_LAG`]).
+    earlier: usize,
+    /// Values in the batch.
+    len: usize,
+}
+
+impl<T> Recent<T> {
+    /// The batch: entry `r` is its `r`-th value (entries from its length on mean nothing).
+    #[inline(always)]
+    pub fn now(&self) -> &[T; ROUNDS_PER_BATCH] {
+        self.values[MAX_LAG..].try_into().expect("a batch of values")
+    }
+
+    /// The values `lag` (1..=[`MAX_LAG`]) before the batch's: entry `r` is the value `lag`
+    /// before entry `r` of [`Recent::now`], where [`Recent::pairs_at`] says it exists.
+    #[inline(always)]
+    pub fn before(&self, lag: usize) -> &[T; ROUNDS_PER_BATCH] {
+        self.values[MAX_LAG - lag..][..ROUNDS_PER_BATCH].try_into().expect("a batch of values")
+    }
+
+    /// The entries `r` of the batch that have a value `lag` before them in the segment.
+    #[inline(always)]
+    pub fn pairs_at(&self, lag: usize) -> std::ops::Range<usize> {
+        lag.saturating_sub(self.earlier).min(self.len)..self.len
     }
 }
 
@@ -207,15 +232,23 @@ mod tests {
     }
 
     #[test]
-    fn pushing_a_batch_equals_pushing_its_values() {
+    fn batches_pair_and_advance_as_pushing_their_values() {
         for seed in 0..300 {
-            let sequence = test_sequence(seed, seed as usize % 70, 9);
+            let sequence = test_sequence(seed, seed as usize % 170, 9);
             let cuts = random_cuts(seed + 7, 1 + seed as usize % 5, sequence.len());
             let (mut one_by_one, mut batched) = (Vec::new(), Vec::new());
             let single = record(&sequence, &mut one_by_one);
             let mut window = Window::default();
             for part in cuts.windows(2) {
-                window.push_all(&sequence[part[0]..part[1]], |lag, a, b| batched.push((lag, a, b)));
+                for batch in sequence[part[0]..part[1]].chunks(ROUNDS_PER_BATCH) {
+                    let recent = window.recent(batch);
+                    for lag in 1..=MAX_LAG {
+                        for r in recent.pairs_at(lag) {
+                            batched.push((lag, recent.before(lag)[r], recent.now()[r]));
+                        }
+                    }
+                    window.advance(batch);
+                }
             }
             one_by_one.sort_unstable();
             batched.sort_unstable();
