@@ -121,23 +121,23 @@ fn hash_only(c: &mut Criterion) {
 }
 
 fn hash_draw(c: &mut Criterion) {
-    // What the draw adds to hash_only, and (against sweep_round) what the tallies add.
+    // What the draw adds to hash_only, and (against sweep_round) what the tallies add: the
+    // batch drawn all at once, as the sweep draws it (here compiled for the baseline, where
+    // the sweep's loop is compiled for the path: `benches/share.rs` compares them fairly).
     fn run<G: Game>(c: &mut Criterion, name: &str, game: G) {
         let hasher = RoundHasher::new(SERVER, CLIENT);
         let mut group = c.benchmark_group("hash_draw");
         group.throughput(Throughput::Elements(ROUNDS));
         for kernel in kernels() {
             let mut batch = RoundBatch::default();
-            let mut round = G::Outcome::default();
+            let mut drawn = G::Drawn::default();
             group.bench_function(format!("{name}/{}", kernel.path()), |b| {
                 b.iter(|| {
                     let mut batcher = BatchHasher::new(&hasher, kernel);
                     for start in (FIRST_NONCE..FIRST_NONCE + ROUNDS).step_by(ROUNDS_PER_BATCH) {
                         batcher.hash(start..start + ROUNDS_PER_BATCH as u64, &mut batch);
-                        for r in 0..batch.len() {
-                            game.draw(&mut batch.words(r), &mut round);
-                            black_box(&round);
-                        }
+                        game.draw_batch(&batch, &mut drawn);
+                        black_box(&drawn);
                     }
                 })
             });
