@@ -2,7 +2,7 @@
 //! code.
 //!
 //! What is here: the Keccak-f\[1600\] kernels that permute eight or four states at once
-//! (`keccak`, behind the [`Avx512`] and [`Avx2`] tokens, reached through
+//! (`keccak`, behind the `Avx512` and `Avx2` tokens, reached through
 //! `chain::Kernel`); the runs of the sweep's per-thread loop compiled for the instructions
 //! a token proves ([`CompiledForPath`]); and the one byte comparison the sweep's tallies
 //! need that the compiler does not generate from plain Rust ([`equal_byte_masks`]). Kept

@@ -475,7 +475,7 @@ fn deviance(x: f64, m: f64, diff: f64) -> f64 {
 /// ```text
 /// b(k; n, p) = √(n / (2π k (n−k))) · exp(δ(n) − δ(k) − δ(n−k) − D(k, np) − D(n−k, n(1−p)))
 /// ```
-/// with `δ` the Stirling error and `D` the [`deviance`]; every piece is small or computed
+/// with `δ` the Stirling error and `D` the `deviance`; every piece is small or computed
 /// without cancellation, so the relative error is a few ulps times `|ln b|`.
 pub fn binomial_pmf(k: u64, n: u64, p: f64) -> f64 {
     if k > n {
