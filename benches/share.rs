@@ -14,6 +14,7 @@
 //! Prints one table: rounds per second per variant, and each sweep as a share of
 //! `hash_only` on the same path.
 
+use fairaudit::chain::kernel::{BatchState, BATCH_LANES};
 use fairaudit::chain::{
     BatchHasher, KeccakPath, Kernel, RoundBatch, RoundHasher, WordSource, ROUNDS_PER_BATCH,
 };
@@ -33,6 +34,21 @@ struct Variant<'a> {
     name: String,
     run: Box<dyn Fn(std::ops::Range<u64>) + 'a>,
     best: Duration,
+}
+
+/// The permutations alone that `hash_only` runs for the same rounds, on states that stay
+/// in place: per batch of 64 rounds, two kernel calls of eight states per eight rounds,
+/// and one call for the batch's new midstates (six or seven at 7-digit nonces). The bare
+/// kernel's round throughput: what no formatting, sampling or tallying at all would give.
+fn permute_only(kernel: Kernel, nonces: std::ops::Range<u64>) {
+    let mut states = BatchState::default();
+    for _ in nonces.step_by(ROUNDS_PER_BATCH) {
+        for _ in 0..2 * ROUNDS_PER_BATCH / BATCH_LANES {
+            kernel.permute(black_box(&mut states), BATCH_LANES);
+        }
+        kernel.permute(black_box(&mut states), 7);
+    }
+    black_box(&states);
 }
 
 fn hash_only(hasher: &RoundHasher, kernel: Kernel, nonces: std::ops::Range<u64>) {
@@ -109,6 +125,7 @@ fn main() {
                 variants.push(Variant { name, run, best: Duration::MAX });
             }
         };
+        add(format!("permute_only/{path}"), Box::new(move |n| permute_only(kernel, n)));
         add(format!("hash_only/{path}"), Box::new(move |n| hash_only(hasher, kernel, n)));
         add(format!("hash_draw/keno/{path}"), Box::new(move |n| hash_draw(Keno, hasher, kernel, n)));
         add(
@@ -139,14 +156,16 @@ fn main() {
         }
     }
     println!("best of {repeats} interleaved repetitions of {rounds} rounds, one thread");
-    println!("{:<40} {:>14} {:>16}", "variant", "rounds/s", "of hash_only");
+    println!("{:<40} {:>14} {:>16} {:>16}", "variant", "rounds/s", "of permute_only", "of hash_only");
     for variant in &variants {
         let rate = rounds as f64 / variant.best.as_secs_f64();
         let path = variant.name.rsplit('/').next().unwrap_or_default();
-        let base = variants.iter().find(|v| v.name == format!("hash_only/{path}"));
-        let share = base.map_or(String::new(), |b| {
-            format!("{:.1}%", 100.0 * b.best.as_secs_f64() / variant.best.as_secs_f64())
-        });
-        println!("{:<40} {:>14.0} {:>16}", variant.name, rate, share);
+        let share_of = |base: &str| {
+            let base = variants.iter().find(|v| v.name == format!("{base}/{path}"));
+            base.map_or(String::new(), |b| {
+                format!("{:.1}%", 100.0 * b.best.as_secs_f64() / variant.best.as_secs_f64())
+            })
+        };
+        println!("{:<40} {:>14.0} {:>16} {:>16}", variant.name, rate, share_of("permute_only"), share_of("hash_only"));
     }
 }
