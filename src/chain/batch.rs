@@ -323,6 +323,15 @@ impl BatchHasher {
         for (g, group) in out.groups.iter_mut().enumerate().take(len.div_ceil(BATCH_LANES)) {
             let rounds = g * BATCH_LANES..(g * BATCH_LANES + BATCH_LANES).min(len);
             let used = rounds.len();
+            if self.kernel.fuses_hashing() && slot[rounds.clone()].iter().all(|&slot| slot != NO_MIDSTATE) {
+                let mut fused_digits = digits;
+                let (sources, count, first_rows) =
+                    self.midstate_lanes(&slot[rounds.clone()], &mut fused_digits, rounds.start);
+                if self.kernel.hash_on_midstates(&sources[..count], &first_rows, group) {
+                    digits = fused_digits;
+                    continue;
+                }
+            }
             for (lane, r) in rounds.enumerate() {
                 if r > 0 {
                     digits.increment();
@@ -358,6 +367,51 @@ impl BatchHasher {
                 *state = scratch.get(lane);
             }
         }
+    }
+
+    /// What [`Kernel::hash_on_midstates`] takes for the rounds of a group that all start
+    /// from a midstate (`slots`, at most eight): each distinct midstate with the lanes
+    /// that start from it (how many), and each lane's digits after the shared block and
+    /// SHA3's domain byte as rows from sponge byte 0 (at most 20 digits after a shared
+    /// block of at least one: three rows). The lanes past `slots` (a partial last group)
+    /// start from the first lane's midstate: they are hashed, never read. `digits` is the
+    /// nonce of round `first`, counted up to the group's last round.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    fn midstate_lanes(
+        &self,
+        slots: &[u8],
+        digits: &mut Decimal,
+        first: usize,
+    ) -> ([(u8, &KeccakState); BATCH_LANES], usize, [[u64; BATCH_LANES]; 3]) {
+        let lane_slots: [u8; BATCH_LANES] = std::array::from_fn(|lane| *slots.get(lane).unwrap_or(&slots[0]));
+        let mut sources = [(0u8, &self.midstates[0]); BATCH_LANES];
+        let mut count = 0;
+        let mut left = u8::MAX;
+        while left != 0 {
+            let slot = lane_slots[left.trailing_zeros() as usize];
+            let lanes = lane_slots
+                .iter()
+                .enumerate()
+                .fold(0u8, |lanes, (lane, &s)| lanes | u8::from(s == slot) << lane);
+            sources[count] = (lanes, &self.midstates[usize::from(slot)]);
+            count += 1;
+            left &= !lanes;
+        }
+        let mut first_rows = [[0u64; BATCH_LANES]; 3];
+        for lane in 0..slots.len() {
+            if first + lane > 0 {
+                digits.increment();
+            }
+            let mut bytes = [0u8; 24];
+            let tail = &digits.as_bytes()[self.split..];
+            bytes[..tail.len()].copy_from_slice(tail);
+            bytes[tail.len()] = SHA3_DOMAIN;
+            for (row, chunk) in first_rows.iter_mut().zip(bytes.chunks_exact(8)) {
+                row[lane] = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+            }
+        }
+        (sources, count, first_rows)
     }
 
     /// Puts the last block of round `digits`'s signature message, padded, into state

@@ -251,6 +251,45 @@ impl Kernel {
         }
     }
 
+    /// Whether the path has a fused kernel for [`Kernel::hash_on_midstates`].
+    #[inline]
+    pub fn fuses_hashing(self) -> bool {
+        match self.engine {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512(_) => true,
+            _ => false,
+        }
+    }
+
+    /// Hashes a group of rounds that all start from midstates in one fused call where the
+    /// path has a kernel for it (`avx512`): `sources` lists each midstate with the lanes
+    /// (bits of a mask) that start from it, `first_rows` the rest of each lane's message
+    /// and SHA3's domain byte from sponge byte 0 on. Leaves in `out` what writing those
+    /// last blocks, permuting, writing the stream blocks (the hex of the digests, padded)
+    /// and permuting again would. Returns `false`, doing nothing, on paths without one.
+    #[inline]
+    pub fn hash_on_midstates(
+        self,
+        sources: &[(u8, &super::sponge::KeccakState)],
+        first_rows: &[[u64; BATCH_LANES]; 3],
+        out: &mut BatchState,
+    ) -> bool {
+        match self.engine {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512(avx512) => {
+                use super::sponge::{RATE_LANES, SHAKE_DOMAIN};
+                let padding = crate::simd::Padding {
+                    last_rate_lane: RATE_LANES - 1,
+                    final_bit: 0x80 << 56,
+                    shake_domain: u64::from(SHAKE_DOMAIN),
+                };
+                avx512.hash_on_midstates(sources, first_rows, padding, &mut out.0);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Whether permuting `states` states in one batch call is cheaper than permuting them
     /// one by one with [`super::sponge::permute`] (measured: an AVX-512 call of eight
     /// costs about one scalar permutation, an AVX2 call of four a little more than one).

@@ -86,48 +86,147 @@ macro_rules! keccak_rounds {
     };
 }
 
-/// Permutes all [`STATES`](super::STATES) states of `states`.
-#[target_feature(enable = "avx512f")]
-pub(super) fn permute_avx512(states: &mut Lanes) {
+/// The vector operations of the AVX-512 rounds, eight 64-bit lanes a register.
+mod avx512 {
+    use core::arch::x86_64::*;
+
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn xor(a: __m512i, b: __m512i) -> __m512i {
+    pub(super) fn xor(a: __m512i, b: __m512i) -> __m512i {
         _mm512_xor_si512(a, b)
     }
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn xor5(a: __m512i, b: __m512i, c: __m512i, d: __m512i, e: __m512i) -> __m512i {
+    pub(super) fn xor5(a: __m512i, b: __m512i, c: __m512i, d: __m512i, e: __m512i) -> __m512i {
         // 0x96: the truth table of a ^ b ^ c.
         let abc = _mm512_ternarylogic_epi64::<0x96>(a, b, c);
         _mm512_ternarylogic_epi64::<0x96>(abc, d, e)
     }
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn rol<const LEFT: i32, const RIGHT: i32>(v: __m512i) -> __m512i {
+    pub(super) fn rol<const LEFT: i32, const RIGHT: i32>(v: __m512i) -> __m512i {
         _mm512_rol_epi64::<LEFT>(v)
     }
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn chi(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+    pub(super) fn chi(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
         // 0xD2: the truth table of a ^ (!b & c) (a = 0xF0, b = 0xCC, c = 0xAA).
         _mm512_ternarylogic_epi64::<0xD2>(a, b, c)
     }
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn splat(value: u64) -> __m512i {
+    pub(super) fn splat(value: u64) -> __m512i {
         _mm512_set1_epi64(value as i64)
     }
 
-    let mut a = [_mm512_setzero_si512(); 25];
-    for (vector, lane) in a.iter_mut().zip(states.iter()) {
-        // SAFETY: `lane` is a `[u64; 8]`, 64 readable bytes, exactly one register; the
+    /// The eight lowercase hex characters of the four bytes in the low half of each lane
+    /// (little-endian), as one little-endian lane: `chain::hex_word` on every lane.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn hex_words(bytes: __m512i) -> __m512i {
+        let and = |v, mask| _mm512_and_si512(v, splat(mask));
+        let spread = and(_mm512_or_si512(bytes, _mm512_slli_epi64::<16>(bytes)), 0x0000_FFFF_0000_FFFF);
+        let spread = and(_mm512_or_si512(spread, _mm512_slli_epi64::<8>(spread)), 0x00FF_00FF_00FF_00FF);
+        let nibbles = _mm512_or_si512(
+            and(_mm512_srli_epi64::<4>(spread), 0x000F_000F_000F_000F),
+            _mm512_slli_epi64::<8>(and(spread, 0x000F_000F_000F_000F)),
+        );
+        // '0' + n, plus 39 more where n >= 10 (n + 6 carries into bit 4): 39 = 32 + 8 − 1.
+        let letters = and(
+            _mm512_srli_epi64::<4>(_mm512_add_epi64(nibbles, splat(0x0606_0606_0606_0606))),
+            0x0101_0101_0101_0101,
+        );
+        let digits = _mm512_add_epi64(nibbles, splat(0x3030_3030_3030_3030));
+        let letters39 = _mm512_sub_epi64(
+            _mm512_add_epi64(_mm512_slli_epi64::<5>(letters), _mm512_slli_epi64::<3>(letters)),
+            letters,
+        );
+        _mm512_add_epi64(digits, letters39)
+    }
+
+    /// Loads a row of eight lanes.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn load(row: &[u64; 8]) -> __m512i {
+        // SAFETY: `row` is a `[u64; 8]`, 64 readable bytes, exactly one register; the
         // unaligned load has no alignment requirement.
-        *vector = unsafe { _mm512_loadu_si512(lane.as_ptr().cast()) };
+        unsafe { _mm512_loadu_si512(row.as_ptr().cast()) }
+    }
+
+    /// Stores a row of eight lanes.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn store(row: &mut [u64; 8], vector: __m512i) {
+        // SAFETY: `row` is a `[u64; 8]`, 64 writable bytes, exactly one register.
+        unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), vector) }
+    }
+}
+
+/// Permutes all [`STATES`](super::STATES) states of `states`.
+#[target_feature(enable = "avx512f")]
+pub(super) fn permute_avx512(states: &mut Lanes) {
+    use avx512::{chi, rol, splat, xor, xor5};
+    let mut a = [_mm512_setzero_si512(); 25];
+    for (vector, row) in a.iter_mut().zip(states.iter()) {
+        *vector = avx512::load(row);
     }
     keccak_rounds!(a, xor, xor5, rol, chi, splat);
-    for (vector, lane) in a.iter().zip(states.iter_mut()) {
-        // SAFETY: `lane` is a `[u64; 8]`, 64 writable bytes, exactly one register.
-        unsafe { _mm512_storeu_si512(lane.as_mut_ptr().cast(), *vector) };
+    for (vector, row) in a.iter().zip(states.iter_mut()) {
+        avx512::store(row, *vector);
+    }
+}
+
+/// Where the fused kernel's two sponges put their padding: SHA3-256 and SHAKE256 share the
+/// rate (136 bytes: 17 lanes), so pad10*1's final bit is the top bit of lane 16 in both;
+/// SHAKE256's first block is the 64 hex characters of the digest (lanes 0..8), then its
+/// domain byte.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Padding {
+    /// The last lane of the rate.
+    pub(crate) last_rate_lane: usize,
+    /// pad10*1's final bit, in that lane.
+    pub(crate) final_bit: u64,
+    /// SHAKE256's domain byte (with pad10*1's first bit), in lane 8.
+    pub(crate) shake_domain: u64,
+}
+
+/// Eight rounds' last signature blocks and their streams' first blocks, fused: the states
+/// built in registers from their midstates (`sources`: each midstate with the lanes that
+/// start from it), XORed with `first_rows` (the rest of each message and SHA3's domain
+/// byte, in lanes 0..3) and the final padding bit, permuted; the digests turned into hex
+/// and padded as SHAKE256's block in registers, permuted again; stored once into `out`.
+/// The same states as writing the blocks, permuting, writing the stream blocks and
+/// permuting again through memory, without the round trips.
+#[target_feature(enable = "avx512f")]
+pub(super) fn hash_on_midstates_avx512(
+    sources: &[(u8, &[u64; 25])],
+    first_rows: &[[u64; 8]; 3],
+    padding: Padding,
+    out: &mut Lanes,
+) {
+    use avx512::{chi, hex_words, rol, splat, xor, xor5};
+    let mut a = [_mm512_setzero_si512(); 25];
+    for &(lanes, state) in sources {
+        for (vector, &value) in a.iter_mut().zip(state) {
+            *vector = _mm512_mask_mov_epi64(*vector, lanes, splat(value));
+        }
+    }
+    for (vector, row) in a.iter_mut().zip(first_rows) {
+        *vector = xor(*vector, avx512::load(row));
+    }
+    a[padding.last_rate_lane] = xor(a[padding.last_rate_lane], splat(padding.final_bit));
+    keccak_rounds!(a, xor, xor5, rol, chi, splat);
+    let digest = [a[0], a[1], a[2], a[3]];
+    let mut a = [_mm512_setzero_si512(); 25];
+    for (d, &row) in digest.iter().enumerate() {
+        a[2 * d] = hex_words(_mm512_and_si512(row, splat(0xFFFF_FFFF)));
+        a[2 * d + 1] = hex_words(_mm512_srli_epi64::<32>(row));
+    }
+    a[8] = splat(padding.shake_domain);
+    a[padding.last_rate_lane] = splat(padding.final_bit);
+    keccak_rounds!(a, xor, xor5, rol, chi, splat);
+    for (vector, row) in a.iter().zip(out.iter_mut()) {
+        avx512::store(row, *vector);
     }
 }
 

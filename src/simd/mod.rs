@@ -1,8 +1,9 @@
 //! Vector code for x86-64, chosen at run time: the only module of fairaudit with `unsafe`
 //! code.
 //!
-//! What is here: the Keccak-f\[1600\] kernels that permute eight or four states at once
-//! (`keccak`, behind the `Avx512` and `Avx2` tokens, reached through
+//! What is here: the Keccak-f\[1600\] kernels that permute eight or four states at once,
+//! and on AVX-512 one that hashes eight rounds' last signature blocks and stream blocks
+//! in registers (`keccak`, behind the `Avx512` and `Avx2` tokens, reached through
 //! `chain::Kernel`); the runs of the sweep's per-thread loop compiled for the instructions
 //! a token proves ([`CompiledForPath`]); and the one byte comparison the sweep's tallies
 //! need that the compiler does not generate from plain Rust ([`equal_byte_masks`]). Kept
@@ -82,11 +83,12 @@ fn equal_byte_masks_portable<const N: usize>(bytes: &[u8; 64], masks: &mut [u64;
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) use tokens::{Avx2, Avx512};
+pub(crate) use tokens::{Avx2, Avx512, Padding};
 
 #[cfg(target_arch = "x86_64")]
 mod tokens {
-    use super::keccak::{permute_avx2, permute_avx512};
+    pub(crate) use super::keccak::Padding;
+    use super::keccak::{hash_on_midstates_avx512, permute_avx2, permute_avx512};
     use super::{CompiledForPath, Lanes, STATES};
 
     /// Proof that this CPU has AVX-512F (and AVX2 and POPCNT); only [`Avx512::detect`]
@@ -129,6 +131,20 @@ mod tokens {
         pub(crate) fn permute(self, states: &mut Lanes) {
             // SAFETY: `self` exists only if AVX-512F was detected at run time (see `detect`).
             unsafe { permute_avx512(states) }
+        }
+
+        /// Eight rounds' last signature blocks and stream blocks, fused in registers (see
+        /// `keccak::hash_on_midstates_avx512`).
+        #[inline]
+        pub(crate) fn hash_on_midstates(
+            self,
+            sources: &[(u8, &[u64; 25])],
+            first_rows: &[[u64; STATES]; 3],
+            padding: Padding,
+            out: &mut Lanes,
+        ) {
+            // SAFETY: `self` exists only if AVX-512F was detected at run time (see `detect`).
+            unsafe { hash_on_midstates_avx512(sources, first_rows, padding, out) }
         }
     }
 
