@@ -51,6 +51,25 @@ fn permute_only(kernel: Kernel, nonces: std::ops::Range<u64>) {
     black_box(&states);
 }
 
+/// The fused kernel's calls alone that `hash_only` makes on the paths that have one
+/// (`avx512`), on inputs that stay in place: per batch of 64 rounds, eight calls of eight
+/// rounds on two midstates (the lanes split as at 7-digit nonces), and one permutation for
+/// the batch's new midstates. What the hasher costs with its own bookkeeping taken away:
+/// the two permutations, the rows built from midstates and the hex of the digests.
+fn fused_only(kernel: Kernel, nonces: std::ops::Range<u64>) {
+    let midstates = [[1u64; 25], [2u64; 25]];
+    let sources = [(0b0000_0111u8, &midstates[0]), (0b1111_1000u8, &midstates[1])];
+    let rows = [[3u64; BATCH_LANES]; 3];
+    let mut states = BatchState::default();
+    for _ in nonces.step_by(ROUNDS_PER_BATCH) {
+        for _ in 0..ROUNDS_PER_BATCH / BATCH_LANES {
+            kernel.hash_on_midstates(black_box(&sources), black_box(&rows), black_box(&mut states));
+        }
+        kernel.permute(black_box(&mut states), 7);
+    }
+    black_box(&states);
+}
+
 fn hash_only(hasher: &RoundHasher, kernel: Kernel, nonces: std::ops::Range<u64>) {
     let mut batcher = BatchHasher::new(hasher, kernel);
     let mut batch = RoundBatch::default();
@@ -140,6 +159,9 @@ fn measure() {
             }
         };
         add(format!("permute_only/{path}"), Box::new(move |n| permute_only(kernel, n)));
+        if kernel.fuses_hashing() {
+            add(format!("fused_only/{path}"), Box::new(move |n| fused_only(kernel, n)));
+        }
         add(format!("hash_only/{path}"), Box::new(move |n| hash_only(hasher, kernel, n)));
         add(format!("hash_draw/keno/{path}"), Box::new(move |n| hash_draw(Keno, hasher, kernel, n)));
         add(
