@@ -320,6 +320,17 @@ pub(super) fn permute_avx2(states: &mut Lanes, half: usize) {
         _mm256_set1_epi64x(value as i64)
     }
 
+    // Sixteen AVX2 registers do not hold 25 lanes, so the compiler spills. Left to
+    // itself it kept the caller's stack alignment (16 bytes) and spilled unaligned, and
+    // where the caller's frame left spills straddling cache lines their reloads stalled:
+    // the permutation ran at half its speed in some builds and processes (the roulette
+    // sweep on `avx2` at 1.0 M rounds/s against 1.5-2.1 M; profiled, a third of the time
+    // on two reloads). A cache-line-aligned local that the compiler must keep makes the
+    // function realign its frame, and so align every spill, whatever the caller.
+    #[repr(align(64))]
+    struct RealignFrame(#[allow(dead_code)] [u8; 64]);
+    core::hint::black_box(&mut RealignFrame([0; 64]));
+
     let first = 4 * half;
     let mut a = [_mm256_setzero_si256(); 25];
     for (vector, lane) in a.iter_mut().zip(states.iter()) {
