@@ -598,6 +598,26 @@ mod tests {
     }
 
     #[test]
+    fn consecutive_batches_stay_exact_for_every_length_of_shared_digits() {
+        // Prefixes that fill 116 to 135 bytes of their block: 20 down to 1 leading digits
+        // shared, each over ranges of several batches, so that the midstate cached from
+        // one batch to the next, its replacement mid-batch and the tails kept in the
+        // hasher are all crossed at every split.
+        let client = "client-seed-of-some-length";
+        let ranges: [Range<u64>; 3] =
+            [9_999_900..10_000_200, 123_456_789_012..123_456_789_400, u64::MAX - 300..u64::MAX];
+        for path in KeccakPath::supported() {
+            let kernel = Kernel::new(path).unwrap();
+            for len in 88..=107 {
+                let server: String = "s".repeat(len);
+                for range in &ranges {
+                    assert_batch_matches(&server, client, range.clone(), kernel, 3);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_round_needing_more_than_one_block_continues_exactly() {
         for path in KeccakPath::supported() {
             assert_batch_matches("server", "client", 1_000_000..1_000_010, Kernel::new(path).unwrap(), 200);

@@ -237,7 +237,7 @@ fn hex_halves_f(row: __m512i) -> [__m512i; 2] {
 /// The hex of each lane's low and high four bytes with AVX-512BW's byte shuffles: each
 /// byte spread to a 16-bit slot, its two nibbles split into the slot's bytes, and each
 /// nibble looked up in "0123456789abcdef" (5 instructions a half, where `hex_halves_f`
-/// takes 21: a tenth of the fused kernel's instructions).
+/// takes 21: about 3% of the fused kernel's instructions).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn hex_halves_bw(row: __m512i) -> [__m512i; 2] {
@@ -324,7 +324,7 @@ pub(super) fn permute_avx2(states: &mut Lanes, half: usize) {
     // itself it kept the caller's stack alignment (16 bytes) and spilled unaligned, and
     // where the caller's frame left spills straddling cache lines their reloads stalled:
     // the permutation ran at half its speed in some builds and processes (the roulette
-    // sweep on `avx2` at 1.0 M rounds/s against 1.5-2.1 M; profiled, a third of the time
+    // sweep on `avx2` at 1.0 M rounds/s against 1.5-2.2 M; profiled, a third of the time
     // on two reloads). A cache-line-aligned local that the compiler must keep makes the
     // function realign its frame, and so align every spill, whatever the caller.
     #[repr(align(64))]

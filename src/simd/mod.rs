@@ -99,16 +99,20 @@ mod tokens {
         /// for when it can be (BW, VL, DQ and VPOPCNTDQ: byte compares into masks, and
         /// bit counts of eight 64-bit words at once).
         extensions: bool,
+        /// Whether the CPU has AVX-512BW, for the fused kernel's hex by byte shuffles
+        /// (CPUs with BW but not all of `extensions`, such as Skylake-SP, have it too).
+        bw: bool,
     }
 
     impl Avx512 {
         /// The token, if the CPU running this process has AVX-512F.
         pub(crate) fn detect() -> Option<Self> {
-            let extensions = is_x86_feature_detected!("avx512bw")
+            let bw = is_x86_feature_detected!("avx512bw");
+            let extensions = bw
                 && is_x86_feature_detected!("avx512vl")
                 && is_x86_feature_detected!("avx512dq")
                 && is_x86_feature_detected!("avx512vpopcntdq");
-            (is_x86_feature_detected!("avx512f") && has_avx2_and_popcnt()).then_some(Self { extensions })
+            (is_x86_feature_detected!("avx512f") && has_avx2_and_popcnt()).then_some(Self { extensions, bw })
         }
 
         /// Runs `work` with the code inlined into it compiled for AVX-512 with its BW, VL,
@@ -134,7 +138,8 @@ mod tokens {
         }
 
         /// Eight rounds' last signature blocks and stream blocks, fused in registers (see
-        /// `keccak::hash_on_midstates_avx512`).
+        /// `keccak::hash_on_midstates!`): the build with AVX-512BW's byte shuffles for the
+        /// hex where the CPU has BW, else the AVX-512F-only build.
         #[inline]
         pub(crate) fn hash_on_midstates(
             self,
@@ -143,9 +148,9 @@ mod tokens {
             padding: Padding,
             out: &mut Lanes,
         ) {
-            if self.extensions {
-                // SAFETY: `self.extensions` is set only if AVX-512BW was detected, and
-                // `self` exists only if AVX-512F was (see `detect`).
+            if self.bw {
+                // SAFETY: `self.bw` is set only if AVX-512BW was detected, and `self`
+                // exists only if AVX-512F was (see `detect`).
                 unsafe { hash_on_midstates_avx512bw(sources, first_rows, padding, out) }
             } else {
                 // SAFETY: `self` exists only if AVX-512F was detected (see `detect`).
@@ -240,7 +245,7 @@ mod tests {
     /// The fused kernel's two builds (the hex by AVX-512F shifts, and by AVX-512BW
     /// shuffles) give the same states on random midstates and rows, with one to eight
     /// sources. The BW build is the one the batch tests check against the plain sponge on
-    /// this kind of CPU; this carries that check to the F-only build, which runs only on
+    /// a CPU with BW; this carries that check to the F-only build, which runs only on
     /// AVX-512 CPUs without BW.
     #[test]
     #[cfg(target_arch = "x86_64")]
