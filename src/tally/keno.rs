@@ -435,29 +435,7 @@ mod tests {
 
     #[test]
     fn batches_drawn_by_column_tally_as_rounds_drawn_and_recorded_one_by_one() {
-        // Consecutive hashed batches of every length around the columns and the window
-        // (a 1-round batch, ten, a full one), on every Keccak path, against each round
-        // drawn from its own stream and recorded alone.
-        use crate::chain::{BatchHasher, KeccakPath, Kernel, RoundBatch, RoundHasher};
-        use crate::games::Game;
-        let hasher = RoundHasher::new("server", "client");
-        for path in KeccakPath::supported() {
-            let mut batcher = BatchHasher::new(&hasher, Kernel::new(path).unwrap());
-            let mut batch = RoundBatch::default();
-            let (mut batched, mut one_by_one) = (KenoTally::default(), KenoTally::default());
-            let mut start = 999_950;
-            for len in [1, 3, 64, 10, 9, 64, 11, 63, 64, 2, 64] {
-                batcher.hash(start..start + len, &mut batch);
-                batched.record_batch(Keno, &batch);
-                for nonce in start..start + len {
-                    let mut round = KenoRound::default();
-                    Keno.draw(&mut hasher.words(nonce), &mut round);
-                    one_by_one.record(&round);
-                }
-                assert_eq!(batched, one_by_one, "{path}, after the batch of {len} from {start}");
-                start += len;
-            }
-        }
+        crate::tally::assert_batches_tally_as_rounds_one_by_one::<KenoTally>(Keno);
     }
 
     #[test]

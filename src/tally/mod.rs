@@ -313,3 +313,33 @@ impl<T: SequenceTally> Closed<T> {
         self.tally.rounds()
     }
 }
+
+/// Test support for each game's tally: consecutive hashed batches of lengths around the
+/// columns and the window (a 1-round batch, ten, full ones), on every Keccak path, tallied
+/// with [`SequenceTally::record_batch`], each equal after every batch to the tally of each
+/// round drawn from its own stream and recorded alone.
+#[cfg(test)]
+pub(crate) fn assert_batches_tally_as_rounds_one_by_one<T>(game: T::Game)
+where
+    T: SequenceTally + PartialEq + std::fmt::Debug,
+{
+    use crate::chain::{BatchHasher, KeccakPath, Kernel, RoundHasher};
+    let hasher = RoundHasher::new("server", "client");
+    for path in KeccakPath::supported() {
+        let mut batcher = BatchHasher::new(&hasher, Kernel::new(path).unwrap());
+        let mut batch = RoundBatch::default();
+        let (mut batched, mut one_by_one) = (T::new(game), T::new(game));
+        let mut start = 999_950;
+        for len in [1, 3, 64, 10, 9, 64, 11, 63, 64, 2, 64] {
+            batcher.hash(start..start + len, &mut batch);
+            batched.record_batch(game, &batch);
+            for nonce in start..start + len {
+                let mut round = Default::default();
+                game.draw(&mut hasher.words(nonce), &mut round);
+                one_by_one.record(&round);
+            }
+            assert_eq!(batched, one_by_one, "{:?}, {path}, after the batch of {len} from {start}", game.id());
+            start += len;
+        }
+    }
+}

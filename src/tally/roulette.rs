@@ -260,32 +260,10 @@ mod tests {
 
     #[test]
     fn batches_drawn_at_once_tally_as_spins_drawn_and_recorded_one_by_one() {
-        // Consecutive hashed batches of lengths around the window, on every path, and
-        // spins with rejections through `record_all`, against recording spin by spin.
-        use crate::chain::{BatchHasher, KeccakPath, Kernel, RoundBatch, RoundHasher};
-        use crate::games::Game;
-        let hasher = RoundHasher::new("server", "client");
+        // Consecutive hashed batches on every path (the shared check), and spins with
+        // rejections through `record_all`, against recording spin by spin.
         for wheel in [Roulette::EUROPEAN, Roulette::AMERICAN] {
-            for path in KeccakPath::supported() {
-                let mut batcher = BatchHasher::new(&hasher, Kernel::new(path).unwrap());
-                let mut batch = RoundBatch::default();
-                let (mut batched, mut one_by_one) = (RouletteTally::new(wheel), RouletteTally::new(wheel));
-                let mut start = 999_950;
-                for len in [1, 3, 64, 10, 9, 64, 11, 63, 64, 2, 64] {
-                    batcher.hash(start..start + len, &mut batch);
-                    batched.record_batch(wheel, &batch);
-                    for nonce in start..start + len {
-                        let mut spin = Spin::default();
-                        wheel.draw(&mut hasher.words(nonce), &mut spin);
-                        one_by_one.record(&spin);
-                    }
-                    assert_eq!(
-                        batched, one_by_one,
-                        "{wheel:?}, {path}, after the batch of {len} from {start}"
-                    );
-                    start += len;
-                }
-            }
+            crate::tally::assert_batches_tally_as_rounds_one_by_one::<RouletteTally>(wheel);
             let spins: Vec<Spin> = (0..900u32)
                 .map(|i| Spin {
                     pocket: ((i * 7919 + i / 13) % wheel.pockets()) as u8,
