@@ -83,13 +83,15 @@ impl<T: SequenceTally> CompiledForPath for TallyBatches<'_, T> {
         let mut tally = T::new(self.game);
         let mut batcher = BatchHasher::new(self.hasher, self.kernel);
         let mut batch = RoundBatch::default();
+        let mut pending = T::Pending::default();
         let mut start = self.nonces.start;
         while start < self.nonces.end {
             let end = start.saturating_add(ROUNDS_PER_BATCH as u64).min(self.nonces.end);
             batcher.hash(start..end, &mut batch);
-            tally.record_batch(self.game, &batch);
+            tally.record_batch(self.game, &batch, &mut pending);
             start = end;
         }
+        tally.count_pending(&mut pending);
         tally
     }
 }
@@ -100,6 +102,7 @@ impl<T: SequenceTally> CompiledForPath for TallyBatches<'_, T> {
 /// ones.
 pub fn tally_words<T: SequenceTally, W: WordSource + ?Sized>(game: T::Game, words: &mut W, rounds: u64) -> T {
     let mut tally = T::new(game);
+    let mut pending = T::Pending::default();
     let mut batch = vec![<T::Game as Game>::Outcome::default(); ROUNDS_PER_BATCH];
     let mut left = rounds;
     while left > 0 {
@@ -107,8 +110,9 @@ pub fn tally_words<T: SequenceTally, W: WordSource + ?Sized>(game: T::Game, word
         for round in &mut batch[..len] {
             game.draw(words, round);
         }
-        tally.record_all(&batch[..len]);
+        tally.record_drawn(&T::Game::drawn_from(&batch[..len]), &mut pending);
         left -= len as u64;
     }
+    tally.count_pending(&mut pending);
     tally
 }

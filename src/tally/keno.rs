@@ -124,6 +124,8 @@ impl Default for KenoTally {
 
 impl SequenceTally for KenoTally {
     type Game = Keno;
+    /// Keno counts every batch in full.
+    type Pending = ();
 
     fn new(_game: Keno) -> Self {
         Self::default()
@@ -165,7 +167,7 @@ impl SequenceTally for KenoTally {
     /// A round that repeats a number (only a broken draw does) is counted as the set of
     /// numbers it holds, as [`SequenceTally::record`] counts it.
     #[inline(always)]
-    fn record_drawn(&mut self, columns: &KenoColumns) {
+    fn record_drawn(&mut self, columns: &KenoColumns, _pending: &mut ()) {
         let len = columns.len;
         assert!((1..=ROUNDS_PER_BATCH).contains(&len), "a batch holds 1 to {ROUNDS_PER_BATCH} rounds");
         // `drawn_at[k][p]`: bit `r` set when round `r` drew grid position `p` at draw `k`.
@@ -193,6 +195,8 @@ impl SequenceTally for KenoTally {
             self.stream.record(&columns.rejected[r], REFERENCE_WORDS);
         }
     }
+
+    fn count_pending(&mut self, _pending: &mut ()) {}
 
     fn append(&mut self, later: Self) {
         self.add_counters(&later);

@@ -84,12 +84,27 @@ pub trait SequenceTally: Clone + Send + Serialize + DeserializeOwned {
     /// Records the next round of the sequence.
     fn record(&mut self, round: &<Self::Game as Game>::Outcome);
 
-    /// Records the rounds of one drawn batch ([`Game::draw_batch`]), in order: exactly what
-    /// [`record`] on each of them would do. The sweep counts this way, every counter over
-    /// the whole batch at once (Keno's by columns of bits).
+    /// What the tally may hold back between the batches of one run of consecutive rounds,
+    /// to count it in bulk ([`record_drawn`]); `()` for a tally that holds nothing back.
+    /// Roulette holds its spins' serial pairs ([`window::Unpaired`]).
+    ///
+    /// [`record_drawn`]: SequenceTally::record_drawn
+    type Pending: Default + Clone + std::fmt::Debug;
+
+    /// Records the rounds of one drawn batch ([`Game::draw_batch`]), in order. The sweep
+    /// counts this way, every counter over the whole batch at once (Keno's by columns of
+    /// bits). Some counts may wait in `pending`, which must then be handed, batch after
+    /// batch, to this tally only, and counted by [`count_pending`] before the tally is
+    /// read: after that, the tally is exactly what [`record`] on each round would give.
     ///
     /// [`record`]: SequenceTally::record
-    fn record_drawn(&mut self, drawn: &<Self::Game as Game>::Drawn);
+    /// [`count_pending`]: SequenceTally::count_pending
+    fn record_drawn(&mut self, drawn: &<Self::Game as Game>::Drawn, pending: &mut Self::Pending);
+
+    /// Counts what [`record_drawn`] held back in `pending`, which is left empty.
+    ///
+    /// [`record_drawn`]: SequenceTally::record_drawn
+    fn count_pending(&mut self, pending: &mut Self::Pending);
 
     /// Records the next rounds of the sequence, in order: exactly what [`record`] on each
     /// would do, counted as the sweep counts, a batch at a time ([`record_drawn`]).
@@ -97,19 +112,24 @@ pub trait SequenceTally: Clone + Send + Serialize + DeserializeOwned {
     /// [`record`]: SequenceTally::record
     /// [`record_drawn`]: SequenceTally::record_drawn
     fn record_all(&mut self, rounds: &[<Self::Game as Game>::Outcome]) {
+        let mut pending = Self::Pending::default();
         for chunk in rounds.chunks(ROUNDS_PER_BATCH) {
-            self.record_drawn(&Self::Game::drawn_from(chunk));
+            self.record_drawn(&Self::Game::drawn_from(chunk), &mut pending);
         }
+        self.count_pending(&mut pending);
     }
 
-    /// Draws the rounds of a hashed batch ([`Game::draw_batch`]) and records them: the
-    /// sweep's per-thread loop calls this once per batch.
+    /// Draws the rounds of a hashed batch ([`Game::draw_batch`]) and records them, as
+    /// [`record_drawn`] does (with `pending`): the sweep's per-thread loop calls this once
+    /// per batch.
+    ///
+    /// [`record_drawn`]: SequenceTally::record_drawn
     // Always inlined: into the sweep's loop compiled for the kernel's path.
     #[inline(always)]
-    fn record_batch(&mut self, game: Self::Game, batch: &RoundBatch) {
+    fn record_batch(&mut self, game: Self::Game, batch: &RoundBatch, pending: &mut Self::Pending) {
         let mut drawn = Default::default();
         game.draw_batch(batch, &mut drawn);
-        self.record_drawn(&drawn);
+        self.record_drawn(&drawn, pending);
     }
 
     /// Joins `later`, the tally of the segment that directly follows this one.
@@ -315,9 +335,10 @@ impl<T: SequenceTally> Closed<T> {
 }
 
 /// Test support for each game's tally: consecutive hashed batches of lengths around the
-/// columns and the window (a 1-round batch, ten, full ones), on every Keccak path, tallied
-/// with [`SequenceTally::record_batch`], each equal after every batch to the tally of each
-/// round drawn from its own stream and recorded alone.
+/// columns and the window (a 1-round batch, ten, full ones, then more than
+/// [`window::UNPAIRED_BULK`] rounds), on every Keccak path, tallied with
+/// [`SequenceTally::record_batch`], each equal after every batch (once what is pending is
+/// counted) to the tally of each round drawn from its own stream and recorded alone.
 #[cfg(test)]
 pub(crate) fn assert_batches_tally_as_rounds_one_by_one<T>(game: T::Game)
 where
@@ -329,17 +350,30 @@ where
         let mut batcher = BatchHasher::new(&hasher, Kernel::new(path).unwrap());
         let mut batch = RoundBatch::default();
         let (mut batched, mut one_by_one) = (T::new(game), T::new(game));
+        let mut pending = T::Pending::default();
         let mut start = 999_950;
-        for len in [1, 3, 64, 10, 9, 64, 11, 63, 64, 2, 64] {
+        // Then full batches past the bulk at which roulette counts its held pairs.
+        let lengths = [1, 3, 64, 10, 9, 64, 11, 63, 64, 2, 64].into_iter().chain([64; 70]);
+        for (b, len) in lengths.enumerate() {
             batcher.hash(start..start + len, &mut batch);
-            batched.record_batch(game, &batch);
+            batched.record_batch(game, &batch, &mut pending);
             for nonce in start..start + len {
                 let mut round = Default::default();
                 game.draw(&mut hasher.words(nonce), &mut round);
                 one_by_one.record(&round);
             }
-            assert_eq!(batched, one_by_one, "{:?}, {path}, after the batch of {len} from {start}", game.id());
+            // Equal once what is held is counted, on a copy (the run goes on holding), and
+            // now and then for good, mid-run.
+            let mut counted = batched.clone();
+            counted.count_pending(&mut pending.clone());
+            assert_eq!(counted, one_by_one, "{:?}, {path}, after the batch of {len} from {start}", game.id());
+            if b % 29 == 5 {
+                batched.count_pending(&mut pending);
+                assert_eq!(batched, one_by_one, "{:?}, {path}, counted after {start}", game.id());
+            }
             start += len;
         }
+        batched.count_pending(&mut pending);
+        assert_eq!(batched, one_by_one, "{:?}, {path}, at the end", game.id());
     }
 }

@@ -6,7 +6,7 @@
 use super::gaps::Gaps;
 use super::runs::RunLengths;
 use super::stream::StreamTally;
-use super::window::{Window, MAX_LAG};
+use super::window::{Unpaired, Window, MAX_LAG};
 use super::{check_len, check_sum, set_bits, SequenceTally, TallyError};
 use crate::chain::ROUNDS_PER_BATCH;
 use crate::games::roulette::{is_red, REFERENCE_WORDS};
@@ -97,6 +97,7 @@ pub struct RouletteTally {
 
 impl SequenceTally for RouletteTally {
     type Game = Roulette;
+    type Pending = Unpaired<u8>;
 
     fn new(game: Roulette) -> Self {
         let pockets = game.pockets() as usize;
@@ -124,31 +125,24 @@ impl SequenceTally for RouletteTally {
         self.stream.record(&[spin.rejected], REFERENCE_WORDS);
     }
 
-    /// Records the spins of one batch: exactly what [`SequenceTally::record`] on each of
-    /// them in order would do. Each kind of counter takes the whole batch in turn, so that
-    /// its table is the one in the cache (the ten tables of lagged pairs are 110 KB) and
-    /// its loop has no branch that depends on the spins.
+    /// Records the spins of one batch: once `pending` is counted, exactly what
+    /// [`SequenceTally::record`] on each of them in order would do. Each kind of counter
+    /// takes the whole batch in turn, so that its table is the one in the cache and its
+    /// loop has no branch that depends on the spins. The serial and lagged pairs wait in
+    /// `pending` and are counted in bulk, a lag at a time ([`Unpaired`]).
     #[inline(always)]
-    fn record_drawn(&mut self, spins: &SpinColumns) {
+    fn record_drawn(&mut self, spins: &SpinColumns, pending: &mut Unpaired<u8>) {
         let len = spins.len;
         assert!((1..=ROUNDS_PER_BATCH).contains(&len), "a batch holds 1 to {ROUNDS_PER_BATCH} spins");
         let pockets = &spins.pockets[..len];
         for &pocket in pockets {
             self.pockets[usize::from(pocket)] += 1;
         }
-        let n = self.pockets.len();
-        let recent = self.edges.recent(pockets);
-        for lag in 1..=MAX_LAG {
-            let table = match lag {
-                1 => &mut self.pairs[..],
-                _ => &mut self.lag_pairs[(lag - 2) * n * n..(lag - 1) * n * n],
-            };
-            let (now, before) = (recent.now(), recent.before(lag));
-            for r in recent.pairs_at(lag) {
-                table[usize::from(before[r]) * n + usize::from(now[r])] += 1;
-            }
-        }
+        pending.extend(&self.edges, self.rounds(), pockets);
         self.edges.advance(pockets);
+        if pending.is_full() {
+            self.count_pending(pending);
+        }
         let (mut colours, mut low_high) = ([0u8; ROUNDS_PER_BATCH], [0u8; ROUNDS_PER_BATCH]);
         for ((colour, low_high), &pocket) in colours.iter_mut().zip(&mut low_high).zip(pockets) {
             *colour = COLOUR[usize::from(pocket)];
@@ -163,6 +157,21 @@ impl SequenceTally for RouletteTally {
         for r in set_bits(rejecting) {
             self.stream.record(&[spins.rejected[r]], REFERENCE_WORDS);
         }
+    }
+
+    /// Counts the held spins' pairs, a lag at a time into its table.
+    fn count_pending(&mut self, pending: &mut Unpaired<u8>) {
+        let n = self.pockets.len();
+        let (pairs, lag_pairs) = (&mut self.pairs, &mut self.lag_pairs);
+        pending.drain_pairs(|lag, before, now| {
+            let table = match lag {
+                1 => &mut pairs[..],
+                _ => &mut lag_pairs[(lag - 2) * n * n..(lag - 1) * n * n],
+            };
+            for (&a, &b) in before.iter().zip(now) {
+                table[usize::from(a) * n + usize::from(b)] += 1;
+            }
+        });
     }
 
     fn append(&mut self, later: Self) {

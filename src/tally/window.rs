@@ -170,6 +170,105 @@ impl<T> Recent<T> {
     }
 }
 
+/// How many values an [`Unpaired`] gathers before its owner counts their pairs: large
+/// enough that the count runs a lag at a time over long rows with each lag's table hot in
+/// the cache, small enough (4 KB of pockets) to stay beside the batch in L1.
+pub const UNPAIRED_BULK: usize = 4096;
+
+/// The segment's latest values whose pairs up to [`MAX_LAG`] apart are not counted yet,
+/// after the up to [`MAX_LAG`] values before them: what a tally holds back between the
+/// sweep's batches to count pairs in bulk ([`Unpaired::drain_pairs`]).
+///
+/// Why: the roulette tally counts ten pairs per spin, each an increment in one of ten
+/// 37 × 37 tables. Counted per batch, a lag's 64 increments went to a table the hasher
+/// had evicted since the last batch, and the pairs took a tenth of the sweep's time;
+/// counted a lag at a time over thousands of spins, the same increments take under half
+/// of that (`cargo bench --bench share`).
+///
+/// The values held are those of one run of consecutive batches of one segment: each
+/// batch is added with the segment's length before it, and a batch that does not follow
+/// the last one held is a programming error (it panics).
+#[derive(Clone, Debug)]
+pub struct Unpaired<T> {
+    /// The earlier values (`earlier` of them), then the unpaired ones.
+    values: Vec<T>,
+    earlier: usize,
+    /// The segment's length after the last value held.
+    end: u64,
+}
+
+impl<T> Default for Unpaired<T> {
+    fn default() -> Self {
+        Self { values: Vec::new(), earlier: 0, end: 0 }
+    }
+}
+
+/// In tests (debug builds), values dropped with their pairs uncounted are a bug of the
+/// caller: the tally it fed would be missing pairs.
+impl<T> Drop for Unpaired<T> {
+    fn drop(&mut self) {
+        debug_assert!(
+            std::thread::panicking() || self.values.len() == self.earlier,
+            "{} values were dropped with their pairs uncounted",
+            self.values.len() - self.earlier
+        );
+    }
+}
+
+impl<T: Copy> Unpaired<T> {
+    /// How many values wait for their pairs to be counted.
+    pub fn len(&self) -> usize {
+        self.values.len() - self.earlier
+    }
+
+    /// Whether no value waits.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether [`UNPAIRED_BULK`] values or more wait: time to count them.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.len() >= UNPAIRED_BULK
+    }
+
+    /// Holds `values`, the segment's next values: `window` is the segment's window before
+    /// them (before [`Window::advance`] records them) and `at` the segment's length.
+    ///
+    /// # Panics
+    /// If values are held and `values` do not directly follow them (`at` is not the
+    /// segment's length after the last one held).
+    #[inline]
+    pub fn extend(&mut self, window: &Window<T>, at: u64, values: &[T]) {
+        if self.is_empty() {
+            // Nothing waits: the values before are the window's, whatever was held before.
+            self.values.clear();
+            self.values.extend_from_slice(&window.tail);
+            self.earlier = window.tail.len();
+        } else {
+            assert_eq!(at, self.end, "unpaired values must come from one run of consecutive batches");
+        }
+        self.values.extend_from_slice(values);
+        self.end = at + values.len() as u64;
+    }
+
+    /// Calls `pairs(lag, earlier, later)` for each lag 1..=[`MAX_LAG`] with two aligned
+    /// rows (`later[i]` came `lag` values after `earlier[i]`): exactly the pairs
+    /// [`Window::push`] on each waiting value would visit. Then forgets them: the next
+    /// values held start from the window again.
+    pub fn drain_pairs(&mut self, mut pairs: impl FnMut(usize, &[T], &[T])) {
+        let len = self.values.len();
+        for lag in 1..=MAX_LAG {
+            let first = self.earlier.max(lag);
+            if first < len {
+                pairs(lag, &self.values[first - lag..len - lag], &self.values[first..]);
+            }
+        }
+        self.values.clear();
+        self.earlier = 0;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,6 +354,56 @@ mod tests {
             assert_eq!(batched, one_by_one, "seed {seed} cuts {cuts:?}");
             assert_eq!(window, single, "seed {seed} cuts {cuts:?}");
         }
+    }
+
+    #[test]
+    fn unpaired_values_counted_in_bulk_pair_as_pushing_them() {
+        // Long sequences (past UNPAIRED_BULK), cut into segments of random batches, each
+        // batch's pairs drained when full, at random points and at the end of a segment.
+        for seed in 0..40 {
+            let sequence = test_sequence(seed, 1 + seed as usize * 397 % 13_000, 9);
+            let cuts = random_cuts(seed + 11, 1 + seed as usize % 4, sequence.len());
+            let (mut one_by_one, mut bulk) = (Vec::new(), Vec::new());
+            record(&sequence, &mut one_by_one);
+            let mut unpaired = Unpaired::default();
+            for part in cuts.windows(2) {
+                let mut window = Window::default();
+                let segment = &sequence[part[0]..part[1]];
+                let sizes = test_sequence(seed + 5, segment.len(), ROUNDS_PER_BATCH as u64);
+                let (mut at, mut size) = (0, sizes.iter().cycle());
+                while at < segment.len() {
+                    let len = (*size.next().unwrap_or(&0) as usize + 1).min(segment.len() - at);
+                    let batch = &segment[at..at + len];
+                    unpaired.extend(&window, at as u64, batch);
+                    window.advance(batch);
+                    at += len;
+                    if unpaired.is_full() || (seed + at as u64).is_multiple_of(7) {
+                        unpaired.drain_pairs(|lag, a, b| {
+                            bulk.extend(a.iter().zip(b).map(|(&a, &b)| (lag, a, b)))
+                        });
+                    }
+                }
+                unpaired.drain_pairs(|lag, a, b| bulk.extend(a.iter().zip(b).map(|(&a, &b)| (lag, a, b))));
+                assert!(unpaired.is_empty());
+                // The pairs that straddle the cuts are the joins' (counted here to compare).
+                if part[0] > 0 {
+                    let left = record(&sequence[..part[0]], &mut Vec::new());
+                    left.clone().join(window.clone(), |lag, a, b| bulk.push((lag, a, b)));
+                }
+            }
+            one_by_one.sort_unstable();
+            bulk.sort_unstable();
+            assert_eq!(bulk, one_by_one, "seed {seed} cuts {cuts:?}");
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "one run of consecutive batches")]
+    fn unpaired_values_of_two_runs_are_refused() {
+        let mut unpaired = Unpaired::default();
+        let window = Window::default();
+        unpaired.extend(&window, 0, &[1u8, 2, 3]);
+        unpaired.extend(&window, 5, &[4u8]);
     }
 
     #[test]
