@@ -180,10 +180,10 @@ pub const UNPAIRED_BULK: usize = 4096;
 /// sweep's batches to count pairs in bulk ([`Unpaired::drain_pairs`]).
 ///
 /// Why: the roulette tally counts ten pairs per spin, each an increment in one of ten
-/// 37 × 37 tables. Counted per batch, a lag's 64 increments went to a table the hasher
-/// had evicted since the last batch, and the pairs took a tenth of the sweep's time;
-/// counted a lag at a time over thousands of spins, the same increments take under half
-/// of that (`cargo bench --bench share`).
+/// 37 × 37 tables. Counted per batch, 64 increments per lag and table, the pairs took a
+/// tenth of the sweep's time, and neither tables small enough for L1 nor indices computed
+/// in vector lanes changed that; counted a lag at a time over thousands of spins, the
+/// same increments take under half of it (`cargo bench --bench share`).
 ///
 /// The values held are those of one run of consecutive batches of one segment: each
 /// batch is added with the segment's length before it, and a batch that does not follow
