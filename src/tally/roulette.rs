@@ -63,14 +63,24 @@ const fn symbol_table(low_high_symbols: bool) -> [u8; 38] {
 /// Lags counted beside lag 1: 2..=[`MAX_LAG`].
 pub const LAGGED: usize = MAX_LAG - 1;
 
+/// The table of pairs `lag` spins apart (1..=[`MAX_LAG`]): `pairs` at lag 1, else lag
+/// `lag`'s part of `lag_pairs`.
+#[inline]
+fn pair_table<'a>(
+    pairs: &'a mut [u64],
+    lag_pairs: &'a mut [u64],
+    pockets: usize,
+    lag: usize,
+) -> &'a mut [u64] {
+    match lag {
+        1 => pairs,
+        _ => &mut lag_pairs[(lag - 2) * pockets * pockets..(lag - 1) * pockets * pockets],
+    }
+}
+
 #[inline]
 fn count_pair(pairs: &mut [u64], lag_pairs: &mut [u64], pockets: usize, lag: usize, a: u8, b: u8) {
-    let cell = usize::from(a) * pockets + usize::from(b);
-    if lag == 1 {
-        pairs[cell] += 1;
-    } else {
-        lag_pairs[(lag - 2) * pockets * pockets + cell] += 1;
-    }
+    pair_table(pairs, lag_pairs, pockets, lag)[usize::from(a) * pockets + usize::from(b)] += 1;
 }
 
 /// Integer counters for a run of roulette spins on one wheel.
@@ -164,10 +174,7 @@ impl SequenceTally for RouletteTally {
         let n = self.pockets.len();
         let (pairs, lag_pairs) = (&mut self.pairs, &mut self.lag_pairs);
         pending.drain_pairs(|lag, before, now| {
-            let table = match lag {
-                1 => &mut pairs[..],
-                _ => &mut lag_pairs[(lag - 2) * n * n..(lag - 1) * n * n],
-            };
+            let table = pair_table(pairs, lag_pairs, n, lag);
             for (&a, &b) in before.iter().zip(now) {
                 table[usize::from(a) * n + usize::from(b)] += 1;
             }
