@@ -278,11 +278,10 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             Engine::Avx512(avx512) => {
                 use super::sponge::{RATE_LANES, SHAKE_DOMAIN};
-                let padding = crate::simd::Padding {
-                    last_rate_lane: RATE_LANES - 1,
-                    final_bit: 0x80 << 56,
-                    shake_domain: u64::from(SHAKE_DOMAIN),
-                };
+                // The fused kernel pads in a fixed lane: the rate's last.
+                const _: () = assert!(RATE_LANES - 1 == crate::simd::LAST_RATE_LANE);
+                let padding =
+                    crate::simd::Padding { final_bit: 0x80 << 56, shake_domain: u64::from(SHAKE_DOMAIN) };
                 avx512.hash_on_midstates(sources, first_rows, padding, &mut out.0);
                 true
             }

@@ -83,12 +83,12 @@ fn equal_byte_masks_portable<const N: usize>(bytes: &[u8; 64], masks: &mut [u64;
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) use tokens::{Avx2, Avx512, Padding};
+pub(crate) use tokens::{Avx2, Avx512, Padding, LAST_RATE_LANE};
 
 #[cfg(target_arch = "x86_64")]
 mod tokens {
-    pub(crate) use super::keccak::Padding;
     use super::keccak::{hash_on_midstates_avx512, hash_on_midstates_avx512bw, permute_avx2, permute_avx512};
+    pub(crate) use super::keccak::{Padding, LAST_RATE_LANE};
     use super::{CompiledForPath, Lanes, STATES};
 
     /// Proof that this CPU has AVX-512F (and AVX2 and POPCNT); only [`Avx512::detect`]
@@ -259,7 +259,7 @@ mod tests {
             x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
             x ^ (x >> 29)
         };
-        let padding = Padding { last_rate_lane: 16, final_bit: 0x80 << 56, shake_domain: 0x1F };
+        let padding = Padding { final_bit: 0x80 << 56, shake_domain: 0x1F };
         for trial in 0..200 {
             let midstates: Vec<[u64; 25]> = (0..STATES).map(|_| std::array::from_fn(|_| next())).collect();
             // Lane `l` starts from midstate `l % count`.
