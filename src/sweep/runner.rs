@@ -83,12 +83,13 @@ impl<T: SequenceTally> CompiledForPath for TallyBatches<'_, T> {
         let mut tally = T::new(self.game);
         let mut batcher = BatchHasher::new(self.hasher, self.kernel);
         let mut batch = RoundBatch::default();
+        let mut drawn = Default::default();
         let mut pending = T::Pending::default();
         let mut start = self.nonces.start;
         while start < self.nonces.end {
             let end = start.saturating_add(ROUNDS_PER_BATCH as u64).min(self.nonces.end);
             batcher.hash(start..end, &mut batch);
-            tally.record_batch(self.game, &batch, &mut pending);
+            tally.record_batch(self.game, &batch, &mut drawn, &mut pending);
             start = end;
         }
         tally.count_pending(&mut pending);

@@ -170,17 +170,16 @@ impl SequenceTally for KenoTally {
     fn record_drawn(&mut self, columns: &KenoColumns, _pending: &mut ()) {
         let len = columns.len;
         assert!((1..=ROUNDS_PER_BATCH).contains(&len), "a batch holds 1 to {ROUNDS_PER_BATCH} rounds");
-        // `drawn_at[k][p]`: bit `r` set when round `r` drew grid position `p` at draw `k`.
-        // (Bits from `len` on, stale rounds, are cleared.)
+        // Bits from `len` on (stale rounds) are cleared with `live`.
         let live = u64::MAX >> (ROUNDS_PER_BATCH - len);
-        let mut drawn_at = [[0u64; GRID]; DRAWN];
-        for (at, positions) in drawn_at.iter_mut().zip(&columns.positions) {
-            equal_byte_masks(positions, at);
-        }
         // `drawn[p]`: bit `r` set when round `r` drew grid position `p`.
         let mut drawn = [0u64; GRID];
-        for (counts, at) in self.positions.chunks_exact_mut(GRID).zip(&drawn_at) {
-            for ((count, any), &column) in counts.iter_mut().zip(&mut drawn).zip(at) {
+        for (counts, positions) in self.positions.chunks_exact_mut(GRID).zip(&columns.positions) {
+            // `at[p]`: bit `r` set when round `r` drew position `p` at this draw. One draw
+            // at a time (all ten at once were a 3 KB array zeroed for every batch).
+            let mut at = [0u64; GRID];
+            equal_byte_masks(positions, &mut at);
+            for ((count, any), &column) in counts.iter_mut().zip(&mut drawn).zip(&at) {
                 *count += u64::from((column & live).count_ones());
                 *any |= column & live;
             }
