@@ -50,36 +50,58 @@ const ROUND_CONSTANTS: [u64; 24] = [
 macro_rules! keccak_rounds {
     ($a:ident, $xor:ident, $xor5:ident, $rol:ident, $chi:ident, $splat:ident) => {
         for &round_constant in &ROUND_CONSTANTS {
-            let c = [
-                $xor5($a[0], $a[5], $a[10], $a[15], $a[20]),
-                $xor5($a[1], $a[6], $a[11], $a[16], $a[21]),
-                $xor5($a[2], $a[7], $a[12], $a[17], $a[22]),
-                $xor5($a[3], $a[8], $a[13], $a[18], $a[23]),
-                $xor5($a[4], $a[9], $a[14], $a[19], $a[24]),
-            ];
-            let d = [
-                $xor(c[4], $rol::<1, 63>(c[1])),
-                $xor(c[0], $rol::<1, 63>(c[2])),
-                $xor(c[1], $rol::<1, 63>(c[3])),
-                $xor(c[2], $rol::<1, 63>(c[4])),
-                $xor(c[3], $rol::<1, 63>(c[0])),
-            ];
-            keccak_rounds!(@rho_pi $a, d, b, $xor, $rol;
-                (0, 0, 0), (6, 1, 44), (12, 2, 43), (18, 3, 21), (24, 4, 14),
-                (3, 3, 28), (9, 4, 20), (10, 0, 3), (16, 1, 45), (22, 2, 61),
-                (1, 1, 1), (7, 2, 6), (13, 3, 25), (19, 4, 8), (20, 0, 18),
-                (4, 4, 27), (5, 0, 36), (11, 1, 10), (17, 2, 15), (23, 3, 56),
-                (2, 2, 62), (8, 3, 55), (14, 4, 39), (15, 0, 41), (21, 1, 2));
-            for row in [0, 5, 10, 15, 20] {
-                $a[row] = $chi(b[row], b[row + 1], b[row + 2]);
-                $a[row + 1] = $chi(b[row + 1], b[row + 2], b[row + 3]);
-                $a[row + 2] = $chi(b[row + 2], b[row + 3], b[row + 4]);
-                $a[row + 3] = $chi(b[row + 3], b[row + 4], b[row]);
-                $a[row + 4] = $chi(b[row + 4], b[row], b[row + 1]);
-            }
-            $a[0] = $xor($a[0], $splat(round_constant));
+            keccak_rounds!(@round $a, round_constant, $xor, $xor5, $rol, $chi, $splat);
         }
     };
+    // One round, with round constant `$rc`.
+    (@round $a:ident, $rc:expr, $xor:ident, $xor5:ident, $rol:ident, $chi:ident, $splat:ident) => {
+        let d = keccak_rounds!(@theta $a, $xor, $xor5, $rol);
+        keccak_rounds!(@rho_pi $a, d, b, $xor, $rol;
+            (0, 0, 0), (6, 1, 44), (12, 2, 43), (18, 3, 21), (24, 4, 14),
+            (3, 3, 28), (9, 4, 20), (10, 0, 3), (16, 1, 45), (22, 2, 61),
+            (1, 1, 1), (7, 2, 6), (13, 3, 25), (19, 4, 8), (20, 0, 18),
+            (4, 4, 27), (5, 0, 36), (11, 1, 10), (17, 2, 15), (23, 3, 56),
+            (2, 2, 62), (8, 3, 55), (14, 4, 39), (15, 0, 41), (21, 1, 2));
+        for row in [0, 5, 10, 15, 20] {
+            $a[row] = $chi(b[row], b[row + 1], b[row + 2]);
+            $a[row + 1] = $chi(b[row + 1], b[row + 2], b[row + 3]);
+            $a[row + 2] = $chi(b[row + 2], b[row + 3], b[row + 4]);
+            $a[row + 3] = $chi(b[row + 3], b[row + 4], b[row]);
+            $a[row + 4] = $chi(b[row + 4], b[row], b[row + 1]);
+        }
+        $a[0] = $xor($a[0], $splat($rc));
+    };
+    // The last round of a permutation whose output is read in lanes 0..4 only (a
+    // SHA3-256 digest): θ needs every lane, but ρ and π only the five that move to the
+    // first row, and χ only its first four lanes.
+    (@digest_round $a:ident, $rc:expr, $xor:ident, $xor5:ident, $rol:ident, $chi:ident, $splat:ident) => {{
+        let d = keccak_rounds!(@theta $a, $xor, $xor5, $rol);
+        keccak_rounds!(@rho_pi $a, d, b, $xor, $rol;
+            (0, 0, 0), (6, 1, 44), (12, 2, 43), (18, 3, 21), (24, 4, 14));
+        [
+            $xor($chi(b[0], b[1], b[2]), $splat($rc)),
+            $chi(b[1], b[2], b[3]),
+            $chi(b[2], b[3], b[4]),
+            $chi(b[3], b[4], b[0]),
+        ]
+    }};
+    // θ's `D`, from the parities of the columns.
+    (@theta $a:ident, $xor:ident, $xor5:ident, $rol:ident) => {{
+        let c = [
+            $xor5($a[0], $a[5], $a[10], $a[15], $a[20]),
+            $xor5($a[1], $a[6], $a[11], $a[16], $a[21]),
+            $xor5($a[2], $a[7], $a[12], $a[17], $a[22]),
+            $xor5($a[3], $a[8], $a[13], $a[18], $a[23]),
+            $xor5($a[4], $a[9], $a[14], $a[19], $a[24]),
+        ];
+        [
+            $xor(c[4], $rol::<1, 63>(c[1])),
+            $xor(c[0], $rol::<1, 63>(c[2])),
+            $xor(c[1], $rol::<1, 63>(c[3])),
+            $xor(c[2], $rol::<1, 63>(c[4])),
+            $xor(c[3], $rol::<1, 63>(c[0])),
+        ]
+    }};
     (@rho_pi $a:ident, $d:ident, $b:ident, $xor:ident, $rol:ident;
         $(($source:literal, $column:literal, $rotation:literal)),*) => {
         let $b = [$($rol::<$rotation, { 64 - $rotation }>($xor($a[$source], $d[$column]))),*];
@@ -216,15 +238,24 @@ macro_rules! hash_on_midstates {
             *vector = xor(*vector, avx512::load(row));
         }
         a[LAST_RATE_LANE] = xor(a[LAST_RATE_LANE], splat($padding.final_bit));
-        keccak_rounds!(a, xor, xor5, rol, chi, splat);
-        let digest = [a[0], a[1], a[2], a[3]];
+        // Of this permutation only the digest is read: its last round computes that alone.
+        let (last, rounds) = ROUND_CONSTANTS.split_last().expect("24 rounds");
+        for &round_constant in rounds {
+            keccak_rounds!(@round a, round_constant, xor, xor5, rol, chi, splat);
+        }
+        let digest = keccak_rounds!(@digest_round a, *last, xor, xor5, rol, chi, splat);
         let mut a = [_mm512_setzero_si512(); 25];
         for (d, &row) in digest.iter().enumerate() {
             [a[2 * d], a[2 * d + 1]] = $hex_halves(row);
         }
         a[8] = splat($padding.shake_domain);
         a[LAST_RATE_LANE] = splat($padding.final_bit);
-        keccak_rounds!(a, xor, xor5, rol, chi, splat);
+        // The first round apart, so that the compiler drops the operations on the lanes
+        // known to be zero (14 of 25).
+        keccak_rounds!(@round a, ROUND_CONSTANTS[0], xor, xor5, rol, chi, splat);
+        for &round_constant in &ROUND_CONSTANTS[1..] {
+            keccak_rounds!(@round a, round_constant, xor, xor5, rol, chi, splat);
+        }
         for (vector, row) in a.iter().zip($out.iter_mut()) {
             avx512::store(row, *vector);
         }
