@@ -63,9 +63,6 @@ pub const PICK_MASKS: [u64; DRAWN] = pick_masks();
 /// Bits 1..=40: the numbers a drawn-set mask may hold.
 const GRID_MASK: u64 = ((1u64 << GRID) - 1) << 1;
 
-/// The shared-number count of a round pair that is not one (see `add_overlaps`).
-const NOT_A_PAIR: u8 = u8::MAX;
-
 /// Whether a drawn-number bit set holds ten numbers of 1..=40, as every real draw does.
 #[inline(always)]
 fn is_ten_distinct(mask: u64) -> bool {
@@ -310,7 +307,10 @@ impl KenoTally {
     ///
     /// A lag at a time over the whole batch: the shared counts of the 64 round pairs as a
     /// row of bytes, then the row's histogram by comparing it with each count 0..=10 (a
-    /// histogram incremented pair by pair was 640 dependent increments a batch).
+    /// histogram incremented pair by pair was 640 dependent increments a batch), each
+    /// compare a bit mask ANDed with the entries that are pairs at this lag (marking the
+    /// others in the row instead, with `fill`, was a `memset` call whose bytes the row's
+    /// load then waited on: about a tenth of the Keno tally).
     #[inline(always)]
     fn add_overlaps(&mut self, masks: &[u64]) {
         let recent = self.edges.recent(masks);
@@ -319,15 +319,18 @@ impl KenoTally {
             for ((shared, &now), &before) in shared.iter_mut().zip(recent.now()).zip(recent.before(lag)) {
                 *shared = (now & before).count_ones() as u8;
             }
+            // The round pairs of this lag, as bits: entries `pairs` of the row.
             let pairs = recent.pairs_at(lag);
-            shared[..pairs.start].fill(NOT_A_PAIR);
-            shared[pairs.end..].fill(NOT_A_PAIR);
+            let below = |n: usize| u64::MAX.checked_shr(ROUNDS_PER_BATCH as u32 - n as u32).unwrap_or(0);
+            let in_pairs = below(pairs.end) & !below(pairs.start);
             let row = match lag {
                 1 => &mut self.overlap[..],
                 _ => &mut self.lag_overlap[(lag - 2) * (DRAWN + 1)..(lag - 1) * (DRAWN + 1)],
             };
-            for (c, count) in row.iter_mut().enumerate() {
-                *count += u64::from(shared.iter().fold(0u8, |n, &s| n + u8::from(s == c as u8)));
+            let mut sharing = [0u64; DRAWN + 1];
+            equal_byte_masks(&shared, &mut sharing);
+            for (count, &rounds) in row.iter_mut().zip(&sharing) {
+                *count += u64::from((rounds & in_pairs).count_ones());
             }
         }
         self.edges.advance(masks);
