@@ -430,7 +430,15 @@ impl BatchHasher {
                     // The next nonce starts a new midstate (if the batch goes on).
                     if r + 1 < len {
                         midstates += 1;
-                        self.new_digits[midstates] = self.key_rows((nonces.start + r as u64 + 1) / m);
+                        let key = (nonces.start + r as u64 + 1) / m;
+                        self.new_digits[midstates] = match midstates {
+                            // The key before is the one just made: add one to its last digit,
+                            // unless that carries.
+                            2.. if !key.is_multiple_of(10) => {
+                                self.next_key_rows(self.new_digits[midstates - 1])
+                            }
+                            _ => self.key_rows(key),
+                        };
                     }
                 }
                 base = ascii_row(tens, tail_digits) | domain;
@@ -463,6 +471,15 @@ impl BatchHasher {
             }
         }
         [low as u64, (low >> 64) as u64, high as u64, (high >> 64) as u64]
+    }
+
+    /// The rows of [`Self::key_rows`] for the key one above that of `rows`, whose last
+    /// digit is not a 9 (no carry): that digit's byte plus one.
+    #[inline]
+    fn next_key_rows(&self, mut rows: [u64; TAIL_ROWS]) -> [u64; TAIL_ROWS] {
+        let last = self.filled % 8 + self.split - 1;
+        rows[last / 8] += 1 << (8 * (last % 8));
+        rows
     }
 
     /// The leading digits of `digits` (those that complete the shared block) as the rows
