@@ -6,21 +6,22 @@
 //! in registers (`keccak`, behind the `Avx512` and `Avx2` tokens, reached through
 //! `chain::Kernel`); the runs of the sweep's per-thread loop compiled for the instructions
 //! a token proves ([`CompiledForPath`]); and the one byte comparison the sweep's tallies
-//! need that the compiler does not generate from plain Rust ([`equal_byte_masks`]). Kept
+//! need that the compiler does not generate from plain Rust ([`equal_byte_masks`],
+//! [`shared_count_masks`]). Kept
 //! in one module so that every `unsafe` block of the program can be audited in one place.
 //!
 //! There are two kinds of `unsafe`, each block with its own `SAFETY` comment:
 //! - calling a `#[target_feature]` function, which is sound only on a CPU that has the
 //!   feature. The tokens can only be made by run-time detection
 //!   (`is_x86_feature_detected!`), and the kernels and compiled runs are reached only
-//!   through a token; [`equal_byte_masks`] checks the CPU (the standard library caches
+//!   through a token; [`equal_byte_masks`] and [`shared_count_masks`] check the CPU (the standard library caches
 //!   the answer) before each call. So code for an instruction set the CPU lacks is never
 //!   executed;
 //! - loading and storing vector registers from arrays, through pointers to arrays whose
 //!   size is checked by their types.
 //!
 //! On other architectures only the portable parts exist: [`CompiledForPath`] and the
-//! plain-Rust [`equal_byte_masks`].
+//! plain-Rust [`equal_byte_masks`] and [`shared_count_masks`].
 
 #[cfg(target_arch = "x86_64")]
 mod bytes;
@@ -70,6 +71,34 @@ pub fn equal_byte_masks<const N: usize>(bytes: &[u8; 64], masks: &mut [u64; N]) 
         }
     }
     equal_byte_masks_portable(bytes, masks);
+}
+
+/// `masks[v]`: bit `i` set where `a[i] & b[i]` has `v` bits set, for each `v` below `N`.
+///
+/// [`equal_byte_masks`] of the row of those counts, which plain Rust builds in memory with
+/// eight 8-byte stores that the row's 64-byte load then waits on (a store does not
+/// forward into a wider load): with AVX-512 the counts are gathered in a register instead.
+/// Keno's overlaps of each lag (about a third of its tally, measured by leaving them out).
+#[inline]
+pub fn shared_count_masks<const N: usize>(a: &[u64; 64], b: &[u64; 64], masks: &mut [u64; N]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vpopcntdq") {
+            // SAFETY: AVX-512BW and VPOPCNTDQ (and so AVX-512F) were detected on this CPU
+            // just now.
+            return unsafe { bytes::shared_count_masks_avx512(a, b, masks) };
+        }
+    }
+    shared_count_masks_portable(a, b, masks);
+}
+
+/// [`shared_count_masks`] in plain Rust (and [`equal_byte_masks`]): every CPU.
+fn shared_count_masks_portable<const N: usize>(a: &[u64; 64], b: &[u64; 64], masks: &mut [u64; N]) {
+    let mut counts = [0u8; 64];
+    for ((count, &a), &b) in counts.iter_mut().zip(a).zip(b) {
+        *count = (a & b).count_ones() as u8;
+    }
+    equal_byte_masks(&counts, masks);
 }
 
 /// [`equal_byte_masks`] in plain Rust: every CPU.
@@ -277,6 +306,42 @@ mod tests {
                 keccak::hash_on_midstates_avx512bw(&sources, &rows, padding, &mut bw);
             }
             assert_eq!(f, bw, "trial {trial}, {count} sources");
+        }
+    }
+
+    #[test]
+    fn shared_count_masks_mark_each_pair_in_its_counts_mask_on_every_path() {
+        let mut x = 7u64;
+        let mut next = move || {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            x ^ (x >> 29)
+        };
+        for trial in 0..300 {
+            // Sparse words (counts of a few bits, as Keno's drawn sets) and dense ones.
+            let word = |next: &mut dyn FnMut() -> u64| {
+                if trial % 2 == 0 {
+                    next() & next() & next()
+                } else {
+                    next()
+                }
+            };
+            let a: [u64; 64] = std::array::from_fn(|_| word(&mut next));
+            let b: [u64; 64] = std::array::from_fn(|_| word(&mut next));
+            let mut expected = [0u64; 12];
+            for (i, (&a, &b)) in a.iter().zip(&b).enumerate() {
+                if let Some(mask) = expected.get_mut((a & b).count_ones() as usize) {
+                    *mask |= 1 << i;
+                }
+            }
+            let (mut dispatched, mut portable) = ([u64::MAX; 12], [u64::MAX; 12]);
+            shared_count_masks(&a, &b, &mut dispatched);
+            shared_count_masks_portable(&a, &b, &mut portable);
+            assert_eq!(dispatched, expected, "trial {trial}");
+            assert_eq!(portable, expected, "trial {trial}");
+        }
+        #[cfg(target_arch = "x86_64")]
+        if !(is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vpopcntdq")) {
+            eprintln!("note: avx512 shared count masks skipped: this CPU lacks BW or VPOPCNTDQ");
         }
     }
 

@@ -7,7 +7,7 @@ use super::{check_len, check_sum, set_bits, SequenceTally, TallyError};
 use crate::chain::ROUNDS_PER_BATCH;
 use crate::games::keno::{KenoColumns, DRAWN, GRID, REFERENCE_WORDS};
 use crate::games::{Keno, KenoRound};
-use crate::simd::equal_byte_masks;
+use crate::simd::{equal_byte_masks, shared_count_masks};
 use serde::{Deserialize, Serialize};
 
 /// The documented pick sets: a player picking `k` numbers picks the first `k` of these.
@@ -306,19 +306,15 @@ impl KenoTally {
     /// with each of the ten rounds before it in the segment, then moves the window on.
     ///
     /// A lag at a time over the whole batch: the shared counts of the 64 round pairs as a
-    /// row of bytes, then the row's histogram by comparing it with each count 0..=10 (a
-    /// histogram incremented pair by pair was 640 dependent increments a batch), each
-    /// compare a bit mask ANDed with the entries that are pairs at this lag (marking the
-    /// others in the row instead, with `fill`, was a `memset` call whose bytes the row's
-    /// load then waited on: about a tenth of the Keno tally).
+    /// row of bytes, compared with each count 0..=10 into bit masks
+    /// ([`shared_count_masks`]: a histogram incremented pair by pair was 640 dependent
+    /// increments a batch), each ANDed with the entries that are pairs at this lag
+    /// (marking the others in the row instead, with `fill`, was a `memset` call whose bytes
+    /// the row's load then waited on).
     #[inline(always)]
     fn add_overlaps(&mut self, masks: &[u64]) {
         let recent = self.edges.recent(masks);
         for lag in 1..=MAX_LAG {
-            let mut shared = [0u8; ROUNDS_PER_BATCH];
-            for ((shared, &now), &before) in shared.iter_mut().zip(recent.now()).zip(recent.before(lag)) {
-                *shared = (now & before).count_ones() as u8;
-            }
             // The round pairs of this lag, as bits: entries `pairs` of the row.
             let pairs = recent.pairs_at(lag);
             let below = |n: usize| u64::MAX.checked_shr(ROUNDS_PER_BATCH as u32 - n as u32).unwrap_or(0);
@@ -327,8 +323,9 @@ impl KenoTally {
                 1 => &mut self.overlap[..],
                 _ => &mut self.lag_overlap[(lag - 2) * (DRAWN + 1)..(lag - 1) * (DRAWN + 1)],
             };
+            // `sharing[c]`: the rounds that share `c` numbers with the one `lag` before.
             let mut sharing = [0u64; DRAWN + 1];
-            equal_byte_masks(&shared, &mut sharing);
+            shared_count_masks(recent.now(), recent.before(lag), &mut sharing);
             for (count, &rounds) in row.iter_mut().zip(&sharing) {
                 *count += u64::from((rounds & in_pairs).count_ones());
             }
