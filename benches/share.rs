@@ -55,7 +55,8 @@ fn permute_only(kernel: Kernel, nonces: std::ops::Range<u64>) {
 /// (`avx512`), on inputs that stay in place: per batch of 64 rounds, eight calls of eight
 /// rounds on two midstates (the lanes split as at 7-digit nonces), and one permutation for
 /// the batch's new midstates. What the hasher costs with its own bookkeeping taken away:
-/// the two permutations, the rows built from midstates and the hex of the digests.
+/// the two permutations (less what the digest does not need: see the fused kernel in
+/// `simd::keccak`), the rows built from midstates and the hex of the digests.
 fn fused_only(kernel: Kernel, nonces: std::ops::Range<u64>) {
     let midstates = [[1u64; 25], [2u64; 25]];
     let sources = [(0b0000_0111u8, &midstates[0]), (0b1111_1000u8, &midstates[1])];
