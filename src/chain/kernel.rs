@@ -256,13 +256,13 @@ impl Kernel {
     pub fn fuses_hashing(self) -> bool {
         match self.engine {
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx512(_) => true,
+            Engine::Avx512(_) | Engine::Avx2(_) => true,
             _ => false,
         }
     }
 
     /// Hashes a group of rounds that all start from midstates in one fused call where the
-    /// path has a kernel for it (`avx512`): `sources` lists each midstate with the lanes
+    /// path has a kernel for it (`avx512`, `avx2`): `sources` lists each midstate with the lanes
     /// (bits of a mask) that start from it, `first_rows` the rest of each lane's message
     /// and SHA3's domain byte from sponge byte 0 on. Leaves in `out` what writing those
     /// last blocks, permuting, writing the stream blocks (the hex of the digests, padded)
@@ -274,15 +274,22 @@ impl Kernel {
         first_rows: &[[u64; BATCH_LANES]; 3],
         out: &mut BatchState,
     ) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        let padding = {
+            use super::sponge::{RATE_LANES, SHAKE_DOMAIN};
+            // The fused kernels pad in a fixed lane: the rate's last.
+            const _: () = assert!(RATE_LANES - 1 == crate::simd::LAST_RATE_LANE);
+            crate::simd::Padding { final_bit: 0x80 << 56, shake_domain: u64::from(SHAKE_DOMAIN) }
+        };
         match self.engine {
             #[cfg(target_arch = "x86_64")]
             Engine::Avx512(avx512) => {
-                use super::sponge::{RATE_LANES, SHAKE_DOMAIN};
-                // The fused kernel pads in a fixed lane: the rate's last.
-                const _: () = assert!(RATE_LANES - 1 == crate::simd::LAST_RATE_LANE);
-                let padding =
-                    crate::simd::Padding { final_bit: 0x80 << 56, shake_domain: u64::from(SHAKE_DOMAIN) };
                 avx512.hash_on_midstates(sources, first_rows, padding, &mut out.0);
+                true
+            }
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(avx2) => {
+                avx2.hash_on_midstates(sources, first_rows, padding, &mut out.0);
                 true
             }
             _ => false,

@@ -327,34 +327,89 @@ pub(super) fn hash_on_midstates_avx512bw(
     hash_on_midstates!(sources, first_rows, padding, out, hex_halves_bw)
 }
 
-/// Permutes states `4 * half .. 4 * half + 4` of `states` (`half` is 0 or 1).
-#[target_feature(enable = "avx2")]
-pub(super) fn permute_avx2(states: &mut Lanes, half: usize) {
+/// The vector operations of the AVX2 rounds, four 64-bit lanes a register.
+mod avx2 {
+    use core::arch::x86_64::*;
+
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn xor(a: __m256i, b: __m256i) -> __m256i {
+    pub(super) fn xor(a: __m256i, b: __m256i) -> __m256i {
         _mm256_xor_si256(a, b)
     }
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn xor5(a: __m256i, b: __m256i, c: __m256i, d: __m256i, e: __m256i) -> __m256i {
+    pub(super) fn xor5(a: __m256i, b: __m256i, c: __m256i, d: __m256i, e: __m256i) -> __m256i {
         xor(xor(xor(a, b), xor(c, d)), e)
     }
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn rol<const LEFT: i32, const RIGHT: i32>(v: __m256i) -> __m256i {
+    pub(super) fn rol<const LEFT: i32, const RIGHT: i32>(v: __m256i) -> __m256i {
         _mm256_or_si256(_mm256_slli_epi64::<LEFT>(v), _mm256_srli_epi64::<RIGHT>(v))
     }
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn chi(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
+    pub(super) fn chi(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
         _mm256_xor_si256(a, _mm256_andnot_si256(b, c))
     }
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn splat(value: u64) -> __m256i {
+    pub(super) fn splat(value: u64) -> __m256i {
         _mm256_set1_epi64x(value as i64)
     }
+
+    /// Loads lanes `4 * half..4 * half + 4` of a row.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn load(row: &[u64; 8], half: usize) -> __m256i {
+        let quarter: &[u64; 4] = row[4 * half..4 * half + 4].try_into().expect("four lanes");
+        // SAFETY: `quarter` is a `[u64; 4]`, 32 readable bytes, exactly one register;
+        // the unaligned load has no alignment requirement.
+        unsafe { _mm256_loadu_si256(quarter.as_ptr().cast()) }
+    }
+
+    /// Stores lanes `4 * half..4 * half + 4` of a row.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn store(row: &mut [u64; 8], half: usize, vector: __m256i) {
+        let quarter: &mut [u64; 4] = (&mut row[4 * half..4 * half + 4]).try_into().expect("four lanes");
+        // SAFETY: `quarter` is a `[u64; 4]`, 32 writable bytes, exactly one register.
+        unsafe { _mm256_storeu_si256(quarter.as_mut_ptr().cast(), vector) }
+    }
+
+    /// The hex of each lane's low and high four bytes, as `hex_halves_bw` with AVX2's
+    /// byte shuffles (which, like AVX-512BW's, work within 128-bit halves).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn hex_halves(row: __m256i) -> [__m256i; 2] {
+        let spread = |half: i64| {
+            let qword = |base: i64| {
+                (0..4).fold(0i64, |word, i| word | (base + half + i) << (16 * i) | 0x80 << (16 * i + 8))
+            };
+            _mm256_set_epi64x(qword(8), qword(0), qword(8), qword(0))
+        };
+        let digits = _mm256_set_epi64x(
+            i64::from_le_bytes(*b"89abcdef"),
+            i64::from_le_bytes(*b"01234567"),
+            i64::from_le_bytes(*b"89abcdef"),
+            i64::from_le_bytes(*b"01234567"),
+        );
+        let hex = |half: i64| {
+            let slots = _mm256_shuffle_epi8(row, spread(half));
+            // Low byte: the high nibble (slot >> 4); high byte: the low nibble (slot << 8).
+            let nibbles = _mm256_and_si256(
+                _mm256_or_si256(_mm256_srli_epi16::<4>(slots), _mm256_slli_epi16::<8>(slots)),
+                _mm256_set1_epi8(0x0F),
+            );
+            _mm256_shuffle_epi8(digits, nibbles)
+        };
+        [hex(0), hex(4)]
+    }
+}
+
+/// Permutes states `4 * half .. 4 * half + 4` of `states` (`half` is 0 or 1).
+#[target_feature(enable = "avx2")]
+pub(super) fn permute_avx2(states: &mut Lanes, half: usize) {
+    use avx2::{chi, rol, splat, xor, xor5};
 
     // Sixteen AVX2 registers do not hold 25 lanes, so the compiler spills. Left to
     // itself it kept the caller's stack alignment (16 bytes) and spilled unaligned, and
@@ -367,18 +422,63 @@ pub(super) fn permute_avx2(states: &mut Lanes, half: usize) {
     struct RealignFrame(#[allow(dead_code)] [u8; 64]);
     core::hint::black_box(&mut RealignFrame([0; 64]));
 
-    let first = 4 * half;
     let mut a = [_mm256_setzero_si256(); 25];
-    for (vector, lane) in a.iter_mut().zip(states.iter()) {
-        let quarter: &[u64; 4] = lane[first..first + 4].try_into().expect("four lanes");
-        // SAFETY: `quarter` is a `[u64; 4]`, 32 readable bytes, exactly one register;
-        // the unaligned load has no alignment requirement.
-        *vector = unsafe { _mm256_loadu_si256(quarter.as_ptr().cast()) };
+    for (vector, row) in a.iter_mut().zip(states.iter()) {
+        *vector = avx2::load(row, half);
     }
     keccak_rounds!(a, xor, xor5, rol, chi, splat);
-    for (vector, lane) in a.iter().zip(states.iter_mut()) {
-        let quarter: &mut [u64; 4] = (&mut lane[first..first + 4]).try_into().expect("four lanes");
-        // SAFETY: `quarter` is a `[u64; 4]`, 32 writable bytes, exactly one register.
-        unsafe { _mm256_storeu_si256(quarter.as_mut_ptr().cast(), *vector) };
+    for (vector, row) in a.iter().zip(states.iter_mut()) {
+        avx2::store(row, half, *vector);
+    }
+}
+
+/// [`hash_on_midstates_avx512`] for states `4 * half..4 * half + 4` of eight, with AVX2:
+/// each lane's midstate selected by a blend, the hex by byte shuffles, and the frame
+/// realigned as in [`permute_avx2`].
+#[target_feature(enable = "avx2")]
+pub(super) fn hash_on_midstates_avx2(
+    sources: &[(u8, &[u64; 25])],
+    first_rows: &[[u64; 8]; 3],
+    padding: Padding,
+    out: &mut Lanes,
+    half: usize,
+) {
+    use avx2::{chi, rol, splat, xor, xor5};
+    // See permute_avx2: spills aligned whatever the caller's frame.
+    #[repr(align(64))]
+    struct RealignFrame(#[allow(dead_code)] [u8; 64]);
+    core::hint::black_box(&mut RealignFrame([0; 64]));
+
+    let lane_bits = _mm256_set_epi64x(8, 4, 2, 1);
+    let mut a = [_mm256_setzero_si256(); 25];
+    for &(lanes, state) in sources {
+        // All ones in the 64-bit lanes of this half that start from `state`.
+        let select =
+            _mm256_cmpeq_epi64(_mm256_and_si256(splat(u64::from(lanes >> (4 * half))), lane_bits), lane_bits);
+        for (vector, &value) in a.iter_mut().zip(state) {
+            *vector = _mm256_blendv_epi8(*vector, splat(value), select);
+        }
+    }
+    for (vector, row) in a.iter_mut().zip(first_rows) {
+        *vector = xor(*vector, avx2::load(row, half));
+    }
+    a[LAST_RATE_LANE] = xor(a[LAST_RATE_LANE], splat(padding.final_bit));
+    let (last, rounds) = ROUND_CONSTANTS.split_last().expect("24 rounds");
+    for &round_constant in rounds {
+        keccak_rounds!(@round a, round_constant, xor, xor5, rol, chi, splat);
+    }
+    let digest = keccak_rounds!(@digest_round a, *last, xor, xor5, rol, chi, splat);
+    let mut a = [_mm256_setzero_si256(); 25];
+    for (d, &row) in digest.iter().enumerate() {
+        [a[2 * d], a[2 * d + 1]] = avx2::hex_halves(row);
+    }
+    a[8] = splat(padding.shake_domain);
+    a[LAST_RATE_LANE] = splat(padding.final_bit);
+    keccak_rounds!(@round a, ROUND_CONSTANTS[0], xor, xor5, rol, chi, splat);
+    for &round_constant in &ROUND_CONSTANTS[1..] {
+        keccak_rounds!(@round a, round_constant, xor, xor5, rol, chi, splat);
+    }
+    for (vector, row) in a.iter().zip(out.iter_mut()) {
+        avx2::store(row, half, *vector);
     }
 }

@@ -2,9 +2,9 @@
 //! code.
 //!
 //! What is here: the Keccak-f\[1600\] kernels that permute eight or four states at once,
-//! and on AVX-512 one that hashes eight rounds' last signature blocks and stream blocks
-//! in registers (`keccak`, behind the `Avx512` and `Avx2` tokens, reached through
-//! `chain::Kernel`); the runs of the sweep's per-thread loop compiled for the instructions
+//! and on AVX-512 and AVX2 one that hashes eight (or four) rounds' last signature blocks
+//! and stream blocks in registers (`keccak`, behind the `Avx512` and `Avx2` tokens,
+//! reached through `chain::Kernel`); the runs of the sweep's per-thread loop compiled for the instructions
 //! a token proves ([`CompiledForPath`]); and the one byte comparison the sweep's tallies
 //! need that the compiler does not generate from plain Rust ([`equal_byte_masks`],
 //! [`shared_count_masks`]). Kept
@@ -116,7 +116,10 @@ pub(crate) use tokens::{Avx2, Avx512, Padding, LAST_RATE_LANE};
 
 #[cfg(target_arch = "x86_64")]
 mod tokens {
-    use super::keccak::{hash_on_midstates_avx512, hash_on_midstates_avx512bw, permute_avx2, permute_avx512};
+    use super::keccak::{
+        hash_on_midstates_avx2, hash_on_midstates_avx512, hash_on_midstates_avx512bw, permute_avx2,
+        permute_avx512,
+    };
     pub(crate) use super::keccak::{Padding, LAST_RATE_LANE};
     use super::{CompiledForPath, Lanes, STATES};
 
@@ -233,6 +236,22 @@ mod tokens {
             for half in 0..used.div_ceil(4).min(STATES / 4) {
                 // SAFETY: `self` exists only if AVX2 was detected at run time (see `detect`).
                 unsafe { permute_avx2(states, half) }
+            }
+        }
+
+        /// Eight rounds' last signature blocks and stream blocks, fused in registers as on
+        /// AVX-512 (see `keccak::hash_on_midstates_avx2`), four states a call.
+        #[inline]
+        pub(crate) fn hash_on_midstates(
+            self,
+            sources: &[(u8, &[u64; 25])],
+            first_rows: &[[u64; STATES]; 3],
+            padding: Padding,
+            out: &mut Lanes,
+        ) {
+            for half in 0..STATES / 4 {
+                // SAFETY: `self` exists only if AVX2 was detected at run time (see `detect`).
+                unsafe { hash_on_midstates_avx2(sources, first_rows, padding, out, half) }
             }
         }
     }
