@@ -136,8 +136,12 @@ until sinfo -h -N -o '%T' 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; do
 done
 echo "slurm is up: one node ($host) of $cpus CPUs"
 
-# The recipe, as a user runs it: the knobs of submit.sh from the environment.
-export FAIRAUDIT="$fairaudit" NONCES=0..4000000 SHARDS=4 SWEEP_ARGS="--seed-pairs 2" OUT="$work/run"
+# The recipe, as a user runs it: the knobs of submit.sh from the environment. Each task
+# sweeps 60 M rounds, several seconds on one CPU: long enough that task 0 is still running
+# when it is requeued after its first checkpoint (at 1 M nonces a shard, the faster sweep
+# finished some tasks before the requeue reached them, and the check of the continued
+# checkpoint failed).
+export FAIRAUDIT="$fairaudit" NONCES=0..40000000 SHARDS=4 SWEEP_ARGS="--seed-pairs 2" OUT="$work/run"
 export CPUS=1 TIME=00:10:00 MEMORY=200M CHECKPOINT_EVERY=1s MERGE_ARGS=
 deploy/slurm/submit.sh
 
