@@ -368,7 +368,7 @@ impl BatchHasher {
             };
             if !same_key {
                 new_count += 1;
-                self.new_digits[new_count] = self.leading_rows(&digits);
+                self.new_digits[new_count] = self.key_rows(self.leading_number(&digits));
                 latest_key = Some(self.leading_number(&digits));
             }
             *slot = if same_key { latest.unwrap_or(0) } else { new_count as u8 };
@@ -461,9 +461,9 @@ impl BatchHasher {
         digits.as_bytes()[..self.split].iter().fold(0, |number, &digit| number * 10 + u64::from(digit - b'0'))
     }
 
-    /// [`Self::leading_rows`] of a nonce whose leading digits (the first `split`) are the
-    /// number `key`, from arithmetic rather than a formatted nonce: gathered in two
-    /// 128-bit registers (the digits span at most 27 bytes).
+    /// The leading digits of a nonce (the first `split`, which complete the shared block),
+    /// given as the number `key`, as the rows XORed onto the prefix from row `filled / 8`
+    /// on: gathered in two 128-bit registers (the digits span at most 27 bytes).
     #[inline]
     fn key_rows(&self, mut key: u64) -> [u64; TAIL_ROWS] {
         let (mut low, mut high) = (0u128, 0u128);
@@ -486,14 +486,6 @@ impl BatchHasher {
     fn next_key_rows(&self, mut rows: [u64; TAIL_ROWS]) -> [u64; TAIL_ROWS] {
         let last = self.filled % 8 + self.split - 1;
         rows[last / 8] += 1 << (8 * (last % 8));
-        rows
-    }
-
-    /// The leading digits of `digits` (those that complete the shared block) as the rows
-    /// XORed onto the prefix from row `filled / 8` on.
-    fn leading_rows(&self, digits: &Decimal) -> [u64; TAIL_ROWS] {
-        let mut rows = [0; TAIL_ROWS];
-        xor_bytes(&mut rows, self.filled % 8, &digits.as_bytes()[..self.split]);
         rows
     }
 

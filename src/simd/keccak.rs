@@ -71,6 +71,31 @@ macro_rules! keccak_rounds {
         }
         $a[0] = $xor($a[0], $splat($rc));
     };
+    // The fused kernels' middle, on `$a` (a signature's last block, padded but for the
+    // final bit): the final bit, the signature permutation (its last round for the digest
+    // alone), the digest's hex (`$hex_halves`) padded as SHAKE256's block, and that
+    // permuted with its first round apart, so that the compiler drops the operations on
+    // the lanes known to be zero (14 of 25). Evaluates to the stream's state.
+    (@signature_then_stream $a:ident, $padding:expr, $hex_halves:path, $zero:expr,
+        $xor:ident, $xor5:ident, $rol:ident, $chi:ident, $splat:ident) => {{
+        $a[LAST_RATE_LANE] = $xor($a[LAST_RATE_LANE], $splat($padding.final_bit));
+        let (last, rounds) = ROUND_CONSTANTS.split_last().expect("24 rounds");
+        for &round_constant in rounds {
+            keccak_rounds!(@round $a, round_constant, $xor, $xor5, $rol, $chi, $splat);
+        }
+        let digest = keccak_rounds!(@digest_round $a, *last, $xor, $xor5, $rol, $chi, $splat);
+        let mut stream = [$zero; 25];
+        for (d, &row) in digest.iter().enumerate() {
+            [stream[2 * d], stream[2 * d + 1]] = $hex_halves(row);
+        }
+        stream[8] = $splat($padding.shake_domain);
+        stream[LAST_RATE_LANE] = $splat($padding.final_bit);
+        keccak_rounds!(@round stream, ROUND_CONSTANTS[0], $xor, $xor5, $rol, $chi, $splat);
+        for &round_constant in &ROUND_CONSTANTS[1..] {
+            keccak_rounds!(@round stream, round_constant, $xor, $xor5, $rol, $chi, $splat);
+        }
+        stream
+    }};
     // The last round of a permutation whose output is read in lanes 0..4 only (a
     // SHA3-256 digest): θ needs every lane, but ρ and π only the five that move to the
     // first row, and χ only its first four lanes.
@@ -237,25 +262,8 @@ macro_rules! hash_on_midstates {
         for (vector, row) in a.iter_mut().zip($first_rows) {
             *vector = xor(*vector, avx512::load(row));
         }
-        a[LAST_RATE_LANE] = xor(a[LAST_RATE_LANE], splat($padding.final_bit));
-        // Of this permutation only the digest is read: its last round computes that alone.
-        let (last, rounds) = ROUND_CONSTANTS.split_last().expect("24 rounds");
-        for &round_constant in rounds {
-            keccak_rounds!(@round a, round_constant, xor, xor5, rol, chi, splat);
-        }
-        let digest = keccak_rounds!(@digest_round a, *last, xor, xor5, rol, chi, splat);
-        let mut a = [_mm512_setzero_si512(); 25];
-        for (d, &row) in digest.iter().enumerate() {
-            [a[2 * d], a[2 * d + 1]] = $hex_halves(row);
-        }
-        a[8] = splat($padding.shake_domain);
-        a[LAST_RATE_LANE] = splat($padding.final_bit);
-        // The first round apart, so that the compiler drops the operations on the lanes
-        // known to be zero (14 of 25).
-        keccak_rounds!(@round a, ROUND_CONSTANTS[0], xor, xor5, rol, chi, splat);
-        for &round_constant in &ROUND_CONSTANTS[1..] {
-            keccak_rounds!(@round a, round_constant, xor, xor5, rol, chi, splat);
-        }
+        let a = keccak_rounds!(@signature_then_stream a, $padding, $hex_halves, _mm512_setzero_si512(),
+            xor, xor5, rol, chi, splat);
         for (vector, row) in a.iter().zip($out.iter_mut()) {
             avx512::store(row, *vector);
         }
@@ -462,22 +470,8 @@ pub(super) fn hash_on_midstates_avx2(
     for (vector, row) in a.iter_mut().zip(first_rows) {
         *vector = xor(*vector, avx2::load(row, half));
     }
-    a[LAST_RATE_LANE] = xor(a[LAST_RATE_LANE], splat(padding.final_bit));
-    let (last, rounds) = ROUND_CONSTANTS.split_last().expect("24 rounds");
-    for &round_constant in rounds {
-        keccak_rounds!(@round a, round_constant, xor, xor5, rol, chi, splat);
-    }
-    let digest = keccak_rounds!(@digest_round a, *last, xor, xor5, rol, chi, splat);
-    let mut a = [_mm256_setzero_si256(); 25];
-    for (d, &row) in digest.iter().enumerate() {
-        [a[2 * d], a[2 * d + 1]] = avx2::hex_halves(row);
-    }
-    a[8] = splat(padding.shake_domain);
-    a[LAST_RATE_LANE] = splat(padding.final_bit);
-    keccak_rounds!(@round a, ROUND_CONSTANTS[0], xor, xor5, rol, chi, splat);
-    for &round_constant in &ROUND_CONSTANTS[1..] {
-        keccak_rounds!(@round a, round_constant, xor, xor5, rol, chi, splat);
-    }
+    let a = keccak_rounds!(@signature_then_stream a, padding, avx2::hex_halves, _mm256_setzero_si256(),
+        xor, xor5, rol, chi, splat);
     for (vector, row) in a.iter().zip(out.iter_mut()) {
         avx2::store(row, half, *vector);
     }
