@@ -18,7 +18,9 @@ use crate::games::Wheel;
 use crate::rtp::exact::exact_rtp;
 use crate::rtp::paytable::Paytable;
 use crate::rtp::roulette_bets::{bets, BetType};
-use num_traits::ToPrimitive;
+use crate::stats::distributions::hypergeometric_pmf;
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive};
 
 /// A bet as placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,6 +171,8 @@ pub struct Payouts {
     keno: Vec<Vec<Money>>,
     /// Keno: mean and variance of the return per unit stake, per pick count.
     keno_moments: Vec<(f64, f64)>,
+    /// Keno: the chance of being paid more than the stake, per pick count.
+    keno_paying: Vec<f64>,
     /// Roulette: mean and variance per bet type, by [`BetType::ALL`] index.
     roulette_moments: Vec<(f64, f64)>,
     /// Pockets on the wheel (37 or 38), 0 for Keno.
@@ -198,6 +202,14 @@ impl Payouts {
                     })
                     .collect::<Result<_, _>>()?,
                 keno_moments: moments,
+                keno_paying: (1..=DRAWN)
+                    .map(|k| {
+                        (0..=k)
+                            .filter(|&h| *paytable.multiplier(k, h) > BigRational::one())
+                            .map(|h| hypergeometric_pmf(h as u64, GRID as u64, DRAWN as u64, k as u64))
+                            .sum()
+                    })
+                    .collect(),
                 roulette_moments: Vec::new(),
                 pockets: 0,
             },
@@ -211,6 +223,7 @@ impl Payouts {
                 Payouts {
                     keno: Vec::new(),
                     keno_moments: Vec::new(),
+                    keno_paying: Vec::new(),
                     roulette_moments,
                     pockets: if wheel == Wheel::European { 37 } else { 38 },
                 }
@@ -249,6 +262,16 @@ impl Payouts {
     /// Roulette: the probability that `bet` wins (pockets covered over pockets).
     pub fn win_probability(&self, bet: &PlacedBet) -> f64 {
         bet.pick_count() as f64 / f64::from(self.pockets)
+    }
+
+    /// The exact chance that `bet` pays more than its stake on a fair draw: every roulette
+    /// bet that wins does; a Keno bet of `k` picks does on the hit counts whose paytable
+    /// multiplier exceeds 1 (hypergeometric).
+    pub fn paying_probability(&self, bet: &PlacedBet) -> f64 {
+        match bet {
+            PlacedBet::Keno { .. } => self.keno_paying[bet.pick_count() - 1],
+            PlacedBet::Roulette { .. } => self.win_probability(bet),
+        }
     }
 }
 

@@ -33,7 +33,7 @@ use crate::rtp::paytable::Paytable;
 use crate::stats::battery::{assess, keno_tests, roulette_tests, with_across, Battery};
 use crate::stats::bets::{bet_return, keno_bet_hits, roulette_bet_wins, skipped_wins};
 use crate::stats::outcome::TestOutcome;
-use crate::tally::bets::{BetTally, SkippedRounds};
+use crate::tally::bets::BetTally;
 use crate::tally::{Closed, KenoTally, RouletteTally, SequenceTally};
 use crate::verify::{parse_nonce, replay_outcome, RoundsError};
 use bets::{Outcome, Payouts, PlacedBet};
@@ -194,7 +194,6 @@ struct Columns {
 
 /// A seed pair's state while the stream is read.
 struct PairState {
-    player: usize,
     /// Nonces played, as disjoint ascending ranges.
     played: Vec<Range<u64>>,
     last_nonce: Option<u64>,
@@ -202,7 +201,6 @@ struct PairState {
     hasher: Option<RoundHasher>,
     /// The server seed already checked against the commitment.
     checked_seed: Option<String>,
-    skip: SkippedRounds,
 }
 
 /// A player's state while the stream is read.
@@ -452,12 +450,10 @@ pub fn audit_history<R: Read>(
                     let key = (pair_commitment.clone(), client_seed.to_owned());
                     let i = *pair_index.entry(key).or_insert_with(|| {
                         pairs.push(PairState {
-                            player,
                             played: Vec::new(),
                             last_nonce: None,
                             hasher: None,
                             checked_seed: None,
-                            skip: SkippedRounds::default(),
                         });
                         players[player].seed_pairs += 1;
                         integrity.seed_pairs += 1;
@@ -540,10 +536,11 @@ pub fn audit_history<R: Read>(
                                 would_have_won += u64::from(wins(payouts.multiplier(bet, outcome)));
                             }
                             let count = nonce - from;
-                            state.skip.rounds += count;
-                            state.skip.winning += would_have_won;
-                            state.skip.skipped += count;
-                            state.skip.skipped_winning += would_have_won;
+                            players[player].bets.skipped_rounds(
+                                payouts.paying_probability(bet),
+                                count,
+                                would_have_won,
+                            );
                             integrity.replayed += count;
                         }
                         observer.gap(&Gap {
@@ -561,10 +558,6 @@ pub fn audit_history<R: Read>(
                     }
                     insert_nonce(&mut state.played, nonce);
                     state.last_nonce = Some(nonce);
-                }
-                if let Some(multiplier) = multiplier {
-                    state.skip.rounds += 1;
-                    state.skip.winning += u64::from(wins(multiplier));
                 }
                 // Replay against the chain when the seeds are revealed.
                 // Replay against the chain when the seeds are revealed, comparing the
@@ -627,11 +620,6 @@ pub fn audit_history<R: Read>(
         }
     }
 
-    for pair in &pairs {
-        if pair.skip.skipped > 0 {
-            players[pair.player].bets.skipped.push(pair.skip);
-        }
-    }
     let players = players
         .into_iter()
         .map(|p| PlayerAudit {

@@ -169,6 +169,9 @@ fn test_method(name: &str) -> &'static str {
     if name.ends_with("dispersion_across_pairs") {
         return "the per-pair statistics summed, against their exact summed mean and variance (scaled χ² with the same two moments; Σz² for z-tests)";
     }
+    if name.ends_with("min_across_pairs") {
+        return "the smallest of the per-pair exact p-values, 1 − (1 − p_min)^K (Šidák, exact for independent pairs)";
+    }
     if base.starts_with("hits_") {
         return "hits of the fixed k-number pick set against the hypergeometric law (tail bins merged); Cressie–Read χ²";
     }
@@ -202,6 +205,9 @@ fn test_method(name: &str) -> &'static str {
 fn method_name(name: &str) -> String {
     if name.ends_with("dispersion_across_pairs") {
         return "TEST:dispersion_across_pairs".into();
+    }
+    if name.ends_with("min_across_pairs") {
+        return "TEST:min_across_pairs".into();
     }
     if name.starts_with("hits_") {
         return "hits_k_picks".into();

@@ -146,7 +146,7 @@ impl HtmlReport<'_> {
             .filter(|r| r.seed_pair.parse::<usize>().is_ok())
             .filter_map(|r| r.outcome.p_value)
             .collect();
-        html.push_str("<h2 id=\"across\">Across seed pairs</h2><p class=\"note\">The p-values of every valid test on every seed pair. With many rounds per pair they are uniform under fairness and the bars level; with few, they take few distinct values and the bars are uneven even for a fair game. The verdicts across pairs are the dispersion tests in the table above.</p>");
+        html.push_str("<h2 id=\"across\">Across seed pairs</h2><p class=\"note\">The p-values of every valid test on every seed pair. With many rounds per pair they are uniform under fairness and the bars level; with few, they take few distinct values and the bars are uneven even for a fair game. The verdicts across pairs are the dispersion and smallest-p tests in the table above; each pair's own rows are diagnostics.</p>");
         html.push_str(&p_value_histogram("p-values of all tests on all seed pairs", &p_values));
     }
 

@@ -10,8 +10,7 @@
 //! * [`roulette_bet_wins`]: wins on the bets as placed. A bet covering `c` of `P` pockets
 //!   wins with probability `c/P`, independently, so the number of wins `W` has mean
 //!   `Σ nᶜ c/P` and variance `Σ nᶜ (c/P)(1 − c/P)`. Its law, a sum of binomials, is
-//!   computed exactly by convolution up to [`EXACT_LIMIT`] rounds; above, the
-//!   continuity-corrected normal approximation. Two-sided.
+//!   computed exactly at any size ([`BinomialSum`]). Two-sided.
 //! * [`bet_return`]: the money returned against the exact expected return of the bets as
 //!   placed: with stakes `sᵢ` and each bet's exact mean `μᵢ` and variance `σᵢ²` of return
 //!   per unit stake, the total has mean `Σ sᵢμᵢ` and variance `Σ sᵢ²σᵢ²`;
@@ -21,22 +20,25 @@
 //!   is not a finding.
 //! * [`skipped_wins`]: where a seed pair's nonces have gaps and its server seed is
 //!   revealed, the rounds at the skipped nonces are replayed with the bet of the next
-//!   round played. If skipping did not look at the outcome, which nonces were skipped is
-//!   independent of which rounds would have won: given the `N` rounds of a pair (played
-//!   and skipped) of which `W` would have paid more than the stake, the winners among the
-//!   `s` skipped are hypergeometric, `Hyp(N, W, s)`. Summed over pairs (exactly, by
-//!   convolution, up to [`EXACT_LIMIT`] skipped rounds; normal with continuity correction
-//!   above); one-sided, too many skipped winners.
+//!   round played. They are verified draws of the chain, so under fairness (draws uniform,
+//!   and skipping blind to the outcome) each would have paid more than its stake with the
+//!   exact chance `pᵢ` of the bet it is replayed with (a roulette bet covering `c` pockets:
+//!   `c/P`; `k` Keno picks: the hypergeometric mass of the hit counts that pay more than
+//!   the stake), independently. The skipped winners are the Poisson-binomial `Σ
+//!   Bernoulli(pᵢ)`, computed exactly with the rounds grouped by chance ([`BinomialSum`]);
+//!   one-sided, too many skipped winners. Why not the hypergeometric law of the skipped
+//!   among all of a pair's rounds (fairaudit's first version): it holds only when every
+//!   round had the same chance, and a player who moved from a straight-up to red across a
+//!   gap FAILed with p 1e-13 on fair draws (the red rounds replayed were compared with the
+//!   straight-up rounds' win rate).
 
+use super::binomial_sum::BinomialSum;
 use super::chisquare::goodness_of_fit;
-use super::distributions::{binomial_pmf, chi_square_sf, hypergeometric_pmf, normal_sf};
+use super::distributions::{chi_square_sf, hypergeometric_pmf, normal_sf};
 use super::outcome::{NullMoments, TestOutcome};
 use super::power::Power;
 use crate::games::keno::{DRAWN, GRID};
 use crate::tally::bets::BetTally;
-
-/// Up to this many rounds (or skipped rounds) the discrete laws are convolved exactly.
-pub const EXACT_LIMIT: u64 = 20_000;
 
 /// Hits on the players' own picks against the hypergeometric law, per pick count.
 pub fn keno_bet_hits(tally: &BetTally) -> TestOutcome {
@@ -78,76 +80,28 @@ pub fn keno_bet_hits(tally: &BetTally) -> TestOutcome {
     .with_moments(NullMoments { value: pooled, mean, variance, exact_mean: true })
 }
 
-/// The exact law of a sum of independent discrete variables given by their pmfs.
-fn convolve(laws: impl IntoIterator<Item = Vec<f64>>) -> Vec<f64> {
-    let mut total = vec![1.0];
-    for law in laws {
-        let mut next = vec![0.0; total.len() + law.len() - 1];
-        for (i, &a) in total.iter().enumerate() {
-            if a == 0.0 {
-                continue;
-            }
-            for (j, &b) in law.iter().enumerate() {
-                next[i + j] += a * b;
-            }
-        }
-        total = next;
-    }
-    total
-}
-
-/// `P(X ≥ k)` and `P(X ≤ k)` of a law given as a pmf, summed from the smaller side.
-fn tails(law: &[f64], k: usize) -> (f64, f64) {
-    let at_least: f64 = law.iter().skip(k).sum();
-    let at_most: f64 = law.iter().take(k + 1).sum();
-    (at_least.min(1.0), at_most.min(1.0))
-}
-
-/// Continuity-corrected normal tails of an integer count `k` with mean `m`, sd `s`:
-/// `(P(X ≥ k), P(X ≤ k))`.
-fn normal_tails(k: u64, mean: f64, sd: f64) -> (f64, f64) {
-    let k = k as f64;
-    (normal_sf((k - 0.5 - mean) / sd), normal_sf((mean - k - 0.5) / sd))
-}
-
 /// Wins on the roulette bets as placed against their exact law.
 pub fn roulette_bet_wins(tally: &BetTally, pockets: u32) -> TestOutcome {
     let p = |c: usize| c as f64 / f64::from(pockets);
     let rounds: u64 = tally.roulette_rounds.iter().sum();
     let wins: u64 = tally.roulette_wins.iter().sum();
-    let mean: f64 = tally.roulette_rounds.iter().enumerate().map(|(c, &n)| n as f64 * p(c)).sum();
-    let variance: f64 =
-        tally.roulette_rounds.iter().enumerate().map(|(c, &n)| n as f64 * p(c) * (1.0 - p(c))).sum();
+    let classes: Vec<(u64, f64)> =
+        tally.roulette_rounds.iter().enumerate().filter(|(_, &n)| n > 0).map(|(c, &n)| (n, p(c))).collect();
+    let law = BinomialSum::new(&classes);
+    let (mean, variance) = (law.mean(), law.variance());
     if variance <= 0.0 {
         return TestOutcome::insufficient("bet_wins", "no roulette bets that can both win and lose".into());
     }
     let sd = variance.sqrt();
-    let (upper, lower) = if rounds <= EXACT_LIMIT {
-        let law = convolve(
-            tally
-                .roulette_rounds
-                .iter()
-                .enumerate()
-                .filter(|(_, &n)| n > 0)
-                .map(|(c, &n)| (0..=n).map(|w| binomial_pmf(w, n, p(c))).collect::<Vec<f64>>()),
-        );
-        tails(&law, wins as usize)
-    } else {
-        normal_tails(wins, mean, sd)
-    };
-    let z = (wins as f64 - mean) / sd;
     TestOutcome::valid(
         "bet_wins",
         wins as f64,
         None,
-        (2.0 * upper.min(lower)).min(1.0),
-        format!(
-            "{wins} of {rounds} bets won, {mean:.1} expected (sd {sd:.1}); {}",
-            if rounds <= EXACT_LIMIT { "exact law" } else { "normal, continuity-corrected" }
-        ),
+        (2.0 * law.at_least(wins).min(law.at_most(wins))).min(1.0),
+        format!("{wins} of {rounds} bets won, {mean:.1} expected (sd {sd:.1}); exact law"),
     )
     .with_power(Power::NormalShift { shift_per_unit: mean / sd, sides: 2.0 })
-    .with_moments(NullMoments { value: z * z, mean: 1.0, variance: 2.0, exact_mean: true })
+    .with_exact_p()
 }
 
 /// The money returned against the exact expected return of the bets as placed (low
@@ -175,22 +129,15 @@ pub fn bet_return(tally: &BetTally) -> TestOutcome {
         ),
     )
     .with_power(Power::NormalShift { shift_per_unit: tally.expected_return / sd, sides: 1.0 })
-    .with_moments(NullMoments { value: z * z, mean: 1.0, variance: 2.0, exact_mean: true })
 }
 
-/// Rounds at skipped nonces that would have paid, against their exact conditional law
-/// (too many only).
+/// Rounds at skipped nonces that would have paid, against their exact law (too many only).
 pub fn skipped_wins(tally: &BetTally) -> TestOutcome {
     let skipped: u64 = tally.skipped.iter().map(|s| s.skipped).sum();
     let observed: u64 = tally.skipped.iter().map(|s| s.skipped_winning).sum();
-    let moments = |s: &crate::tally::bets::SkippedRounds| {
-        let (n, w, k) = (s.rounds as f64, s.winning as f64, s.skipped as f64);
-        let mean = k * w / n;
-        let variance = if n > 1.0 { k * (w / n) * (1.0 - w / n) * (n - k) / (n - 1.0) } else { 0.0 };
-        (mean, variance)
-    };
-    let mean: f64 = tally.skipped.iter().map(|s| moments(s).0).sum();
-    let variance: f64 = tally.skipped.iter().map(|s| moments(s).1).sum();
+    let classes: Vec<(u64, f64)> = tally.skipped.iter().map(|s| (s.skipped, s.win_probability)).collect();
+    let law = BinomialSum::new(&classes);
+    let (mean, variance) = (law.mean(), law.variance());
     if skipped == 0 || variance <= 0.0 {
         return TestOutcome::insufficient(
             "skipped_wins",
@@ -198,41 +145,22 @@ pub fn skipped_wins(tally: &BetTally) -> TestOutcome {
         );
     }
     let sd = variance.sqrt();
-    let upper = if skipped <= EXACT_LIMIT {
-        let law = convolve(tally.skipped.iter().filter(|s| s.skipped > 0).map(|s| {
-            (0..=s.skipped)
-                .map(|x| hypergeometric_pmf(x, s.rounds, s.winning, s.skipped))
-                .collect::<Vec<f64>>()
-        }));
-        tails(&law, observed as usize).0
-    } else {
-        normal_tails(observed, mean, sd).0
-    };
-    let z = (observed as f64 - mean) / sd;
     TestOutcome::valid(
         "skipped_wins",
         observed as f64,
         None,
-        upper,
+        law.at_least(observed),
         format!(
-            "skipped rounds that would have won: {observed} of {skipped}, {mean:.1} expected if skipping ignored the outcome (one-sided)"
+            "skipped rounds that would have won: {observed} of {skipped}, {mean:.1} expected of the bets they replay (exact law; one-sided)"
         ),
     )
     .with_power(Power::NormalShift { shift_per_unit: mean / sd, sides: 1.0 })
-    .with_moments(NullMoments { value: z * z, mean: 1.0, variance: 2.0, exact_mean: true })
+    .with_exact_p()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tally::bets::SkippedRounds;
-
-    #[test]
-    fn convolution_of_binomials_is_a_probability_law_with_the_right_mean() {
-        let law = convolve([vec![0.5, 0.5], vec![0.25, 0.5, 0.25]]);
-        assert_eq!(law, vec![0.125, 0.375, 0.375, 0.125]);
-        assert_eq!(tails(&law, 2), (0.5, 0.875));
-    }
 
     #[test]
     fn fair_wins_pass_and_wins_that_avoid_the_bets_fail() {
@@ -248,15 +176,24 @@ mod tests {
     }
 
     #[test]
-    fn skipped_winners_are_judged_by_their_hypergeometric_law() {
+    fn skipped_winners_are_judged_by_the_chances_of_their_own_bets() {
+        // 200 rounds skipped while the player was on red (18/37), none on a straight-up: 97.3
+        // winners expected, whatever the player's straight-up rounds won around the gap.
         let mut tally = BetTally::new();
-        // 100 rounds, 20 winners, 10 skipped with 2 winning: what chance predicts.
-        tally.skipped.push(SkippedRounds { rounds: 100, winning: 20, skipped: 10, skipped_winning: 2 });
+        tally.skipped_rounds(18.0 / 37.0, 200, 97);
         assert!(skipped_wins(&tally).p_value.unwrap() > 0.3);
-        // All 10 skipped would have won: P = C(20,10)/C(100,10).
-        tally.skipped[0].skipped_winning = 10;
+        // 10 straight-up rounds and 10 on red skipped: all 20 would have won.
+        let mut tally = BetTally::new();
+        tally.skipped_rounds(1.0 / 37.0, 10, 10);
+        tally.skipped_rounds(18.0 / 37.0, 10, 10);
         let p = skipped_wins(&tally).p_value.unwrap();
-        let want = hypergeometric_pmf(10, 100, 20, 10);
+        let want = (1.0_f64 / 37.0).powi(10) * (18.0_f64 / 37.0).powi(10);
         assert!((p / want - 1.0).abs() < 1e-9, "{p} vs {want}");
+        // Classes of one chance are merged, across players too.
+        let mut more = BetTally::new();
+        more.skipped_rounds(1.0 / 37.0, 5, 0);
+        tally.add(&more);
+        assert_eq!(tally.skipped.len(), 2);
+        assert_eq!(tally.skipped[0].skipped, 15);
     }
 }

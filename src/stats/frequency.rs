@@ -115,6 +115,7 @@ fn binomial_test(test: &str, k: u64, n: u64, p: f64, note: String) -> TestOutcom
     TestOutcome::valid(test, k as f64, None, binomial_two_sided(k, n, p), note)
         .with_power(Power::chi_square(1.0, expected[0].min(expected[1]) / p.max(1.0 - p)))
         .with_moments(moments)
+        .with_exact_p()
 }
 
 /// Keno number frequency, corrected for drawing without replacement.
@@ -185,8 +186,16 @@ pub fn keno_hits(tally: &KenoTally) -> Vec<TestOutcome> {
 pub(crate) fn ordered_fit(test: &str, observed: &[u64], probabilities: &[f64], note: &str) -> TestOutcome {
     match goodness_of_fit(observed, probabilities) {
         None => TestOutcome::insufficient(test, "fewer than two bins expect 5 or more".into()),
-        Some(fit) => TestOutcome::valid(test, fit.statistic, Some(fit.df), fit.p_value, note.to_owned())
-            .with_power(Power::chi_square(fit.df, fit.noncentrality_per_unit_bias))
-            .with_moments(fit.moments),
+        Some(fit) => {
+            let outcome = TestOutcome::valid(test, fit.statistic, Some(fit.df), fit.p_value, note.to_owned())
+                .with_power(Power::chi_square(fit.df, fit.noncentrality_per_unit_bias))
+                .with_moments(fit.moments);
+            if fit.exact {
+                let note = format!("{note}; two bins after merging: exact binomial");
+                TestOutcome { note, ..outcome.with_exact_p() }
+            } else {
+                outcome
+            }
+        }
     }
 }

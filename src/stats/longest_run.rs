@@ -258,6 +258,7 @@ pub fn longest_run_test(
         ),
     )
     .with_power(Power::LongestRun(law))
+    .with_exact_p()
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@
 pub mod across_pairs;
 pub mod battery;
 pub mod bets;
+pub mod binomial_sum;
 pub mod chisquare;
 pub mod distributions;
 pub mod frequency;

@@ -41,6 +41,11 @@ pub struct TestOutcome {
     pub moments: Option<NullMoments>,
     /// What the statistic is and anything a reader needs.
     pub note: String,
+    /// Whether the p-value comes from the statistic's exact law (or is exactly
+    /// conservative, as a discrete test's is), so that it is accurate however small: the
+    /// tests across seed pairs may then take the smallest of the pairs' p-values
+    /// ([`super::across_pairs`]).
+    pub exact: bool,
 }
 
 impl TestOutcome {
@@ -55,6 +60,7 @@ impl TestOutcome {
             power: None,
             moments: None,
             note,
+            exact: false,
         }
     }
 
@@ -69,7 +75,14 @@ impl TestOutcome {
             power: None,
             moments: None,
             note: reason,
+            exact: false,
         }
+    }
+
+    /// The same result, its p-value marked exact (see [`TestOutcome::exact`]).
+    pub fn with_exact_p(mut self) -> Self {
+        self.exact = true;
+        self
     }
 
     /// The same result, with its power model.

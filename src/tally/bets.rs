@@ -22,21 +22,20 @@ pub struct BetTally {
     pub expected_return: f64,
     /// The exact variance of the return of the bets as placed, summed (stake² × variance).
     pub return_variance: f64,
-    /// Per seed pair with skipped nonces replayed: (rounds played and replayed, of them
-    /// winning, skipped, skipped and winning).
+    /// Rounds at skipped nonces replayed, one entry per chance of winning of the bet they
+    /// were replayed with (in the order first seen).
     pub skipped: Vec<SkippedRounds>,
 }
 
-/// The rounds of one seed pair for the skipped-rounds test.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Rounds at skipped nonces replayed with bets that pay more than the stake with one
+/// chance: one class of the law of the skipped-rounds test (`stats::bets::skipped_wins`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SkippedRounds {
-    /// Rounds played, plus rounds at skipped nonces replayed.
-    pub rounds: u64,
-    /// Of them, those that would pay more than the stake.
-    pub winning: u64,
-    /// Rounds at skipped nonces replayed.
+    /// The exact chance that the replayed bet pays more than its stake on a fair draw.
+    pub win_probability: f64,
+    /// Rounds at skipped nonces replayed with such a bet.
     pub skipped: u64,
-    /// Of them, those that would pay more than the stake.
+    /// Of them, those that would have paid more than the stake.
     pub skipped_winning: u64,
 }
 
@@ -77,6 +76,20 @@ impl BetTally {
         self.return_variance += stake * stake * variance;
     }
 
+    /// Records `count` rounds at skipped nonces replayed with a bet that pays more than the
+    /// stake with chance `win_probability`, `winning` of which would have.
+    pub fn skipped_rounds(&mut self, win_probability: f64, count: u64, winning: u64) {
+        let class = match self.skipped.iter().position(|s| s.win_probability == win_probability) {
+            Some(i) => &mut self.skipped[i],
+            None => {
+                self.skipped.push(SkippedRounds { win_probability, ..SkippedRounds::default() });
+                self.skipped.last_mut().expect("just pushed")
+            }
+        };
+        class.skipped += count;
+        class.skipped_winning += winning;
+    }
+
     /// Adds another group's counters.
     pub fn add(&mut self, other: &BetTally) {
         for (mine, theirs) in [
@@ -91,7 +104,9 @@ impl BetTally {
         self.returned += other.returned;
         self.expected_return += other.expected_return;
         self.return_variance += other.return_variance;
-        self.skipped.extend_from_slice(&other.skipped);
+        for class in &other.skipped {
+            self.skipped_rounds(class.win_probability, class.skipped, class.skipped_winning);
+        }
     }
 
     /// Rounds with a bet recorded.

@@ -119,6 +119,21 @@ fn texts(game: GameId, hasher: Option<&RoundHasher>, nonce: u64, outcome: Outcom
 /// made under `rig`. Seeds are revealed (so every round replays) unless the rig must hide
 /// its outcomes from the chain.
 pub fn history(game: GameId, seed: u64, players: usize, pairs: usize, rounds: u64, rig: Rig) -> Vec<Row> {
+    history_of_bets(game, seed, players, pairs, rounds, rig, None)
+}
+
+/// [`history`] with every round on `bet` (a roulette bet, or Keno picks) when given, else
+/// on bets chosen at random.
+pub fn history_of_bets(
+    game: GameId,
+    seed: u64,
+    players: usize,
+    pairs: usize,
+    rounds: u64,
+    rig: Rig,
+    bet: Option<&str>,
+) -> Vec<Row> {
+    let fixed_bet = bet;
     let paytable = Paytable::example();
     let payouts = Payouts::new(game, &paytable).unwrap();
     let wheel = if game == GameId::RouletteAmerican { Wheel::American } else { Wheel::European };
@@ -142,6 +157,7 @@ pub fn history(game: GameId, seed: u64, players: usize, pairs: usize, rounds: u6
             let mut previous_lost = false;
             while played < rounds {
                 let bet_text = match game {
+                    _ if fixed_bet.is_some() => fixed_bet.expect("checked").to_owned(),
                     GameId::Keno => {
                         let picks = 1 + choice.below(10) as usize;
                         let mut numbers: Vec<u8> = (1..=40).collect();
