@@ -249,6 +249,18 @@ impl Payouts {
         }
     }
 
+    /// Every non-zero multiplier `bet` can pay (the return's lattice is built from them).
+    pub fn multipliers<'a>(&'a self, bet: &'a PlacedBet) -> Box<dyn Iterator<Item = Money> + 'a> {
+        match bet {
+            PlacedBet::Keno { .. } => {
+                Box::new(self.keno[bet.pick_count() - 1].iter().copied().filter(|&m| m != Money::ZERO))
+            }
+            PlacedBet::Roulette { kind, .. } => {
+                Box::new(std::iter::once(Money::whole(u64::from(kind.pays()) + 1)))
+            }
+        }
+    }
+
     /// The exact mean and variance of the return per unit stake of `bet` under fairness.
     pub fn moments(&self, bet: &PlacedBet) -> (f64, f64) {
         match bet {

@@ -403,7 +403,11 @@ pub fn audit_history<R: Read>(
                 ));
             }
             let (mean, variance) = payouts.moments(&bet);
-            players[player].bets.money(stake.to_f64(), payout.to_f64(), mean, variance);
+            let bets = &mut players[player].bets;
+            bets.money(stake.to_f64(), payout.to_f64(), mean, variance);
+            for paid in payouts.multipliers(&bet).filter_map(|m| stake.times(m)) {
+                bets.payable(paid.to_f64());
+            }
         }
         let wins =
             |multiplier: Money| multiplier.compare(Money::whole(1)) == Some(std::cmp::Ordering::Greater);

@@ -40,7 +40,7 @@ pub fn serial_pairs(tally: &RouletteTally) -> TestOutcome {
 /// are the asymptotic ones, `(P − 1)²` and `2(P − 1)²` (the finite-size bias of an
 /// independence statistic is of relative order `1/T`).
 fn pair_table_test(test: &str, table: &[u64], p: usize, note: &str) -> TestOutcome {
-    let (statistic, min_expected) = independence(table, p, p);
+    let (statistic, _) = independence(table, p, p);
     let total = table.iter().sum::<u64>() as f64;
     let df = ((p - 1) * (p - 1)) as f64;
     // A bump of δ·E on one transition keeps about (1 − 1/P)² of its square after the
@@ -51,11 +51,12 @@ fn pair_table_test(test: &str, table: &[u64], p: usize, note: &str) -> TestOutco
         TestOutcome::valid(test, statistic, Some(df), chi_square_sf(statistic, df), note.to_owned())
             .with_power(Power::chi_square(df, typical * retained))
             .with_moments(NullMoments { value: f64::NAN, mean: df, variance: 2.0 * df, exact_mean: false });
-    if total == 0.0 || min_expected < MIN_EXPECTED {
-        return outcome.make_insufficient(format!(
-            "smallest expected pair count {:.2} is below {MIN_EXPECTED}",
-            if total == 0.0 { 0.0 } else { min_expected }
-        ));
+    // Validity from the count each cell expects under fairness, never from the estimated
+    // margins: decided on the data, the test ran only on samples whose rarest pocket was
+    // common, and at 16,000 spins 6 of its 210 valid runs had p below 0.01.
+    if typical < MIN_EXPECTED {
+        return outcome
+            .make_insufficient(format!("expected pair count {typical:.2} is below {MIN_EXPECTED}"));
     }
     outcome
 }

@@ -22,6 +22,10 @@ pub struct BetTally {
     pub expected_return: f64,
     /// The exact variance of the return of the bets as placed, summed (stake² × variance).
     pub return_variance: f64,
+    /// The step of the lattice the total return lies on: the greatest common divisor of
+    /// every amount a recorded bet can pay (0 when none is recorded). The return test's
+    /// continuity correction is half of it.
+    pub return_step: f64,
     /// Rounds at skipped nonces replayed, one entry per chance of winning of the bet they
     /// were replayed with (in the order first seen).
     pub skipped: Vec<SkippedRounds>,
@@ -37,6 +41,20 @@ pub struct SkippedRounds {
     pub skipped: u64,
     /// Of them, those that would have paid more than the stake.
     pub skipped_winning: u64,
+}
+
+/// The greatest common divisor of two decimal amounts (0 is the identity). Euclid's
+/// algorithm in floating point, a remainder below 1e-9 of the larger amount counting as
+/// zero: the amounts are decimals of a few places, whose exact common step this finds; a
+/// step found too small only weakens the continuity correction (never makes it too large).
+/// By hand: the amounts are f64 here (the exact ones live in the audit layer above).
+fn common_step(a: f64, b: f64) -> f64 {
+    let tolerance = 1e-9 * a.max(b);
+    let (mut a, mut b) = (a.max(b), a.min(b));
+    while b > tolerance {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// Pick counts 1..=10, hits 0..=10: the layout of [`BetTally::keno_hits`].
@@ -90,6 +108,12 @@ impl BetTally {
         class.skipped_winning += winning;
     }
 
+    /// Records an amount a recorded bet can pay (its stake times one of its multipliers):
+    /// the return's lattice step becomes the common divisor of it and those before.
+    pub fn payable(&mut self, amount: f64) {
+        self.return_step = common_step(self.return_step, amount);
+    }
+
     /// Adds another group's counters.
     pub fn add(&mut self, other: &BetTally) {
         for (mine, theirs) in [
@@ -104,6 +128,7 @@ impl BetTally {
         self.returned += other.returned;
         self.expected_return += other.expected_return;
         self.return_variance += other.return_variance;
+        self.return_step = common_step(self.return_step, other.return_step);
         for class in &other.skipped {
             self.skipped_rounds(class.win_probability, class.skipped, class.skipped_winning);
         }
@@ -112,5 +137,26 @@ impl BetTally {
     /// Rounds with a bet recorded.
     pub fn bet_rounds(&self) -> u64 {
         self.keno_hits.iter().sum::<u64>() + self.roulette_rounds.iter().sum::<u64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_return_step_is_the_common_divisor_of_the_amounts() {
+        assert_eq!(common_step(0.0, 2.5), 2.5);
+        assert!((common_step(2.0, 36.0) - 2.0).abs() < 1e-12);
+        assert!((common_step(0.5 * 36.0, 2.0 * 2.0) - 2.0).abs() < 1e-12);
+        assert!((common_step(1.3, 0.2) - 0.1).abs() < 1e-9);
+        let mut tally = BetTally::new();
+        for amount in [36.0, 72.0, 180.0] {
+            tally.payable(amount);
+        }
+        let mut other = BetTally::new();
+        other.payable(2.0);
+        tally.add(&other);
+        assert!((tally.return_step - 2.0).abs() < 1e-12);
     }
 }

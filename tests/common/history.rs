@@ -119,11 +119,11 @@ fn texts(game: GameId, hasher: Option<&RoundHasher>, nonce: u64, outcome: Outcom
 /// made under `rig`. Seeds are revealed (so every round replays) unless the rig must hide
 /// its outcomes from the chain.
 pub fn history(game: GameId, seed: u64, players: usize, pairs: usize, rounds: u64, rig: Rig) -> Vec<Row> {
-    history_of_bets(game, seed, players, pairs, rounds, rig, None)
+    history_of_bets(game, seed, players, pairs, rounds, rig, (None, None))
 }
 
-/// [`history`] with every round on `bet` (a roulette bet, or Keno picks) when given, else
-/// on bets chosen at random.
+/// [`history`] with every round on the bet of `fixed` (a roulette bet, or Keno picks) when
+/// given, else on bets chosen at random; its stake likewise.
 pub fn history_of_bets(
     game: GameId,
     seed: u64,
@@ -131,9 +131,9 @@ pub fn history_of_bets(
     pairs: usize,
     rounds: u64,
     rig: Rig,
-    bet: Option<&str>,
+    fixed: (Option<&str>, Option<&'static str>),
 ) -> Vec<Row> {
-    let fixed_bet = bet;
+    let (fixed_bet, stake) = fixed;
     let paytable = Paytable::example();
     let payouts = Payouts::new(game, &paytable).unwrap();
     let wheel = if game == GameId::RouletteAmerican { Wheel::American } else { Wheel::European };
@@ -173,7 +173,7 @@ pub fn history_of_bets(
                     GameId::Keno => PlacedBet::parse_keno(&bet_text).unwrap(),
                     _ => PlacedBet::parse_roulette(wheel, &bet_text).unwrap(),
                 };
-                let stake_text = STAKES[choice.below(STAKES.len() as u32) as usize];
+                let stake_text = stake.unwrap_or_else(|| STAKES[choice.below(STAKES.len() as u32) as usize]);
                 let stake = Money::parse(stake_text).unwrap();
                 if let Rig::ReuseLosingNonce(p) = rig {
                     if previous_lost && nonce > 0 && choice.chance(p) {
