@@ -15,7 +15,8 @@
 //! is below 1e-308 of the mass, so every tail above that is exact to rounding (a relative
 //! error of about the number of terms times an ulp). Why by hand: no crate computes the
 //! Poisson-binomial law (statrs has the binomial only); the normal approximation it
-//! replaces is 2.4 times too liberal at z = 5 for 20,000 straight-up bets (its skewness).
+//! replaced puts 2.1 times too little mass above z = +5 for 20,000 straight-up bets (their
+//! skewness; exact 7.2e-7, normal 3.4e-7).
 
 use super::distributions::binomial_pmf;
 
