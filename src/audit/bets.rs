@@ -19,6 +19,7 @@ use crate::rtp::exact::exact_rtp;
 use crate::rtp::paytable::Paytable;
 use crate::rtp::roulette_bets::{bets, BetType};
 use crate::stats::distributions::hypergeometric_pmf;
+use crate::tally::bets::common_step;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive};
 
@@ -173,6 +174,8 @@ pub struct Payouts {
     keno_moments: Vec<(f64, f64)>,
     /// Keno: the chance of being paid more than the stake, per pick count.
     keno_paying: Vec<f64>,
+    /// Keno: the common divisor of the non-zero multipliers, per pick count.
+    keno_step: Vec<f64>,
     /// Roulette: mean and variance per bet type, by [`BetType::ALL`] index.
     roulette_moments: Vec<(f64, f64)>,
     /// Pockets on the wheel (37 or 38), 0 for Keno.
@@ -210,6 +213,9 @@ impl Payouts {
                             .sum()
                     })
                     .collect(),
+                keno_step: (1..=DRAWN)
+                    .map(|k| (0..=k).map(|h| f(paytable.multiplier(k, h))).fold(0.0, common_step))
+                    .collect(),
                 roulette_moments: Vec::new(),
                 pockets: 0,
             },
@@ -224,6 +230,7 @@ impl Payouts {
                     keno: Vec::new(),
                     keno_moments: Vec::new(),
                     keno_paying: Vec::new(),
+                    keno_step: Vec::new(),
                     roulette_moments,
                     pockets: if wheel == Wheel::European { 37 } else { 38 },
                 }
@@ -249,15 +256,12 @@ impl Payouts {
         }
     }
 
-    /// Every non-zero multiplier `bet` can pay (the return's lattice is built from them).
-    pub fn multipliers<'a>(&'a self, bet: &'a PlacedBet) -> Box<dyn Iterator<Item = Money> + 'a> {
+    /// The common divisor of every multiplier `bet` can pay: times the stake, the step of
+    /// the lattice its return lies on (computed once per pick count, not per round).
+    pub fn multiplier_step(&self, bet: &PlacedBet) -> f64 {
         match bet {
-            PlacedBet::Keno { .. } => {
-                Box::new(self.keno[bet.pick_count() - 1].iter().copied().filter(|&m| m != Money::ZERO))
-            }
-            PlacedBet::Roulette { kind, .. } => {
-                Box::new(std::iter::once(Money::whole(u64::from(kind.pays()) + 1)))
-            }
+            PlacedBet::Keno { .. } => self.keno_step[bet.pick_count() - 1],
+            PlacedBet::Roulette { kind, .. } => f64::from(kind.pays()) + 1.0,
         }
     }
 

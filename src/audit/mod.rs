@@ -405,9 +405,7 @@ pub fn audit_history<R: Read>(
             let (mean, variance) = payouts.moments(&bet);
             let bets = &mut players[player].bets;
             bets.money(stake.to_f64(), payout.to_f64(), mean, variance);
-            for paid in payouts.multipliers(&bet).filter_map(|m| stake.times(m)) {
-                bets.payable(paid.to_f64());
-            }
+            bets.payable(stake.to_f64() * payouts.multiplier_step(&bet));
         }
         let wins =
             |multiplier: Money| multiplier.compare(Money::whole(1)) == Some(std::cmp::Ordering::Greater);

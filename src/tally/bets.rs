@@ -48,7 +48,7 @@ pub struct SkippedRounds {
 /// zero: the amounts are decimals of a few places, whose exact common step this finds; a
 /// step found too small only weakens the continuity correction (never makes it too large).
 /// By hand: the amounts are f64 here (the exact ones live in the audit layer above).
-fn common_step(a: f64, b: f64) -> f64 {
+pub fn common_step(a: f64, b: f64) -> f64 {
     let tolerance = 1e-9 * a.max(b);
     let (mut a, mut b) = (a.max(b), a.min(b));
     while b > tolerance {
@@ -108,8 +108,9 @@ impl BetTally {
         class.skipped_winning += winning;
     }
 
-    /// Records an amount a recorded bet can pay (its stake times one of its multipliers):
-    /// the return's lattice step becomes the common divisor of it and those before.
+    /// Records the step of the amounts a recorded bet can pay (its stake times the common
+    /// divisor of its multipliers, since `gcd(s·a, s·b) = s·gcd(a, b)`): the return's
+    /// lattice step becomes the common divisor of it and those before.
     pub fn payable(&mut self, amount: f64) {
         self.return_step = common_step(self.return_step, amount);
     }
