@@ -37,6 +37,7 @@ pub mod outcome;
 pub mod power;
 pub mod rejections;
 pub mod runs;
+pub mod saddlepoint;
 pub mod serial;
 pub mod uniformity;
 
