@@ -1,6 +1,25 @@
-//! `fairaudit certify` and `certify --check`: a certificate pins every input, output and
-//! verdict, and a check names what was changed; a partial sweep is never certified; the
-//! PDF is rendered with its page count where Chromium exists.
+//! `fairaudit certify` and `certify --check`: a certificate is a dossier that pins every
+//! input, output and verdict, and a check names what was changed; a partial sweep is never
+//! certified; the PDF is rendered with its page count where Chromium exists; signatures
+//! verify both ways with OpenSSH.
+//!
+//! Each way a certificate was fooled or broken (issue 29) and the test that catches it:
+//!
+//! | tampering or breakage | caught by |
+//! |---|---|
+//! | one byte of a pinned input changed | `one_changed_byte_of_one_input_fails_the_check_naming_that_file` |
+//! | a verdict word changed in the document or the manifest | `a_changed_verdict_in_an_output_is_named` |
+//! | `data-verdict` removed, spaced, or a CSS overlay, with the manifest's hash rewritten | `an_edited_document_with_a_rewritten_hash_is_caught_by_rendering_it_again` |
+//! | the operator, a command or a file edited and the manifest rewritten to match | `a_rewritten_manifest_is_caught_by_the_published_hash_and_the_signature` |
+//! | round counts edited in the manifest | `recorded_figures_are_compared_with_the_recomputed_ones` |
+//! | an input dropped from the manifest, a file added to the folder | `the_folder_holds_exactly_the_listed_files` |
+//! | the `--columns` mapping of an audit swapped | `an_audits_column_mapping_is_pinned_and_replayed` |
+//! | a crafted manifest (non-ASCII hash, alpha −1, 0, 5, 2^64; paths outside) | `crafted_manifests_are_refused_with_exit_2_not_a_panic` |
+//! | a pinned file replaced by a FIFO or a link to /dev/zero | `special_files_are_refused_without_reading_them` |
+//! | mutated manifests (fuzz) | `mutated_manifests_never_panic_or_hang` |
+//! | checked from another directory, or a copied dossier | `a_dossier_copied_elsewhere_checks_from_any_directory` |
+//! | a signature by fairaudit checked by ssh-keygen, and the reverse | `signatures_verify_both_ways_with_openssh` |
+//! | a reordering character in the operator's name | `names_with_reordering_characters_are_refused` |
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -39,6 +58,11 @@ fn check(dir: &Path) -> assert_cmd::assert::Assert {
     fairaudit().args(["certify", "--check"]).arg(dir).assert()
 }
 
+/// `check`, killed after two minutes: a check must never hang.
+fn check_within(dir: &Path) -> assert_cmd::assert::Assert {
+    fairaudit().timeout(std::time::Duration::from_secs(120)).args(["certify", "--check"]).arg(dir).assert()
+}
+
 fn stdout(assert: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
 }
@@ -59,15 +83,18 @@ fn one_changed_byte_of_one_input_fails_the_check_naming_that_file() {
     let made = certify(&[&swept], &[], &cert, false).success();
     assert!(stdout(&made).contains("claim roulette-european rtp 97.30%: HOLDS"), "{}", stdout(&made));
     let passed = check(&cert).success();
-    assert!(stdout(&passed).contains("every hash and every verdict"), "{}", stdout(&passed));
+    assert!(stdout(&passed).contains("every file, hash, figure and verdict"), "{}", stdout(&passed));
+    assert!(stdout(&passed).contains("UNSIGNED"), "{}", stdout(&passed));
 
-    let changed = swept.join("tests.csv");
-    change_one_byte(&changed);
+    // The original is not read again: the dossier's copy is.
+    change_one_byte(&swept.join("tests.csv"));
+    check(&cert).success();
+    change_one_byte(&cert.join("inputs/sweep-1/tests.csv"));
     let failed = check(&cert).code(1);
     let text = stdout(&failed);
     let named: Vec<&str> = text.lines().filter(|l| l.starts_with("MISMATCH")).collect();
     assert_eq!(named.len(), 1, "exactly the changed file: {text}");
-    assert!(named[0].starts_with(&format!("MISMATCH {}: SHA-256", changed.display())), "{text}");
+    assert!(named[0].starts_with("MISMATCH inputs/sweep-1/tests.csv: SHA-256"), "{text}");
 }
 
 #[test]
@@ -88,7 +115,7 @@ fn a_changed_verdict_in_an_output_is_named() {
     let text = stdout(&check(&cert).code(1));
     assert!(text.contains("MISMATCH certificate.html: SHA-256"), "{text}");
     assert!(
-        text.contains("MISMATCH certificate.html: verdict 'claim roulette-american rtp 97%' reads HOLDS, recomputed DOES NOT HOLD"),
+        text.contains("MISMATCH certificate.html: differs from the document its pinned inputs give"),
         "{text}"
     );
 
@@ -176,9 +203,9 @@ fn an_audited_history_is_replayed_and_its_log_pinned() {
     );
     check(&cert).success();
 
-    change_one_byte(&log);
+    change_one_byte(&cert.join("inputs/audit-1/history/log.csv"));
     let text = stdout(&check(&cert).code(1));
-    assert!(text.contains(&format!("MISMATCH {}: SHA-256", log.display())), "{text}");
+    assert!(text.contains("MISMATCH inputs/audit-1/history/log.csv: SHA-256"), "{text}");
 }
 
 #[test]
@@ -226,20 +253,27 @@ fn without_chromium_the_rest_is_written_and_stderr_says_so() {
     certify(&[&swept], &[], &cert, false).code(2).stderr(predicate::str::contains("--force"));
 }
 
+/// Whether a tool the test needs was `found`; when not, the test skips, unless CI set
+/// `require` (then the missing tool fails the test instead of hiding it).
+fn available(found: bool, require: &str, skipped: &str) -> bool {
+    if !found {
+        assert!(std::env::var_os(require).is_none(), "{require} is set but {skipped}");
+        eprintln!("skipped: {skipped}");
+    }
+    found
+}
+
 fn chromium_available() -> bool {
     let found =
         ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"].iter().any(|name| {
             std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
                 .any(|d| d.join(name).is_file())
         });
-    if !found {
-        assert!(
-            std::env::var_os("FAIRAUDIT_REQUIRE_CHROMIUM").is_none(),
-            "FAIRAUDIT_REQUIRE_CHROMIUM is set but no Chromium is on the PATH"
-        );
-        eprintln!("skipped: no Chromium on the PATH, so no certificate.pdf to count pages of");
-    }
-    found
+    available(
+        found,
+        "FAIRAUDIT_REQUIRE_CHROMIUM",
+        "no Chromium on the PATH, so no certificate.pdf to count pages of",
+    )
 }
 
 #[test]
@@ -293,4 +327,440 @@ fn certify_needs_something_to_certify_and_an_operator() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("manifest.json"));
+}
+
+/// The manifest as JSON, changed by `edit`, written back.
+fn edit_manifest(cert: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let path = cert.join("manifest.json");
+    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    edit(&mut manifest);
+    std::fs::write(&path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+}
+
+/// Records the current hash and size of the dossier file `rel` in the manifest, as a
+/// forger who rewrites the manifest would.
+fn rehash(cert: &Path, rel: &str) {
+    let bytes = std::fs::read(cert.join(rel)).unwrap();
+    let sha = fairaudit::certify::sha256_hex(&bytes);
+    edit_manifest(cert, |m| {
+        for list in ["inputs", "outputs"] {
+            for file in m[list].as_array_mut().unwrap() {
+                if file["path"] == rel {
+                    file["sha256"] = sha.clone().into();
+                    file["bytes"] = bytes.len().into();
+                }
+            }
+        }
+    });
+}
+
+fn mismatches(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| l.starts_with("MISMATCH")).collect()
+}
+
+/// A small certified European sweep in a fresh folder: (tempdir, certificate folder).
+fn certified() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let (swept, cert) = (dir.path().join("sweep"), dir.path().join("cert"));
+    sweep(&swept, "roulette-european", "0..3000");
+    certify(&[&swept], &[], &cert, false).success();
+    (dir, cert)
+}
+
+#[test]
+fn an_edited_document_with_a_rewritten_hash_is_caught_by_rendering_it_again() {
+    let (_dir, cert) = certified();
+    let html_path = cert.join("certificate.html");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    let overlay = html.replacen("<body>", "<body><style>#verdict{font-size:0}</style>", 1);
+    let edits = [
+        html.replace("data-verdict=", "data-x="),
+        html.replace("data-verdict=", "data-verdict ="),
+        overlay,
+        html.replace("Test Casino", "Best Casino"),
+    ];
+    for edited in edits {
+        assert_ne!(edited, html);
+        std::fs::write(&html_path, &edited).unwrap();
+        rehash(&cert, "certificate.html");
+        let text = stdout(&check(&cert).code(1));
+        assert!(
+            mismatches(&text).iter().any(|m| m.contains("certificate.html: differs from the document")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_rewritten_manifest_is_caught_by_the_published_hash_and_the_signature() {
+    let (dir, cert) = certified();
+    let published = {
+        let text = stdout(&check(&cert).success());
+        text.lines().next().unwrap().strip_prefix("manifest SHA-256: ").unwrap().to_owned()
+    };
+    let expect = |cert: &Path| {
+        fairaudit().args(["certify", "--check"]).arg(cert).args(["--expect-manifest", &published]).assert()
+    };
+    expect(&cert).success();
+    // A forger with fairaudit at hand writes a whole consistent certificate of their own
+    // (another operator, edited inputs): it checks on its own, and only the published
+    // hash (or a signature, below) tells it from the auditor's.
+    let forged = dir.path().join("forged");
+    fairaudit()
+        .args(["certify", "--operator", "Other Casino", "--no-pdf", "--sweep"])
+        .arg(dir.path().join("sweep"))
+        .arg("--out")
+        .arg(&forged)
+        .assert()
+        .success();
+    check(&forged).success();
+    let text = stdout(&expect(&forged).code(1));
+    assert!(mismatches(&text)[0].contains("manifest.json: SHA-256"), "{text}");
+    // A bad --expect-manifest is a usage error.
+    fairaudit()
+        .args(["certify", "--check"])
+        .arg(&cert)
+        .args(["--expect-manifest", "abc"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("64 hex digits"));
+}
+
+#[test]
+fn recorded_figures_are_compared_with_the_recomputed_ones() {
+    let (_dir, cert) = certified();
+    edit_manifest(&cert, |m| m["sweeps"][0]["rounds"] = 2999.into());
+    let text = stdout(&check(&cert).code(1));
+    assert!(
+        text.contains("MISMATCH manifest.json: inputs/sweep-1 records 2999 rounds, its tallies hold 3000"),
+        "{text}"
+    );
+    edit_manifest(&cert, |m| {
+        m["sweeps"][0]["rounds"] = 3000.into();
+        m["sweeps"][0]["command_line"] = serde_json::json!(["sweep", "--nonces", "0..1000000"]);
+    });
+    let text = stdout(&check(&cert).code(1));
+    assert!(text.contains("inputs/sweep-1's command differs from its run.json"), "{text}");
+}
+
+#[test]
+fn the_folder_holds_exactly_the_listed_files() {
+    let (_dir, cert) = certified();
+    std::fs::write(cert.join("extra.pdf"), b"%PDF-1.4").unwrap();
+    let text = stdout(&check(&cert).code(1));
+    assert_eq!(mismatches(&text), ["MISMATCH extra.pdf: a file the manifest does not list"], "{text}");
+    std::fs::remove_file(cert.join("extra.pdf")).unwrap();
+    edit_manifest(&cert, |m| {
+        m["inputs"].as_array_mut().unwrap().retain(|f| f["path"] != "inputs/sweep-1/tests.csv");
+    });
+    let text = stdout(&check(&cert).code(1));
+    assert!(text.contains("MISMATCH inputs/sweep-1/tests.csv: a file the manifest does not list"), "{text}");
+    // A pinned file gone, on a pristine certificate: it cannot be checked, exit 2, named.
+    let (_dir, cert) = certified();
+    std::fs::remove_file(cert.join("inputs/sweep-1/tests.csv")).unwrap();
+    let failed = check(&cert).code(2);
+    assert!(
+        stdout(&failed).contains("CANNOT CHECK inputs/sweep-1/tests.csv: cannot read"),
+        "{}",
+        stdout(&failed)
+    );
+    assert!(mismatches(&stdout(&failed)).is_empty());
+}
+
+#[test]
+fn an_audits_column_mapping_is_pinned_and_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let history = dir.path().join("history.csv");
+    let log = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/american-log.csv"),
+    )
+    .unwrap();
+    let renamed = log.replacen("nonce,server_seed,client_seed,result", "Nonce,Server,Client,Outcome", 1);
+    std::fs::write(&history, renamed).unwrap();
+    let columns = dir.path().join("columns.txt");
+    std::fs::write(&columns, "nonce = Nonce\nserver_seed = Server\nclient_seed = Client\nresult = Outcome\n")
+        .unwrap();
+    let audited = dir.path().join("audit");
+    fairaudit()
+        .args(["audit", "--game", "roulette-american", "--outcomes"])
+        .arg(&history)
+        .arg("--columns")
+        .arg(&columns)
+        .arg("--out")
+        .arg(&audited)
+        .assert()
+        .success();
+    let cert = dir.path().join("cert");
+    certify(&[], &[&audited], &cert, false).code(1);
+    check(&cert).success();
+    // The seeds swapped in the pinned mapping, its hash rewritten: the audit run again
+    // finds every round wrong, where the document and the verdicts say CLEAN.
+    let copy = cert.join("inputs/audit-1/columns/columns.txt");
+    assert!(copy.is_file());
+    std::fs::write(&copy, "nonce = Nonce\nserver_seed = Client\nclient_seed = Server\nresult = Outcome\n")
+        .unwrap();
+    rehash(&cert, "inputs/audit-1/columns/columns.txt");
+    let text = stdout(&check(&cert).code(1));
+    assert!(text.contains("MISMATCH manifest.json: verdict 'audit 1 rows'"), "{text}");
+    assert!(text.contains("certificate.html: differs"), "{text}");
+}
+
+#[test]
+fn crafted_manifests_are_refused_with_exit_2_not_a_panic() {
+    let (_dir, cert) = certified();
+    let original = std::fs::read(cert.join("manifest.json")).unwrap();
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let crafted: Vec<Edit> = vec![
+        Box::new(|m| m["binary"]["sha256"] = "é".repeat(40).into()),
+        Box::new(|m| m["alpha"] = (-1.0).into()),
+        Box::new(|m| m["alpha"] = 0.0.into()),
+        Box::new(|m| m["alpha"] = 5.0.into()),
+        Box::new(|m| m["alpha"] = serde_json::json!(18446744073709551616.0)),
+        Box::new(|m| m["inputs"][0]["path"] = "../outside.csv".into()),
+        Box::new(|m| m["inputs"][0]["path"] = "/etc/passwd".into()),
+        Box::new(|m| m["sweeps"][0]["dir"] = "/tmp".into()),
+        Box::new(|m| m["version"] = 1.into()),
+    ];
+    for edit in crafted {
+        std::fs::write(cert.join("manifest.json"), &original).unwrap();
+        edit_manifest(&cert, edit);
+        check(&cert).code(2).stderr(predicate::str::contains("manifest.json: "));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn special_files_are_refused_without_reading_them() {
+    let (_dir, cert) = certified();
+    let pinned = cert.join("inputs/sweep-1/tests.csv");
+    std::fs::remove_file(&pinned).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &pinned).unwrap();
+    let text = stdout(&check_within(&cert).code(1));
+    assert!(text.contains("inputs/sweep-1/tests.csv: not a regular file"), "{text}");
+    std::fs::remove_file(&pinned).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&pinned).status().unwrap();
+    assert!(made.success());
+    let text = stdout(&check_within(&cert).code(1));
+    assert!(text.contains("inputs/sweep-1/tests.csv: not a regular file"), "{text}");
+    // A file the recomputation reads (the tallies) a link to /dev/zero: refused, not read.
+    std::fs::remove_file(&pinned).unwrap();
+    let tally = cert.join("inputs/sweep-1/tally.json");
+    std::fs::remove_file(&tally).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &tally).unwrap();
+    let text = stdout(&check_within(&cert).code(1));
+    assert!(text.contains("inputs/sweep-1/tally.json: not a regular file"), "{text}");
+    // The manifest itself a FIFO: refused, not waited on.
+    let manifest = cert.join("manifest.json");
+    std::fs::remove_file(&manifest).unwrap();
+    std::process::Command::new("mkfifo").arg(&manifest).status().unwrap();
+    check_within(&cert).code(2).stderr(predicate::str::contains("is not a regular file"));
+}
+
+/// A deterministic generator for the fuzz test (no randomness crate needed for it).
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+#[test]
+fn mutated_manifests_never_panic_or_hang() {
+    let (_dir, cert) = certified();
+    let original = std::fs::read(cert.join("manifest.json")).unwrap();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let interesting: [&[u8]; 8] =
+        [b"-1", b"1e309", b"\"\xc3\xa9\"", b"null", b"[]", b"{}", b"18446744073709551616", b"\"../x\""];
+    for round in 0..60 {
+        let mut bytes = original.clone();
+        for _ in 0..1 + round % 3 {
+            let at = (next(&mut state) % bytes.len() as u64) as usize;
+            match next(&mut state) % 3 {
+                0 => bytes[at] = (next(&mut state) % 256) as u8,
+                1 => {
+                    let end = (at + 1 + (next(&mut state) % 12) as usize).min(bytes.len());
+                    bytes.drain(at..end);
+                }
+                _ => {
+                    let piece = interesting[(next(&mut state) % interesting.len() as u64) as usize];
+                    bytes.splice(at..at, piece.iter().copied());
+                }
+            }
+        }
+        std::fs::write(cert.join("manifest.json"), &bytes).unwrap();
+        let output = check_within(&cert).get_output().clone();
+        let code = output.status.code();
+        assert!(
+            matches!(code, Some(0..=2)),
+            "round {round}: exit {code:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        if code == Some(2) {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(stderr.lines().count(), 1, "round {round}: one line: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn a_dossier_copied_elsewhere_checks_from_any_directory() {
+    let (dir, cert) = certified();
+    // The sweep it was made from is gone: the dossier carries its own copy.
+    std::fs::remove_dir_all(dir.path().join("sweep")).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let moved = elsewhere.path().join("moved");
+    copy_tree(&cert, &moved);
+    let cwd = tempfile::tempdir().unwrap();
+    let text = stdout(
+        &fairaudit().current_dir(cwd.path()).args(["certify", "--check", "../"]).arg(&moved).assert().code(2),
+    );
+    drop(text);
+    let text = stdout(
+        &fairaudit().current_dir(cwd.path()).args(["certify", "--check"]).arg(&moved).assert().success(),
+    );
+    assert!(text.contains("matches"), "{text}");
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn names_with_reordering_characters_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let swept = dir.path().join("sweep");
+    sweep(&swept, "roulette-european", "0..1000");
+    fairaudit()
+        .args(["certify", "--operator", "Casino \u{202E}SSAP", "--no-pdf", "--sweep"])
+        .arg(&swept)
+        .arg("--out")
+        .arg(dir.path().join("cert"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("U+202E"));
+    assert!(!dir.path().join("cert").exists());
+}
+
+fn ssh_keygen_available() -> bool {
+    let found = std::process::Command::new("ssh-keygen").arg("-?").output().is_ok();
+    available(found, "FAIRAUDIT_REQUIRE_SSH_KEYGEN", "no ssh-keygen on the PATH")
+}
+
+#[test]
+fn signatures_verify_both_ways_with_openssh() {
+    if !ssh_keygen_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("auditor");
+    let made = std::process::Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", "auditor", "-f"])
+        .arg(&key)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let public = std::fs::read_to_string(key.with_extension("pub")).unwrap();
+    let allowed = dir.path().join("allowed_signers");
+    std::fs::write(&allowed, format!("audit@example.org {public}")).unwrap();
+    let swept = dir.path().join("sweep");
+    sweep(&swept, "roulette-european", "0..2000");
+
+    // Signed by fairaudit, verified by ssh-keygen and by fairaudit.
+    let cert = dir.path().join("signed");
+    fairaudit()
+        .args([
+            "certify",
+            "--operator",
+            "X",
+            "--no-pdf",
+            "--auditor",
+            "A. Auditor",
+            "--auditor-id",
+            "audit@example.org",
+            "--sign",
+        ])
+        .arg(&key)
+        .arg("--sweep")
+        .arg(&swept)
+        .arg("--out")
+        .arg(&cert)
+        .assert()
+        .success();
+    let verify = |cert: &Path| {
+        std::process::Command::new("ssh-keygen")
+            .args(["-Y", "verify", "-f"])
+            .arg(&allowed)
+            .args(["-I", "audit@example.org", "-n", "fairaudit-certificate", "-s"])
+            .arg(cert.join("manifest.json.sig"))
+            .stdin(std::fs::File::open(cert.join("manifest.json")).unwrap())
+            .output()
+            .unwrap()
+    };
+    assert!(verify(&cert).status.success(), "{}", String::from_utf8_lossy(&verify(&cert).stderr));
+    let with_signers = |cert: &Path| {
+        fairaudit().args(["certify", "--check"]).arg(cert).arg("--allowed-signers").arg(&allowed).assert()
+    };
+    let text = stdout(&with_signers(&cert).success());
+    assert!(text.contains("signature: GOOD, by audit@example.org"), "{text}");
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    let fingerprint = public_fingerprint(&key);
+    assert!(html.contains("A. Auditor") && html.contains(&fingerprint), "the signature block names the key");
+
+    // The manifest changed after signing: ssh-keygen and fairaudit both refuse it.
+    edit_manifest(&cert, |m| m["operator"] = "Y".into());
+    assert!(!verify(&cert).status.success());
+    assert!(stdout(&with_signers(&cert).code(1)).contains("MISMATCH manifest.json.sig: does not verify"));
+
+    // Named by public key, signed by ssh-keygen, verified by fairaudit.
+    let cert = dir.path().join("external");
+    fairaudit()
+        .args(["certify", "--operator", "X", "--no-pdf", "--auditor", "audit@example.org", "--signer-key"])
+        .arg(key.with_extension("pub"))
+        .arg("--sweep")
+        .arg(&swept)
+        .arg("--out")
+        .arg(&cert)
+        .assert()
+        .success();
+    assert!(stdout(&check(&cert).success()).contains("UNSIGNED: the manifest names"));
+    let signed = std::process::Command::new("ssh-keygen")
+        .args(["-Y", "sign", "-f"])
+        .arg(&key)
+        .args(["-n", "fairaudit-certificate"])
+        .arg(cert.join("manifest.json"))
+        .output()
+        .unwrap();
+    assert!(signed.status.success(), "{}", String::from_utf8_lossy(&signed.stderr));
+    let text = stdout(&with_signers(&cert).success());
+    assert!(text.contains("signature: GOOD, by audit@example.org"), "{text}");
+    // Another auditor's key in the allowed signers: refused.
+    let other = dir.path().join("other");
+    std::process::Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+        .arg(&other)
+        .status()
+        .unwrap();
+    let other_public = std::fs::read_to_string(other.with_extension("pub")).unwrap();
+    std::fs::write(&allowed, format!("audit@example.org {other_public}")).unwrap();
+    assert!(stdout(&with_signers(&cert).code(1)).contains("MISMATCH manifest.json.sig: made with key"));
+    // An unsigned certificate fails a check that asks for a signature.
+    let (_d, unsigned) = certified();
+    assert!(stdout(&with_signers(&unsigned).code(1))
+        .contains("missing, and --allowed-signers asks for a signature"));
+}
+
+/// `ssh-keygen -l`'s SHA-256 fingerprint of a key.
+fn public_fingerprint(key: &Path) -> String {
+    let out =
+        std::process::Command::new("ssh-keygen").arg("-lf").arg(key.with_extension("pub")).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).split_whitespace().nth(1).unwrap().to_owned()
 }

@@ -6,6 +6,7 @@
 //! recomputations of single rounds are in [`worked`]. The document itself is written by
 //! `report::certificate`; reading files, running Chromium and printing are the CLI's.
 
+pub mod signature;
 pub mod worked;
 
 use crate::audit::Audit;
@@ -25,11 +26,21 @@ pub const MANIFEST_FORMAT: &str = "fairaudit-certificate-manifest";
 /// The manifest's file name in a certificate folder.
 pub const MANIFEST_FILE: &str = "manifest.json";
 
+/// The manifest format this fairaudit writes and checks: 2, the relocatable dossier
+/// (every path relative to the certificate folder, the inputs copied into `inputs/`).
+pub const MANIFEST_VERSION: u32 = 2;
+
+/// The folder of a certificate that holds copies of its inputs.
+pub const INPUTS_DIR: &str = "inputs";
+
+/// The largest manifest `--check` reads (a real one is a few hundred kilobytes).
+pub const MANIFEST_LIMIT: u64 = 64 << 20;
+
 /// A file and its SHA-256.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileHash {
-    /// The path as the certificate names it (relative to the working directory for
-    /// inputs, to the certificate folder for outputs).
+    /// The path as the certificate names it: relative to the certificate folder (a bet
+    /// history left out of the dossier keeps the absolute path it was read from).
     pub path: String,
     /// Lowercase hex SHA-256 of the file's bytes.
     pub sha256: String,
@@ -81,8 +92,10 @@ pub struct RecordedVerdict {
 /// A sweep the certificate covers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepRecord {
-    /// The sweep's output folder, as given.
+    /// Its copy in the dossier, relative to the certificate folder.
     pub dir: String,
+    /// The sweep's output folder, as given to `certify` (shown, not read again).
+    pub source: String,
     /// The command that made it, from its `run.json` (empty when it recorded none).
     pub command_line: Vec<String>,
     /// Rounds tallied.
@@ -92,12 +105,21 @@ pub struct SweepRecord {
 /// An audited bet history the certificate covers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AuditRecord {
-    /// The audit's output folder, as given.
+    /// Its copy in the dossier, relative to the certificate folder.
     pub dir: String,
+    /// The audit's output folder, as given to `certify` (shown, not read again).
+    pub source: String,
     /// The command that made it, from its `run.json`.
     pub command_line: Vec<String>,
-    /// The bet history it read.
+    /// The bet history it read, as its `run.json` names it (shown).
+    pub outcomes_source: String,
+    /// The bet history in the dossier, relative to the certificate folder, or the
+    /// absolute path it was read from when `certify --no-copy-histories` left it out.
     pub outcomes: String,
+    /// The audit's paytable file in the dossier, when it had one.
+    pub paytable: Option<String>,
+    /// The audit's `--columns` mapping file in the dossier, when it had one.
+    pub columns: Option<String>,
     /// Rows read.
     pub rows: u64,
 }
@@ -107,7 +129,7 @@ pub struct AuditRecord {
 pub struct Manifest {
     /// Always [`MANIFEST_FORMAT`].
     pub format: String,
-    /// Format version, 1.
+    /// Format version, [`MANIFEST_VERSION`].
     pub version: u32,
     /// fairaudit's version.
     pub fairaudit_version: String,
@@ -120,17 +142,24 @@ pub struct Manifest {
     pub created_at: String,
     /// The operator certified.
     pub operator: String,
+    /// The auditor who signs, as the certificate names them.
+    pub auditor: Option<String>,
+    /// The key that signs manifest.json, when the certificate is to be signed.
+    pub signer: Option<Signer>,
+    /// Sweeps of more rounds than this are not re-swept by `--check` (the certificate
+    /// says which).
+    pub resweep_limit: u64,
     /// The `certify` command, as typed (arguments after the program name).
     pub command_line: Vec<String>,
     /// Level of the statistical battery.
     pub alpha: f64,
     /// Paper size of the print style (`A4` or `Letter`).
     pub paper: String,
-    /// The Keno paytable file, or none (the illustrative example).
+    /// The Keno paytable file in the dossier, or none (the illustrative example).
     pub paytable: Option<String>,
-    /// The claims file, or none (the built-in SPEC §6 claims).
+    /// The claims file in the dossier, or none (the built-in claims).
     pub claims: Option<String>,
-    /// The folder of the reference vectors.
+    /// The folder of the reference vectors in the dossier.
     pub vectors: String,
     /// The sweeps covered.
     pub sweeps: Vec<SweepRecord>,
@@ -146,6 +175,17 @@ pub struct Manifest {
     pub verdicts: Vec<RecordedVerdict>,
 }
 
+/// Who signs a certificate: the identity an allowed-signers file lists and the public key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Signer {
+    /// The principal `ssh-keygen -Y verify -I` checks (no spaces).
+    pub identity: String,
+    /// The public key, OpenSSH format (`ssh-ed25519 AAAA…`).
+    pub public_key: String,
+    /// Its SHA-256 fingerprint (`SHA256:…`).
+    pub fingerprint: String,
+}
+
 impl Manifest {
     /// Pretty JSON with a final newline.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -154,7 +194,9 @@ impl Manifest {
         bytes
     }
 
-    /// Reads a manifest, refusing another file's JSON.
+    /// Reads a manifest, refusing another file's JSON, another version's, and values no
+    /// certificate holds (a level outside (0, 1), a hash that is not 64 hex digits, a path
+    /// that leaves the certificate folder).
     pub fn from_bytes(bytes: &[u8]) -> Result<Manifest, String> {
         let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
         if value.get("format").and_then(|f| f.as_str()) != Some(MANIFEST_FORMAT) {
@@ -162,8 +204,56 @@ impl Manifest {
                 "not a fairaudit certificate manifest (no \"format\": \"{MANIFEST_FORMAT}\")"
             ));
         }
-        serde_json::from_value(value).map_err(|e| format!("malformed: {e}"))
+        let version = value.get("version").and_then(|v| v.as_u64());
+        if version != Some(u64::from(MANIFEST_VERSION)) {
+            return Err(format!(
+                "manifest version {} is not {MANIFEST_VERSION}, the one this fairaudit checks (version 1 certificates named their inputs where they lay; write the certificate again)",
+                version.map_or_else(|| "(none)".to_owned(), |v| v.to_string())
+            ));
+        }
+        let manifest: Manifest = serde_json::from_value(value).map_err(|e| format!("malformed: {e}"))?;
+        manifest.validate()?;
+        Ok(manifest)
     }
+
+    fn validate(&self) -> Result<(), String> {
+        if !(self.alpha > 0.0 && self.alpha < 1.0) {
+            return Err(format!("alpha {} is not a level between 0 and 1", self.alpha));
+        }
+        let hashes = self.inputs.iter().chain(&self.outputs).chain(std::iter::once(&self.binary));
+        for file in hashes {
+            if file.sha256.len() != 64 || !file.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(format!("{}: recorded SHA-256 is not 64 hex digits", file.path));
+            }
+        }
+        let history = |p: &str| self.audits.iter().any(|a| a.outcomes == p);
+        for file in self.inputs.iter().chain(&self.outputs) {
+            if !(inside(&file.path) || history(&file.path) && Path::new(&file.path).is_absolute()) {
+                return Err(format!("{}: a pinned path must lie inside the certificate folder", file.path));
+            }
+        }
+        let dirs = self.sweeps.iter().map(|s| &s.dir).chain(self.audits.iter().map(|a| &a.dir));
+        let named = dirs
+            .chain(self.paytable.iter())
+            .chain(self.claims.iter())
+            .chain(std::iter::once(&self.vectors))
+            .chain(self.audits.iter().flat_map(|a| a.paytable.iter().chain(a.columns.iter())));
+        for path in named {
+            if !inside(path) {
+                return Err(format!("{path}: a recorded input must lie inside the certificate folder"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `path` is relative and stays inside the folder it is relative to.
+pub fn inside(path: &str) -> bool {
+    let path = Path::new(path);
+    !path.as_os_str().is_empty()
+        && path
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir))
 }
 
 /// The verdict key of a sweep's battery.
@@ -300,22 +390,89 @@ impl Conclusions<'_> {
 /// One difference a check found, named.
 pub type Mismatch = String;
 
-/// Each file whose bytes no longer hash to the recorded SHA-256, or that is gone.
-/// `resolve` turns a recorded path into the file to read.
-pub fn compare_hashes(files: &[FileHash], resolve: impl Fn(&str) -> std::path::PathBuf) -> Vec<Mismatch> {
+/// Why a pinned file could not be compared: gone, unreadable, or not a regular file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable(pub String);
+
+/// Opens `path` for a bounded read only when it is a regular file: a symlink, a FIFO, a
+/// device or a folder is refused before it is opened (a FIFO would block the read, a link
+/// to `/dev/zero` would never end).
+pub fn open_regular(path: &Path) -> Result<std::fs::File, String> {
+    let metadata = std::fs::symlink_metadata(path).map_err(|e| format!("cannot read ({e})"))?;
+    let kind = metadata.file_type();
+    if kind.is_symlink() {
+        return Err("is a symbolic link, not the file itself".into());
+    }
+    if !kind.is_file() {
+        return Err("is not a regular file".into());
+    }
+    std::fs::File::open(path).map_err(|e| format!("cannot read ({e})"))
+}
+
+/// Each pinned file whose bytes no longer hash to the recorded SHA-256 (the mismatches),
+/// and each that cannot be compared (gone, unreadable, not a regular file). `resolve`
+/// turns a recorded path into the file to read; at most one byte more than the recorded
+/// size is read.
+pub fn compare_hashes(
+    files: &[FileHash],
+    resolve: impl Fn(&str) -> std::path::PathBuf,
+) -> (Vec<Mismatch>, Vec<Unreadable>) {
     let mut mismatches = Vec::new();
+    let mut unreadable = Vec::new();
     for file in files {
         let path = resolve(&file.path);
-        match std::fs::File::open(&path).and_then(sha256_of) {
-            Ok((sha256, _)) if sha256 == file.sha256 => {}
+        let hashed = open_regular(&path).and_then(|f| {
+            sha256_of(f.take(file.bytes.saturating_add(1))).map_err(|e| format!("cannot read ({e})"))
+        });
+        match hashed {
+            Ok((sha256, bytes)) if sha256 == file.sha256 && bytes == file.bytes => {}
             Ok((sha256, bytes)) => mismatches.push(format!(
-                "{}: SHA-256 {sha256} ({bytes} bytes) differs from the recorded {} ({} bytes)",
-                file.path, file.sha256, file.bytes
+                "{}: SHA-256 {sha256} ({bytes}{} bytes) differs from the recorded {} ({} bytes)",
+                file.path,
+                if bytes > file.bytes { " or more" } else { "" },
+                file.sha256,
+                file.bytes
             )),
-            Err(error) => mismatches.push(format!("{}: cannot read ({error})", file.path)),
+            Err(why) => unreadable.push(Unreadable(format!("{}: {why}", file.path))),
         }
     }
-    mismatches
+    (mismatches, unreadable)
+}
+
+/// Every entry under `dir` that is not a listed regular file: an unlisted file, a
+/// symbolic link or anything else, or a folder holding no listed file. `listed` are paths
+/// relative to `dir`, `/`-separated.
+pub fn unlisted_entries(dir: &Path, listed: &[&str]) -> Vec<Mismatch> {
+    fn walk(dir: &Path, prefix: &str, listed: &[&str], out: &mut Vec<Mismatch>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            out.push(format!("{}: cannot list", if prefix.is_empty() { "." } else { prefix }));
+            return;
+        };
+        let mut names: Vec<_> = entries.flatten().collect();
+        names.sort_by_key(|e| e.file_name());
+        for entry in names {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = if prefix.is_empty() { name } else { format!("{prefix}/{name}") };
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => {
+                    let under = format!("{path}/");
+                    if !listed.iter().any(|l| l.starts_with(&under)) {
+                        out.push(format!("{path}/: a folder the manifest does not list"));
+                    } else {
+                        walk(&entry.path(), &path, listed, out);
+                    }
+                }
+                Ok(t) if t.is_file() && listed.contains(&path.as_str()) => {}
+                Ok(t) if t.is_file() => out.push(format!("{path}: a file the manifest does not list")),
+                _ => out.push(format!(
+                    "{path}: not a regular file (a link or a special file) in the certificate folder"
+                )),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, "", listed, &mut out);
+    out
 }
 
 /// Each verdict of `stated` (named by `where_`) that differs from `recomputed` or that
@@ -376,12 +533,16 @@ mod tests {
             hash_file(&dir.path().join("a.csv"), "a.csv".into()).unwrap(),
             FileHash { path: "gone.csv".into(), sha256: sha256_hex(b""), bytes: 0 },
         ];
-        assert!(compare_hashes(&recorded, |p| dir.path().join(p)).iter().any(|m| m.starts_with("gone.csv")));
-        assert_eq!(compare_hashes(&recorded[..1], |p| dir.path().join(p)), Vec::<String>::new());
+        let (changed, unreadable) = compare_hashes(&recorded, |p| dir.path().join(p));
+        assert!(changed.is_empty() && unreadable[0].0.starts_with("gone.csv: cannot read"), "{unreadable:?}");
         std::fs::write(dir.path().join("a.csv"), "1,3\n").unwrap();
-        let found = compare_hashes(&recorded[..1], |p| dir.path().join(p));
+        let (found, _) = compare_hashes(&recorded[..1], |p| dir.path().join(p));
         assert_eq!(found.len(), 1);
         assert!(found[0].starts_with("a.csv: SHA-256"), "{found:?}");
+        // A longer file is read only one byte past its recorded size.
+        std::fs::write(dir.path().join("a.csv"), "1,2\n and more").unwrap();
+        let (found, _) = compare_hashes(&recorded[..1], |p| dir.path().join(p));
+        assert!(found[0].contains("(5 or more bytes)"), "{found:?}");
     }
 
     #[test]
@@ -409,18 +570,21 @@ mod tests {
         let file = FileHash { path: "x".into(), sha256: sha256_hex(b"x"), bytes: 1 };
         let manifest = Manifest {
             format: MANIFEST_FORMAT.into(),
-            version: 1,
+            version: MANIFEST_VERSION,
             fairaudit_version: "0.1.0".into(),
             source_revision: None,
             binary: file.clone(),
             created_at: "2026-12-01T00:00:00Z".into(),
             operator: "op".into(),
+            auditor: None,
+            signer: None,
+            resweep_limit: 100,
             command_line: vec!["certify".into()],
             alpha: 0.01,
             paper: "A4".into(),
             paytable: None,
             claims: None,
-            vectors: "../shared/vectors".into(),
+            vectors: "inputs/vectors".into(),
             sweeps: vec![],
             audits: vec![],
             inputs: vec![file.clone()],
@@ -432,5 +596,41 @@ mod tests {
         assert!(Manifest::from_bytes(b"{\"format\":\"fairaudit-run\"}")
             .unwrap_err()
             .contains("not a fairaudit"));
+        let mut outside = manifest.clone();
+        outside.vectors = "../shared/vectors".into();
+        assert!(Manifest::from_bytes(&outside.to_bytes())
+            .unwrap_err()
+            .contains("inside the certificate folder"));
+    }
+
+    #[test]
+    fn paths_inside_a_folder_are_relative_and_never_climb() {
+        assert!(inside("inputs/sweep-1/tally.json") && inside("./a"));
+        for outside in ["", "/etc/passwd", "../x", "inputs/../../x", "a/.."] {
+            assert!(!inside(outside), "{outside}");
+        }
+    }
+
+    #[test]
+    fn unlisted_entries_and_special_files_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("inputs/a")).unwrap();
+        std::fs::write(dir.path().join("inputs/a/x.csv"), "x").unwrap();
+        std::fs::write(dir.path().join("extra"), "x").unwrap();
+        std::fs::create_dir(dir.path().join("empty")).unwrap();
+        let found = unlisted_entries(dir.path(), &["inputs/a/x.csv"]);
+        assert_eq!(
+            found,
+            ["empty/: a folder the manifest does not list", "extra: a file the manifest does not list"]
+        );
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("/dev/zero", dir.path().join("inputs/a/x.csv.link")).unwrap();
+            assert!(open_regular(&dir.path().join("inputs/a/x.csv.link"))
+                .unwrap_err()
+                .contains("symbolic link"));
+            let found = unlisted_entries(dir.path(), &["inputs/a/x.csv", "inputs/a/x.csv.link", "extra"]);
+            assert_eq!(found, ["empty/: a folder the manifest does not list", "inputs/a/x.csv.link: not a regular file (a link or a special file) in the certificate folder"]);
+        }
     }
 }

@@ -119,9 +119,20 @@ impl LayoutArgs {
         !self.column.is_empty() || self.columns.is_some() || self.delimiter != b','
     }
 
+    /// The `--columns` mapping file, when given.
+    pub fn columns_file(&self) -> Option<&Path> {
+        self.columns.as_deref()
+    }
+
     /// The layout asked for, its fields checked against `known` (the reader's fields).
     pub fn layout(&self, known: &[&str]) -> Result<CsvLayout> {
-        let from_file = match &self.columns {
+        self.layout_from(known, self.columns.as_deref())
+    }
+
+    /// The layout asked for with the mapping file read from `columns` instead of the
+    /// `--columns` path (a copy of it, for `certify`).
+    pub fn layout_from(&self, known: &[&str], columns: Option<&Path>) -> Result<CsvLayout> {
+        let from_file = match columns {
             Some(path) => {
                 let mut file = input::open(path).map_err(|error| {
                     if path.to_string_lossy().contains('=') {

@@ -62,23 +62,28 @@ pub struct AuditArgs {
 }
 
 impl AuditArgs {
-    /// What `certify` needs to run this audit again: the game, the history and the
-    /// options (the paytable read from its file).
-    pub(super) fn replay(&self) -> Result<(GameId, PathBuf, AuditOptions)> {
-        let paytable = self.paytable.as_deref().map(|path| load_paytable(Some(path))).transpose()?;
+    /// The files the audit read: the bet history, the paytable and the `--columns`
+    /// mapping file (the last two when given).
+    pub(super) fn files(&self) -> (PathBuf, Option<PathBuf>, Option<PathBuf>) {
+        (self.outcomes.clone(), self.paytable.clone(), self.layout.columns_file().map(PathBuf::from))
+    }
+
+    /// What `certify` needs to run this audit again from copies of its files: the game
+    /// and the options, with the paytable given and the column mapping read from
+    /// `columns` (the copy of its `--columns` file); the `--column` mappings and the
+    /// delimiter are the audit's own.
+    pub(super) fn replay_with(
+        &self,
+        paytable: Option<fairaudit::rtp::Paytable>,
+        columns: Option<&std::path::Path>,
+    ) -> Result<(GameId, AuditOptions)> {
         let options = AuditOptions {
             paytable,
             payout_tolerance: self.payout_tolerance,
             max_gap_replay: self.max_gap_replay,
-            // The same column map and delimiter as the audit itself.
-            layout: self.layout.layout(&fairaudit::audit::fields(self.game))?,
+            layout: self.layout.layout_from(&fairaudit::audit::fields(self.game), columns)?,
         };
-        Ok((self.game, self.outcomes.clone(), options))
-    }
-
-    /// The paytable file the audit judged payouts against, if any.
-    pub(super) fn paytable_file(&self) -> Option<&std::path::Path> {
-        self.paytable.as_deref()
+        Ok((self.game, options))
     }
 }
 

@@ -1,33 +1,41 @@
 //! `fairaudit certify`: the audit certificate of complete sweeps and audited bet
-//! histories (`certificate.html`, `certificate.pdf` through headless Chromium where it is
-//! installed, `manifest.json`), and `certify --check DIR`, which recomputes every hash and
-//! verdict a certificate records. The document is the library's
-//! (`report::certificate`), the hashes and verdict keys too (`certify`); this file reads
-//! the inputs, runs Chromium, writes the folder, prints and chooses the exit status.
+//! histories, written as a relocatable dossier (`certificate.html`, `certificate.pdf`
+//! through headless Chromium where it is installed, `manifest.json`, its signature
+//! `manifest.json.sig` when signed, and copies of every input under `inputs/`), and
+//! `certify --check DIR`, which checks a dossier strictly from any working directory:
+//! exactly the listed files, every hash, every verdict and figure recomputed from the
+//! copies, the document re-rendered and compared byte for byte, the signature. The
+//! document is the library's (`report::certificate`), the hashes, verdict keys and
+//! signatures too (`certify`); this file reads the inputs, runs Chromium, writes the
+//! folder, prints and chooses the exit status (0 matches, 1 mismatch, 2 cannot check).
 
-use super::args::{command_line, load_claims, load_paytable, parse_alpha};
-use super::audit::Quiet;
+use super::args::{command_line, load_claims, parse_alpha};
+use super::audit::{AuditArgs, Quiet};
 use super::folder::{Existing, OutputFolder, OUR_FILES};
 use super::input::{self, install_stop_handler, STOP};
 use super::output::read_tally;
 use super::{Cli, Command, Verdict};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Parser, ValueEnum};
-use fairaudit::audit::{audit_history, Audit};
+use fairaudit::audit::audit_history;
+use fairaudit::certify::signature::{self, AllowedSigner, SIGNATURE_FILE};
 use fairaudit::certify::worked::{choose_rounds, read_vectors, work_round, WorkedRound};
 use fairaudit::certify::{
-    compare_hashes, compare_verdicts, hash_file, pdf_page_count, AuditPart, AuditRecord, Conclusions,
-    FileHash, Manifest, Mismatch, SweepRecord, MANIFEST_FILE, MANIFEST_FORMAT,
+    compare_hashes, compare_verdicts, hash_file, open_regular, pdf_page_count, sha256_hex, unlisted_entries,
+    AuditPart, AuditRecord, Conclusions, FileHash, Manifest, Mismatch, Signer, SweepRecord, Unreadable,
+    INPUTS_DIR, MANIFEST_FILE, MANIFEST_FORMAT, MANIFEST_LIMIT, MANIFEST_VERSION,
 };
 use fairaudit::chain::{KeccakRequest, Kernel};
 use fairaudit::games::GameId;
-use fairaudit::report::certificate::{verdicts_in, AuditShown, CertificateDoc, Paper, SweepPart};
+use fairaudit::report::certificate::{AuditShown, CertificateDoc, Paper, SweepPart};
 use fairaudit::results::RunResults;
 use fairaudit::rtp::claims::ClaimVerdict;
+use fairaudit::rtp::paytable::PaytableOrigin;
 use fairaudit::rtp::{check_claim, exact_rtp, ExactRtp, Paytable};
 use fairaudit::stats::battery::Battery;
 use fairaudit::sweep::{self, SweepControl, DEFAULT_CHUNK};
 use fairaudit::tally::file::{TallyFile, TALLY_FILE};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -44,13 +52,13 @@ pub struct CertifyArgs {
     /// Keno figure or claim appears).
     #[arg(long, value_name = "FILE")]
     paytable: Option<PathBuf>,
-    /// The operator's published claims (default: the built-in SPEC §6 claims).
+    /// The operator's published claims (default: the built-in claims of SPEC.md).
     #[arg(long, value_name = "FILE")]
     claims: Option<PathBuf>,
     /// The operator's name, as the certificate states it.
     #[arg(long, value_name = "NAME", required_unless_present = "check")]
     operator: Option<String>,
-    /// Output folder: certificate.html, certificate.pdf, manifest.json.
+    /// Output folder: the certificate and its dossier (see docs/certify.md).
     #[arg(long, value_name = "DIR", required_unless_present = "check")]
     out: Option<PathBuf>,
     /// Replace an earlier certificate in --out.
@@ -63,15 +71,43 @@ pub struct CertifyArgs {
     #[arg(long, value_enum, default_value = "a4")]
     paper: PaperArg,
     /// The operator's reference vectors (reference-rounds.csv, rejection-rounds.csv),
-    /// from which the worked rounds are taken.
+    /// from which the worked rounds are taken; copied into the dossier.
     #[arg(long, value_name = "DIR", default_value = "../shared/vectors")]
     vectors: PathBuf,
     /// Do not render certificate.pdf (even where Chromium exists).
     #[arg(long)]
     no_pdf: bool,
-    /// Check the certificate in DIR: recompute every hash and verdict it records.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["sweeps", "audits", "paytable", "claims", "operator", "out", "force", "paper", "no_pdf"])]
+    /// The auditor, as the certificate names them on its first page and signature block.
+    #[arg(long, value_name = "NAME")]
+    auditor: Option<String>,
+    /// The identity an allowed-signers file lists for the auditor's key (no spaces, e.g.
+    /// an e-mail address); default: --auditor, when it has no spaces.
+    #[arg(long, value_name = "ID", requires = "auditor")]
+    auditor_id: Option<String>,
+    /// Sign manifest.json with this OpenSSH private key (manifest.json.sig, SSHSIG,
+    /// namespace fairaudit-certificate); a key with a passphrase: use --signer-key.
+    #[arg(long, value_name = "KEY", requires = "auditor", conflicts_with = "signer_key")]
+    sign: Option<PathBuf>,
+    /// The public key that will sign manifest.json with `ssh-keygen -Y sign` afterwards
+    /// (for a key fairaudit should not read); the certificate names it.
+    #[arg(long, value_name = "PUBKEY", requires = "auditor")]
+    signer_key: Option<PathBuf>,
+    /// Leave the bet histories out of the dossier: they are pinned by hash at their
+    /// absolute path, and the dossier checks only where they are.
+    #[arg(long)]
+    no_copy_histories: bool,
+    /// Check the certificate in DIR: exactly its files, every hash, every verdict and
+    /// figure recomputed, the document re-rendered, the signature.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["sweeps", "audits", "paytable", "claims", "operator", "out", "force", "paper", "no_pdf", "auditor", "sign", "signer_key", "no_copy_histories"])]
     check: Option<PathBuf>,
+    /// With --check: the SHA-256 of manifest.json the auditor published; another manifest
+    /// is a mismatch.
+    #[arg(long, value_name = "SHA256", requires = "check")]
+    expect_manifest: Option<String>,
+    /// With --check: an OpenSSH allowed-signers file; the signature must verify with a key
+    /// it lists for the certificate's auditor.
+    #[arg(long, value_name = "FILE", requires = "check")]
+    allowed_signers: Option<PathBuf>,
     /// Sweeps of at most this many rounds are re-swept in full by --check (and the
     /// certificate says which are not).
     #[arg(long, value_name = "N", default_value_t = 100_000_000)]
@@ -90,6 +126,9 @@ const CHROMIUM_NAMES: &[&str] = &["chromium", "chromium-browser", "google-chrome
 /// How long Chromium may take to print the certificate.
 const CHROMIUM_TIMEOUT: Duration = Duration::from_secs(180);
 
+/// The largest signature file `--check` reads.
+const SIGNATURE_LIMIT: u64 = 64 << 10;
+
 pub fn run(args: CertifyArgs) -> Result<Verdict> {
     match args.check.clone() {
         Some(dir) => check(&dir, &args),
@@ -97,25 +136,22 @@ pub fn run(args: CertifyArgs) -> Result<Verdict> {
     }
 }
 
-/// A sweep read back and concluded.
+/// A sweep read back from the dossier and concluded.
 struct LoadedSweep {
-    dir: String,
     tallies: TallyFile,
     results: RunResults,
     command_line: Vec<String>,
 }
 
-/// A bet history audited again.
+/// A bet history audited again from the dossier.
 struct LoadedAudit {
-    dir: String,
-    outcomes: String,
     command_line: Vec<String>,
-    audit: Audit,
+    audit: fairaudit::audit::Audit,
     battery: Battery,
 }
 
-/// Everything a certificate concludes, computed from its inputs (the same way for
-/// `certify` and for `--check`).
+/// Everything a certificate concludes, computed from its dossier (the same way for
+/// `certify`, from the copies it has just made, and for `--check`).
 struct Loaded {
     sweeps: Vec<LoadedSweep>,
     audits: Vec<LoadedAudit>,
@@ -124,8 +160,6 @@ struct Loaded {
     exact: Vec<ExactRtp>,
     worked: Vec<WorkedRound>,
     not_examined: Vec<GameId>,
-    /// Extra input files besides the folders' (audit paytables).
-    extra_inputs: Vec<PathBuf>,
 }
 
 impl Loaded {
@@ -156,46 +190,14 @@ fn run_json(dir: &Path) -> Option<(String, Vec<String>)> {
     Some((kind, command))
 }
 
-fn load_sweep(
-    dir: &Path,
-    paytable: &Paytable,
-    claims: &[fairaudit::rtp::claims::Claim],
-    alpha: f64,
-) -> Result<LoadedSweep> {
-    let tally_path = dir.join(TALLY_FILE);
-    if !tally_path.is_file() {
-        bail!("{}: not a sweep's output folder (no {TALLY_FILE})", dir.display());
-    }
-    let tallies = read_tally(&tally_path)?;
-    if !tallies.complete {
-        let plan = &tallies.plan;
-        let planned = plan.rounds_per_sequence() * plan.games.len() as u64 * plan.seed_pairs.len() as u64;
-        bail!(
-            "{}: the sweep is not complete ({} of {planned} rounds tallied: it was interrupted), and a partial sweep cannot be certified; finish it with 'fairaudit sweep --resume' and the same arguments first",
-            dir.display(),
-            tallies.rounds()
-        );
-    }
-    let (kind, command_line) = run_json(dir).unwrap_or_default();
-    if !kind.is_empty() && kind != "sweep" && kind != "merge" {
-        bail!(
-            "{}: holds the output of a fairaudit {kind}, not of a sweep (pass it with --audit?)",
-            dir.display()
-        );
-    }
-    let results = RunResults::compute(&tallies, paytable, claims, alpha);
-    Ok(LoadedSweep { dir: display(dir), tallies, results, command_line })
-}
-
-/// The audit recorded in `dir`'s run.json, run again.
-fn load_audit(dir: &Path, alpha: f64) -> Result<(LoadedAudit, Option<PathBuf>)> {
+/// The audit command recorded in `dir`'s run.json, parsed; `name` names the folder.
+fn audit_command(dir: &Path, name: &str) -> Result<(Vec<String>, AuditArgs)> {
     let Some((kind, command_line)) = run_json(dir) else {
-        bail!("{}: not an audit's output folder (no readable run.json)", dir.display());
+        bail!("{name}: not an audit's output folder (no readable run.json)");
     };
     if kind != "audit" {
         bail!(
-            "{}: holds the output of a fairaudit {}, not of an audit",
-            dir.display(),
+            "{name}: holds the output of a fairaudit {}, not of an audit",
             if kind.is_empty() { "run" } else { &kind }
         );
     }
@@ -203,45 +205,93 @@ fn load_audit(dir: &Path, alpha: f64) -> Result<(LoadedAudit, Option<PathBuf>)> 
         Cli::try_parse_from(std::iter::once("fairaudit".to_owned()).chain(command_line.iter().cloned()))
             .map_err(|e| {
                 anyhow!(
-                    "{}: its run.json records a command fairaudit cannot parse: {}",
-                    dir.display(),
+                    "{name}: its run.json records a command fairaudit cannot parse: {}",
                     e.render().to_string().lines().next().unwrap_or_default()
                 )
             })?;
     let Command::Audit(args) = parsed.command else {
-        bail!("{}: its run.json records a command that is not an audit", dir.display());
+        bail!("{name}: its run.json records a command that is not an audit");
     };
-    let (game, outcomes, options) =
-        args.replay().with_context(|| format!("{}: its paytable", dir.display()))?;
-    if outcomes.as_os_str() == "-" {
-        bail!("{}: the audit read its history from standard input, which cannot be read again: audit the file itself to certify it", dir.display());
-    }
-    if !outcomes.is_file() {
-        bail!(
-            "{}: its bet history {} (from run.json) is not found: run certify from the directory the audit ran in",
-            dir.display(),
-            outcomes.display()
-        );
-    }
-    let name = display(&outcomes);
-    let audit =
-        audit_history(game, input::open(&outcomes)?, &options, &mut Quiet).with_context(|| name.clone())?;
-    let battery = audit.battery(alpha);
-    let paytable = args.paytable_file().map(Path::to_owned);
-    Ok((LoadedAudit { dir: display(dir), outcomes: name, command_line, audit, battery }, paytable))
+    Ok((command_line, args))
 }
 
-fn load_worked(vectors: &Path) -> Result<Vec<WorkedRound>> {
+/// Where a certificate's inputs are: the dossier's records (paths relative to `root`).
+struct Records<'a> {
+    sweeps: &'a [SweepRecord],
+    audits: &'a [AuditRecord],
+    paytable: Option<&'a str>,
+    claims: Option<&'a str>,
+    vectors: &'a str,
+}
+
+/// A file of the dossier: `rel` under `root`, or an absolute path (a history left out).
+fn at(root: &Path, rel: &str) -> PathBuf {
+    if Path::new(rel).is_absolute() {
+        PathBuf::from(rel)
+    } else {
+        root.join(rel)
+    }
+}
+
+/// A paytable read from the dossier, named by its path there.
+fn paytable_at(root: &Path, rel: &str) -> Result<Paytable> {
+    Paytable::parse(input::open(&at(root, rel))?, PaytableOrigin::File(rel.to_owned()))
+        .with_context(|| rel.to_owned())
+}
+
+fn load_sweep(
+    root: &Path,
+    rel: &str,
+    paytable: &Paytable,
+    claims: &[fairaudit::rtp::claims::Claim],
+    alpha: f64,
+) -> Result<LoadedSweep> {
+    let dir = at(root, rel);
+    let tallies = read_tally(&dir.join(TALLY_FILE)).with_context(|| format!("{rel}/{TALLY_FILE}"))?;
+    if !tallies.complete {
+        let plan = &tallies.plan;
+        let planned = plan.rounds_per_sequence() * plan.games.len() as u64 * plan.seed_pairs.len() as u64;
+        bail!(
+            "{rel}: the sweep is not complete ({} of {planned} rounds tallied: it was interrupted), and a partial sweep cannot be certified; finish it with 'fairaudit sweep --resume' and the same arguments first",
+            tallies.rounds()
+        );
+    }
+    let (_, command_line) = run_json(&dir).unwrap_or_default();
+    let results = RunResults::compute(&tallies, paytable, claims, alpha);
+    Ok(LoadedSweep { tallies, results, command_line })
+}
+
+/// The audit a record names, run again from the dossier's copies of its files.
+fn load_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedAudit> {
+    let (command_line, args) = audit_command(&at(root, &record.dir), &record.dir)?;
+    let (_, paytable_file, columns_file) = args.files();
+    if paytable_file.is_some() != record.paytable.is_some()
+        || columns_file.is_some() != record.columns.is_some()
+    {
+        bail!("{}: its command and the dossier disagree on its paytable or --columns file", record.dir);
+    }
+    let paytable = record.paytable.as_deref().map(|rel| paytable_at(root, rel)).transpose()?;
+    let columns = record.columns.as_deref().map(|rel| at(root, rel));
+    let (game, options) =
+        args.replay_with(paytable, columns.as_deref()).with_context(|| record.dir.clone())?;
+    let history = at(root, &record.outcomes);
+    let audit = audit_history(game, input::open(&history)?, &options, &mut Quiet)
+        .with_context(|| record.outcomes.clone())?;
+    let battery = audit.battery(alpha);
+    Ok(LoadedAudit { command_line, audit, battery })
+}
+
+fn load_worked(root: &Path, vectors: &str) -> Result<Vec<WorkedRound>> {
     let read = |name: &str| {
-        let path = vectors.join(name);
-        let file = input::open(&path).context("the reference vectors (pass --vectors DIR)")?;
-        read_vectors(file).with_context(|| display(&path))
+        let path = at(root, vectors).join(name);
+        let file = input::open(&path).with_context(|| format!("{vectors}/{name}"))?;
+        read_vectors(file).with_context(|| format!("{vectors}/{name}"))
     };
     let reference = read("reference-rounds.csv")?;
     let rejection = read("rejection-rounds.csv")?;
     let chosen = choose_rounds(&reference, &rejection);
     if chosen.len() < 3 {
-        bail!("{}: the vectors hold no Keno round, no American 00 or no rejection: cannot choose three worked rounds", vectors.display());
+        bail!("{vectors}: the vectors hold no Keno round, no American 00 or no rejection: cannot choose three worked rounds");
     }
     let names = ["reference-rounds.csv", "rejection-rounds.csv"];
     Ok(chosen
@@ -253,41 +303,63 @@ fn load_worked(vectors: &Path) -> Result<Vec<WorkedRound>> {
         .collect())
 }
 
-fn load(
-    sweeps: &[PathBuf],
-    audits: &[PathBuf],
-    paytable_file: Option<&Path>,
-    claims_file: Option<&Path>,
-    vectors: &Path,
-    alpha: f64,
-) -> Result<Loaded> {
-    if sweeps.is_empty() && audits.is_empty() {
-        bail!("nothing to certify: pass at least one --sweep DIR or --audit DIR");
-    }
-    let paytable = load_paytable(paytable_file)?;
-    let claims = load_claims(claims_file)?;
-    let sweeps: Vec<LoadedSweep> =
-        sweeps.iter().map(|dir| load_sweep(dir, &paytable, &claims, alpha)).collect::<Result<_>>()?;
-    let mut loaded_audits = Vec::new();
-    let mut extra_inputs = Vec::new();
-    for dir in audits {
-        let (audit, paytable) = load_audit(dir, alpha)?;
-        extra_inputs.extend(paytable);
-        loaded_audits.push(audit);
-    }
+/// Everything the dossier at `root` concludes.
+fn load(root: &Path, records: &Records, alpha: f64) -> Result<Loaded> {
+    let paytable = match records.paytable {
+        Some(rel) => paytable_at(root, rel)?,
+        None => Paytable::example(),
+    };
+    let claims = load_claims(records.claims.map(|rel| at(root, rel)).as_deref())?;
+    let sweeps: Vec<LoadedSweep> = records
+        .sweeps
+        .iter()
+        .map(|s| load_sweep(root, &s.dir, &paytable, &claims, alpha))
+        .collect::<Result<_>>()?;
+    let audits: Vec<LoadedAudit> =
+        records.audits.iter().map(|a| load_audit(root, a, alpha)).collect::<Result<_>>()?;
     let in_scope: Vec<GameId> = GameId::ALL
         .into_iter()
         .filter(|g| {
             sweeps.iter().any(|s| s.tallies.plan.games.contains(g))
-                || loaded_audits.iter().any(|a| a.audit.game == *g)
+                || audits.iter().any(|a| a.audit.game == *g)
         })
         .collect();
     let exact: Vec<ExactRtp> = in_scope.iter().flat_map(|&g| exact_rtp(g, &paytable)).collect();
     let claims =
         claims.iter().filter(|c| in_scope.contains(&c.game)).map(|c| check_claim(c, &exact)).collect();
-    let worked = load_worked(vectors)?;
+    let worked = load_worked(root, records.vectors)?;
     let not_examined = GameId::ALL.into_iter().filter(|g| !in_scope.contains(g)).collect();
-    Ok(Loaded { sweeps, audits: loaded_audits, paytable, claims, exact, worked, not_examined, extra_inputs })
+    Ok(Loaded { sweeps, audits, paytable, claims, exact, worked, not_examined })
+}
+
+/// The certificate document for `manifest` (as it stands before its outputs are known)
+/// and what its dossier concludes: `certify` writes it, `--check` renders it again and
+/// compares the bytes.
+fn render(manifest: &Manifest, loaded: &Loaded) -> String {
+    let mut before_outputs = manifest.clone();
+    before_outputs.outputs = Vec::new();
+    before_outputs.pdf_pages = None;
+    let conclusions = loaded.conclusions();
+    let doc = CertificateDoc {
+        manifest: &before_outputs,
+        sweeps: loaded
+            .sweeps
+            .iter()
+            .zip(&manifest.sweeps)
+            .map(|(s, record)| SweepPart { dir: &record.source, tallies: &s.tallies, results: &s.results })
+            .collect(),
+        audits: manifest
+            .audits
+            .iter()
+            .map(|a| AuditShown { dir: &a.source, outcomes: &a.outcomes_source })
+            .collect(),
+        conclusions: &conclusions,
+        exact: &loaded.exact,
+        paytable: &loaded.paytable,
+        not_examined: loaded.not_examined.clone(),
+        resweep_limit: manifest.resweep_limit,
+    };
+    doc.render()
 }
 
 /// fairaudit's files in an output folder, by name.
@@ -295,27 +367,158 @@ fn folder_files(dir: &Path) -> Vec<PathBuf> {
     OUR_FILES.iter().map(|name| dir.join(name)).filter(|p| p.is_file()).collect()
 }
 
-fn hash_inputs(args: &CertifyArgs, loaded: &Loaded) -> Result<Vec<FileHash>> {
-    let mut paths: Vec<PathBuf> = Vec::new();
-    for dir in &args.sweeps {
-        paths.extend(folder_files(dir));
-    }
-    for (dir, audit) in args.audits.iter().zip(&loaded.audits) {
-        paths.extend(folder_files(dir));
-        paths.push(PathBuf::from(&audit.outcomes));
-    }
-    paths.extend(loaded.extra_inputs.iter().cloned());
-    paths.extend(args.paytable.iter().cloned());
-    paths.extend(args.claims.iter().cloned());
-    paths.push(args.vectors.join("reference-rounds.csv"));
-    paths.push(args.vectors.join("rejection-rounds.csv"));
-    let mut hashes: Vec<FileHash> = Vec::new();
-    for path in paths {
-        let name = display(&path);
-        if hashes.iter().any(|h| h.path == name) {
-            continue;
+/// A file name safe to keep in the dossier: the original when it is plain, else `fallback`.
+fn plain_name(path: &Path, fallback: &str) -> String {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .filter(|n| {
+            !n.starts_with('.')
+                && n.len() <= 100
+                && n.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        })
+        .unwrap_or(fallback)
+        .to_owned()
+}
+
+/// The dossier to write: each input's copy, and the records naming the copies.
+struct Dossier {
+    /// (source, path in the dossier) of each file copied.
+    copies: Vec<(PathBuf, String)>,
+    /// Histories left where they are (absolute paths).
+    in_place: Vec<PathBuf>,
+    sweeps: Vec<SweepRecord>,
+    audits: Vec<AuditRecord>,
+    paytable: Option<String>,
+    claims: Option<String>,
+    vectors: String,
+}
+
+impl Dossier {
+    fn records(&self) -> Records<'_> {
+        Records {
+            sweeps: &self.sweeps,
+            audits: &self.audits,
+            paytable: self.paytable.as_deref(),
+            claims: self.claims.as_deref(),
+            vectors: &self.vectors,
         }
-        hashes.push(hash_file(&path, name).with_context(|| format!("{}: cannot read", path.display()))?);
+    }
+}
+
+/// Plans the dossier of the inputs `args` names, checking each is there.
+fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
+    if args.sweeps.is_empty() && args.audits.is_empty() {
+        bail!("nothing to certify: pass at least one --sweep DIR or --audit DIR");
+    }
+    let mut copies: Vec<(PathBuf, String)> = Vec::new();
+    let mut in_place = Vec::new();
+    let mut sweeps = Vec::new();
+    for (i, dir) in args.sweeps.iter().enumerate() {
+        if !dir.join(TALLY_FILE).is_file() {
+            bail!("{}: not a sweep's output folder (no {TALLY_FILE})", dir.display());
+        }
+        let (kind, command_line) = run_json(dir).unwrap_or_default();
+        if !kind.is_empty() && kind != "sweep" && kind != "merge" {
+            bail!(
+                "{}: holds the output of a fairaudit {kind}, not of a sweep (pass it with --audit?)",
+                dir.display()
+            );
+        }
+        let rel = format!("{INPUTS_DIR}/sweep-{}", i + 1);
+        for file in folder_files(dir) {
+            let name = plain_name(&file, "file");
+            copies.push((file, format!("{rel}/{name}")));
+        }
+        sweeps.push(SweepRecord { dir: rel, source: display(dir), command_line, rounds: 0 });
+    }
+    let mut audits = Vec::new();
+    for (i, dir) in args.audits.iter().enumerate() {
+        let (command_line, audit) = audit_command(dir, &display(dir))?;
+        let (outcomes, paytable, columns) = audit.files();
+        if outcomes.as_os_str() == "-" {
+            bail!("{}: the audit read its history from standard input, which cannot be read again: audit the file itself to certify it", dir.display());
+        }
+        if !outcomes.is_file() {
+            bail!(
+                "{}: its bet history {} (from run.json) is not found: run certify from the directory the audit ran in",
+                dir.display(),
+                outcomes.display()
+            );
+        }
+        let rel = format!("{INPUTS_DIR}/audit-{}", i + 1);
+        for file in folder_files(dir) {
+            let name = plain_name(&file, "file");
+            copies.push((file, format!("{rel}/{name}")));
+        }
+        let history = if args.no_copy_histories {
+            let absolute = outcomes.canonicalize().with_context(|| display(&outcomes))?;
+            in_place.push(absolute.clone());
+            absolute
+                .to_str()
+                .ok_or_else(|| anyhow!("{}: the path is not UTF-8", absolute.display()))?
+                .to_owned()
+        } else {
+            let to = format!("{rel}/history/{}", plain_name(&outcomes, "history.csv"));
+            copies.push((outcomes.clone(), to.clone()));
+            to
+        };
+        let mut copy = |from: Option<PathBuf>, what: &str| {
+            from.map(|from| {
+                let to = format!("{rel}/{what}/{}", plain_name(&from, what));
+                copies.push((from, to.clone()));
+                to
+            })
+        };
+        let paytable = copy(paytable, "paytable");
+        let columns = copy(columns, "columns");
+        audits.push(AuditRecord {
+            dir: rel,
+            source: display(dir),
+            command_line,
+            outcomes_source: display(&outcomes),
+            outcomes: history,
+            paytable,
+            columns,
+            rows: 0,
+        });
+    }
+    let mut single = |from: &Option<PathBuf>, what: &str| {
+        from.as_ref().map(|from| {
+            let to = format!("{INPUTS_DIR}/{what}/{}", plain_name(from, what));
+            copies.push((from.clone(), to.clone()));
+            to
+        })
+    };
+    let paytable = single(&args.paytable, "paytable");
+    let claims = single(&args.claims, "claims");
+    let vectors = format!("{INPUTS_DIR}/vectors");
+    for name in ["reference-rounds.csv", "rejection-rounds.csv"] {
+        let from = args.vectors.join(name);
+        if !from.is_file() {
+            bail!("{}: not found (the reference vectors: pass --vectors DIR)", from.display());
+        }
+        copies.push((from, format!("{vectors}/{name}")));
+    }
+    Ok(Dossier { copies, in_place, sweeps, audits, paytable, claims, vectors })
+}
+
+/// Copies the dossier's files into the staged folder and hashes the copies (and the
+/// histories left in place).
+fn write_dossier(folder: &OutputFolder, dossier: &Dossier) -> Result<Vec<FileHash>> {
+    let mut hashes = Vec::new();
+    for (from, to) in &dossier.copies {
+        let staged = folder.staged(to);
+        if let Some(parent) = staged.parent() {
+            std::fs::create_dir_all(parent).with_context(|| format!("cannot write {}", parent.display()))?;
+        }
+        std::fs::copy(from, &staged)
+            .with_context(|| format!("{}: cannot copy into the dossier", from.display()))?;
+        hashes.push(hash_file(&staged, to.clone()).with_context(|| format!("{to}: cannot read"))?);
+    }
+    for path in &dossier.in_place {
+        hashes.push(
+            hash_file(path, display(path)).with_context(|| format!("{}: cannot read", path.display()))?,
+        );
     }
     Ok(hashes)
 }
@@ -331,26 +534,75 @@ fn revision() -> Option<String> {
     (!revision.is_empty() && revision != "unknown").then(|| revision.to_owned())
 }
 
-fn check_operator(name: &str) -> Result<()> {
+/// Characters that reorder or hide text (bidirectional controls, zero-width marks): in a
+/// name they could make a FINDINGS certificate's title read PASS.
+fn is_hidden_format(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// One line of at most 200 characters, neither control nor reordering characters.
+fn check_name(flag: &str, name: &str) -> Result<()> {
     if name.trim().is_empty() {
-        bail!("--operator is empty: name the operator the certificate is for");
+        bail!("{flag} is empty: name the {} the certificate is for", &flag[2..]);
     }
     if name.chars().count() > 200 || name.chars().any(char::is_control) {
-        bail!("--operator must be one line of at most 200 characters");
+        bail!("{flag} must be one line of at most 200 characters");
+    }
+    if let Some(c) = name.chars().find(|&c| is_hidden_format(c)) {
+        bail!("{flag} holds the invisible formatting character U+{:04X}, which can reorder what a reader sees: remove it", c as u32);
     }
     Ok(())
+}
+
+/// The signer the arguments name: the identity and the key (from the private key for
+/// --sign, the public key for --signer-key); the private key when fairaudit signs.
+fn signer(args: &CertifyArgs) -> Result<(Option<Signer>, Option<ssh_key::PrivateKey>)> {
+    let Some(auditor) = &args.auditor else { return Ok((None, None)) };
+    let (public, private) = match (&args.sign, &args.signer_key) {
+        (Some(path), _) => {
+            let key = ssh_key::PrivateKey::read_openssh_file(path)
+                .map_err(|e| anyhow!("{}: not an OpenSSH private key ({e})", path.display()))?;
+            if key.is_encrypted() {
+                bail!("{}: the key has a passphrase, which fairaudit does not ask for: pass its public key with --signer-key and sign manifest.json with ssh-keygen -Y sign (docs/certify.md)", path.display());
+            }
+            (key.public_key().clone(), Some(key))
+        }
+        (None, Some(path)) => (
+            ssh_key::PublicKey::read_openssh_file(path)
+                .map_err(|e| anyhow!("{}: not an OpenSSH public key ({e})", path.display()))?,
+            None,
+        ),
+        (None, None) => return Ok((None, None)),
+    };
+    let identity = args.auditor_id.clone().unwrap_or_else(|| auditor.clone());
+    if identity.is_empty()
+        || identity.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, ',' | '"' | '*' | '?'))
+    {
+        bail!("the signer's identity '{identity}' holds spaces, commas, quotes or wildcards, which an allowed-signers file cannot list: pass --auditor-id, e.g. an e-mail address");
+    }
+    let signer = Signer {
+        identity,
+        public_key: public.to_openssh().map_err(|e| anyhow!("cannot encode the public key: {e}"))?,
+        fingerprint: signature::fingerprint(&public),
+    };
+    Ok((Some(signer), private))
 }
 
 fn certify(args: CertifyArgs) -> Result<Verdict> {
     let started = SystemTime::now();
     let operator = args.operator.clone().expect("clap requires --operator without --check");
-    check_operator(&operator)?;
+    check_name("--operator", &operator)?;
+    if let Some(auditor) = &args.auditor {
+        check_name("--auditor", auditor)?;
+    }
     let out = args.out.clone().expect("clap requires --out without --check");
     for dir in args.sweeps.iter().chain(&args.audits) {
         if dir.canonicalize().ok().is_some_and(|d| out.canonicalize().ok() == Some(d)) {
             bail!("--out {} is one of the input folders: choose another", out.display());
         }
     }
+    let (signer, private_key) = signer(&args)?;
+    let dossier = plan_dossier(&args)?;
     // Claim the folder before the work: a refusal writes nothing.
     let (folder, existing) = OutputFolder::claim(&out)?;
     if let (Existing::Run { kind }, false) = (existing, args.force) {
@@ -361,72 +613,47 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         );
     }
     install_stop_handler()?;
-    let loaded = load(
-        &args.sweeps,
-        &args.audits,
-        args.paytable.as_deref(),
-        args.claims.as_deref(),
-        &args.vectors,
-        args.alpha,
-    )?;
+    let inputs = write_dossier(&folder, &dossier)?;
+    let staged_root = folder.staged("");
+    let loaded = load(&staged_root, &dossier.records(), args.alpha)?;
     let paper = match args.paper {
         PaperArg::A4 => Paper::A4,
         PaperArg::Letter => Paper::Letter,
     };
     let conclusions = loaded.conclusions();
+    let mut sweeps = dossier.sweeps.clone();
+    for (record, s) in sweeps.iter_mut().zip(&loaded.sweeps) {
+        record.rounds = s.tallies.rounds();
+    }
+    let mut audits = dossier.audits.clone();
+    for (record, a) in audits.iter_mut().zip(&loaded.audits) {
+        record.rows = a.audit.rounds;
+    }
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT.into(),
-        version: 1,
+        version: MANIFEST_VERSION,
         fairaudit_version: env!("CARGO_PKG_VERSION").into(),
         source_revision: revision(),
         binary: binary_hash()?,
         created_at: humantime::format_rfc3339_seconds(started).to_string(),
         operator: operator.clone(),
+        auditor: args.auditor.clone(),
+        signer,
+        resweep_limit: args.resweep_limit,
         command_line: command_line(),
         alpha: args.alpha,
         paper: paper.name().into(),
-        paytable: args.paytable.as_deref().map(display),
-        claims: args.claims.as_deref().map(display),
-        vectors: display(&args.vectors),
-        sweeps: loaded
-            .sweeps
-            .iter()
-            .map(|s| SweepRecord {
-                dir: s.dir.clone(),
-                command_line: s.command_line.clone(),
-                rounds: s.tallies.rounds(),
-            })
-            .collect(),
-        audits: loaded
-            .audits
-            .iter()
-            .map(|a| AuditRecord {
-                dir: a.dir.clone(),
-                command_line: a.command_line.clone(),
-                outcomes: a.outcomes.clone(),
-                rows: a.audit.rounds,
-            })
-            .collect(),
-        inputs: hash_inputs(&args, &loaded)?,
+        paytable: dossier.paytable.clone(),
+        claims: dossier.claims.clone(),
+        vectors: dossier.vectors.clone(),
+        sweeps,
+        audits,
+        inputs,
         outputs: Vec::new(),
         pdf_pages: None,
         verdicts: conclusions.verdicts(),
     };
-    let doc = CertificateDoc {
-        manifest: &manifest,
-        sweeps: loaded
-            .sweeps
-            .iter()
-            .map(|s| SweepPart { dir: &s.dir, tallies: &s.tallies, results: &s.results })
-            .collect(),
-        audits: loaded.audits.iter().map(|a| AuditShown { dir: &a.dir, outcomes: &a.outcomes }).collect(),
-        conclusions: &conclusions,
-        exact: &loaded.exact,
-        paytable: &loaded.paytable,
-        not_examined: loaded.not_examined.clone(),
-        resweep_limit: args.resweep_limit,
-    };
-    let html = doc.render();
+    let html = render(&manifest, &loaded);
     folder.write("certificate.html", html.as_bytes())?;
     let mut outputs = vec![hash_file(&folder.staged("certificate.html"), "certificate.html".into())?];
     if !args.no_pdf {
@@ -436,16 +663,21 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         }
     }
     manifest.outputs = outputs;
-    folder.write(MANIFEST_FILE, &manifest.to_bytes())?;
+    let manifest_bytes = manifest.to_bytes();
+    folder.write(MANIFEST_FILE, &manifest_bytes)?;
+    if let Some(key) = &private_key {
+        let armoured = signature::sign(key, &manifest_bytes).map_err(|e| anyhow!("{e}"))?;
+        folder.write(SIGNATURE_FILE, armoured.as_bytes())?;
+    }
     folder.commit()?;
 
     outln!("certificate for {operator}: {}", conclusions.overall());
-    for (i, s) in loaded.sweeps.iter().enumerate() {
+    for (i, (s, record)) in loaded.sweeps.iter().zip(&manifest.sweeps).enumerate() {
         let counts = s.results.battery.counts();
         outln!(
             "  sweep {} ({}): {} rounds, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
             i + 1,
-            s.dir,
+            record.source,
             s.tallies.rounds(),
             s.results.battery.results.len(),
             counts.pass,
@@ -455,11 +687,11 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
             s.results.battery.overall().as_str()
         );
     }
-    for (i, a) in loaded.audits.iter().enumerate() {
+    for (i, (a, record)) in loaded.audits.iter().zip(&manifest.audits).enumerate() {
         outln!(
             "  bet history {} ({}): {} rows, {} mismatches, row checks {}, battery {}",
             i + 1,
-            a.outcomes,
+            record.outcomes_source,
             a.audit.rounds,
             a.audit.mismatches,
             fairaudit::certify::rows_text(&a.audit),
@@ -490,7 +722,25 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         Some(pages) => format!(", certificate.pdf ({pages} pages)"),
         None => String::new(),
     };
-    outln!("output: {} (certificate.html{pdf}, manifest.json)", out.display());
+    outln!(
+        "output: {} (certificate.html{pdf}, {MANIFEST_FILE}; inputs copied to {INPUTS_DIR}/)",
+        out.display()
+    );
+    match (&manifest.signer, &private_key) {
+        (Some(s), Some(_)) => {
+            outln!("signature: {SIGNATURE_FILE}, by {} with key {}", s.identity, s.fingerprint)
+        }
+        (Some(s), None) => outln!(
+            "signature: not made yet: ssh-keygen -Y sign -f KEY -n {} {} (key {})",
+            signature::NAMESPACE,
+            out.join(MANIFEST_FILE).display(),
+            s.fingerprint
+        ),
+        (None, _) => outln!(
+            "signature: UNSIGNED (publish the manifest's SHA-256, or sign with --sign: docs/certify.md)"
+        ),
+    }
+    outln!("manifest SHA-256: {}", sha256_hex(&manifest_bytes));
     Ok(if conclusions.has_finding() { Verdict::Finding } else { Verdict::Clean })
 }
 
@@ -510,6 +760,24 @@ fn find_chromium() -> Option<PathBuf> {
     }
 }
 
+/// The name of Chromium's profile folder inside the staging folder: removed after
+/// printing, and with the staging folder by the next run when certify is killed.
+const CHROMIUM_PROFILE: &str = ".chromium-profile";
+
+/// Stops Chromium and every process it started (its own process group).
+fn stop_chromium(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    {
+        // SAFETY: kill(2) on the process group this function's caller created for the
+        // child; no memory is touched.
+        unsafe {
+            libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
 /// Prints the staged certificate.html to certificate.pdf with headless Chromium; the
 /// number of pages, or `None` (said on stderr) when there is no Chromium or it fails.
 fn render_pdf(folder: &OutputFolder) -> Result<Option<usize>> {
@@ -523,10 +791,11 @@ fn render_pdf(folder: &OutputFolder) -> Result<Option<usize>> {
     let html = folder.staged("certificate.html").canonicalize()?;
     let pdf = folder.staged("certificate.pdf");
     let pdf_abs = html.with_file_name("certificate.pdf");
-    let profile = tempfile::tempdir()?;
+    let profile = html.with_file_name(CHROMIUM_PROFILE);
     // The flags of scripts/check-report.sh: no sandbox (CI runs as root), no GPU, no
     // network noise; no browser header and footer (the page's own CSS has them).
-    let mut child = std::process::Command::new(&chromium)
+    let mut command = std::process::Command::new(&chromium);
+    command
         .args([
             "--headless",
             "--no-sandbox",
@@ -538,26 +807,42 @@ fn render_pdf(folder: &OutputFolder) -> Result<Option<usize>> {
             "--disable-sync",
             "--no-pdf-header-footer",
         ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("--user-data-dir={}", profile.display()))
         .arg(format!("--print-to-pdf={}", pdf_abs.display()))
         .arg(format!("file://{}", html.display()))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .with_context(|| format!("cannot start {}", chromium.display()))?;
+        .stderr(std::process::Stdio::null());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // Its own process group, so that a stop takes its helpers too.
+        command.process_group(0);
+        // SAFETY: prctl is async-signal-safe and touches no memory of the parent; it asks
+        // the kernel to kill Chromium when fairaudit dies, even by SIGKILL.
+        #[cfg(target_os = "linux")]
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+    }
+    let mut child = command.spawn().with_context(|| format!("cannot start {}", chromium.display()))?;
     let started = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait()? {
+            // Helpers of the group may outlive the main process for a moment.
+            stop_chromium(&mut child);
             break Some(status);
         }
         if started.elapsed() > CHROMIUM_TIMEOUT || input::stopped() {
-            let _ = child.kill();
-            let _ = child.wait();
+            stop_chromium(&mut child);
             break None;
         }
         std::thread::sleep(Duration::from_millis(100));
     };
+    let _ = std::fs::remove_dir_all(&profile);
     if input::stopped() {
         return Err(anyhow::Error::new(input::Interrupted));
     }
@@ -581,7 +866,7 @@ fn render_pdf(folder: &OutputFolder) -> Result<Option<usize>> {
 }
 
 /// Re-sweeps a sweep's plan and says whether the tallies come out byte for byte.
-fn resweep(sweep: &LoadedSweep, tally_bytes: &[u8]) -> Result<bool> {
+fn resweep(tallies: &TallyFile, tally_bytes: &[u8]) -> Result<bool> {
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -590,71 +875,240 @@ fn resweep(sweep: &LoadedSweep, tally_bytes: &[u8]) -> Result<bool> {
     let kernel = Kernel::select(KeccakRequest::Auto)?;
     let progress = |_: u64| {};
     let control = SweepControl { chunk: DEFAULT_CHUNK, stop: &STOP, progress: &progress, kernel };
-    let again = pool.install(|| sweep::run(&sweep.tallies.plan, None, &control))?;
+    let again = pool.install(|| sweep::run(&tallies.plan, None, &control))?;
     if !again.complete {
         return Err(anyhow::Error::new(input::Interrupted));
     }
     Ok(again.to_bytes() == tally_bytes)
 }
 
+/// Reads a regular file of at most `limit` bytes; the error says why not.
+fn read_bounded(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    open_regular(path)?.take(limit + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read ({e})"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("larger than {limit} bytes"));
+    }
+    Ok(bytes)
+}
+
+/// Whether anything under the dossier, or a history it pins in place, is not a regular
+/// file or a folder (`unlisted_entries` names each).
+fn special_files(dir: &Path, manifest: &Manifest) -> bool {
+    fn any_special(path: &Path) -> bool {
+        let Ok(entries) = std::fs::read_dir(path) else { return true };
+        entries.flatten().any(|entry| match entry.file_type() {
+            Ok(t) if t.is_dir() => any_special(&entry.path()),
+            Ok(t) => !t.is_file(),
+            Err(_) => true,
+        })
+    }
+    any_special(dir)
+        || manifest
+            .audits
+            .iter()
+            .any(|a| Path::new(&a.outcomes).is_absolute() && open_regular(Path::new(&a.outcomes)).is_err())
+}
+
+/// Where two documents first differ, as a line number.
+fn first_difference(a: &[u8], b: &[u8]) -> usize {
+    let at = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    a[..at].iter().filter(|&&c| c == b'\n').count() + 1
+}
+
+/// The signature's part of a check: what to print, and the mismatch when it fails.
+fn check_signature(
+    dir: &Path,
+    manifest: &Manifest,
+    manifest_bytes: &[u8],
+    allowed: Option<&[AllowedSigner]>,
+) -> Result<(String, Option<Mismatch>)> {
+    let path = dir.join(SIGNATURE_FILE);
+    let present = std::fs::symlink_metadata(&path).is_ok();
+    let signature = if present {
+        Some(read_bounded(&path, SIGNATURE_LIMIT).map_err(|why| anyhow!("{SIGNATURE_FILE}: {why}"))?)
+    } else {
+        None
+    };
+    Ok(match (&manifest.signer, signature, allowed) {
+        (None, None, None) => ("UNSIGNED: nothing ties this certificate to an auditor; compare the manifest's SHA-256 with the one the auditor published (--expect-manifest)".into(), None),
+        (None, None, Some(_)) | (Some(_), None, Some(_)) => (
+            "UNSIGNED".into(),
+            Some(format!("{SIGNATURE_FILE}: missing, and --allowed-signers asks for a signature")),
+        ),
+        (Some(s), None, None) => (
+            format!("UNSIGNED: the manifest names {}'s key {} but {SIGNATURE_FILE} is not there (sign it with ssh-keygen -Y sign)", s.identity, s.fingerprint),
+            None,
+        ),
+        (None, Some(_), _) => (
+            "signature present, but the manifest names no signer".into(),
+            Some(format!("{SIGNATURE_FILE}: the manifest names no signer to check it against")),
+        ),
+        (Some(s), Some(sig), Some(allowed)) => match signature::verify(&sig, manifest_bytes, allowed, &s.identity) {
+            Ok(good) if good.fingerprint == s.fingerprint => {
+                (format!("signature: GOOD, by {} with key {}", good.principal, good.fingerprint), None)
+            }
+            Ok(good) => (
+                "signature: BAD".into(),
+                Some(format!("{SIGNATURE_FILE}: made with key {}, the manifest names {}", good.fingerprint, s.fingerprint)),
+            ),
+            Err(why) => ("signature: BAD".into(), Some(format!("{SIGNATURE_FILE}: {why}"))),
+        },
+        (Some(s), Some(sig), None) => {
+            let own = ssh_key::PublicKey::from_openssh(&s.public_key)
+                .map_err(|e| anyhow!("{MANIFEST_FILE}: the signer's public key is not readable ({e})"))?;
+            let signers = [AllowedSigner { principals: vec![s.identity.clone()], namespaces: None, key: own }];
+            match signature::verify(&sig, manifest_bytes, &signers, &s.identity) {
+                Ok(good) => (
+                    format!("signature: valid for the key the manifest names ({}), which proves nothing about who holds it: pass --allowed-signers FILE with the auditor's published key", good.fingerprint),
+                    None,
+                ),
+                Err(why) => ("signature: BAD".into(), Some(format!("{SIGNATURE_FILE}: {why}"))),
+            }
+        }
+    })
+}
+
 fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
     let manifest_path = dir.join(MANIFEST_FILE);
-    let bytes = std::fs::read(&manifest_path)
-        .with_context(|| format!("{}: cannot read (not a certificate folder?)", manifest_path.display()))?;
+    let bytes = read_bounded(&manifest_path, MANIFEST_LIMIT)
+        .map_err(|why| anyhow!("{}: {why} (not a certificate folder?)", manifest_path.display()))?;
+    let digest = sha256_hex(&bytes);
+    let expected = args
+        .expect_manifest
+        .as_deref()
+        .map(|e| {
+            let e = e.trim().to_ascii_lowercase();
+            let e = e.strip_prefix("sha256:").unwrap_or(&e).to_owned();
+            if e.len() == 64 && e.bytes().all(|b| b.is_ascii_hexdigit()) {
+                Ok(e)
+            } else {
+                Err(anyhow!("--expect-manifest must be a SHA-256 as 64 hex digits"))
+            }
+        })
+        .transpose()?;
+    let allowed = match &args.allowed_signers {
+        Some(path) => {
+            let text =
+                read_bounded(path, MANIFEST_LIMIT).map_err(|why| anyhow!("{}: {why}", path.display()))?;
+            let text = String::from_utf8(text).map_err(|_| anyhow!("{}: not UTF-8 text", path.display()))?;
+            Some(signature::parse_allowed_signers(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
     let manifest = Manifest::from_bytes(&bytes).map_err(|e| anyhow!("{}: {e}", manifest_path.display()))?;
     install_stop_handler()?;
+    outln!("manifest SHA-256: {digest}");
     let mut mismatches: Vec<Mismatch> = Vec::new();
-    mismatches.extend(compare_hashes(&manifest.outputs, |p| dir.join(p)));
-    mismatches.extend(compare_hashes(&manifest.inputs, |p| PathBuf::from(p)));
+    if let Some(expected) = &expected {
+        if *expected != digest {
+            mismatches.push(format!("{MANIFEST_FILE}: SHA-256 {digest}, not the expected {expected}"));
+        }
+    }
+    let (signature_line, signature_mismatch) = check_signature(dir, &manifest, &bytes, allowed.as_deref())?;
+    mismatches.extend(signature_mismatch);
+
+    // Exactly the listed files.
+    let mut listed: Vec<&str> = manifest
+        .outputs
+        .iter()
+        .chain(&manifest.inputs)
+        .map(|f| f.path.as_str())
+        .filter(|p| !Path::new(p).is_absolute())
+        .collect();
+    listed.push(MANIFEST_FILE);
+    if std::fs::symlink_metadata(dir.join(SIGNATURE_FILE)).is_ok() {
+        listed.push(SIGNATURE_FILE);
+    }
+    mismatches.extend(unlisted_entries(dir, &listed));
+    let mut unreadable: Vec<Unreadable> = Vec::new();
+    for files in [&manifest.outputs, &manifest.inputs] {
+        let (changed, missing) = compare_hashes(files, |p| at(dir, p));
+        mismatches.extend(changed);
+        unreadable.extend(missing);
+    }
     let files = manifest.outputs.len() + manifest.inputs.len();
 
-    let sweeps: Vec<PathBuf> = manifest.sweeps.iter().map(|s| PathBuf::from(&s.dir)).collect();
-    let audits: Vec<PathBuf> = manifest.audits.iter().map(|a| PathBuf::from(&a.dir)).collect();
-    let loaded = load(
-        &sweeps,
-        &audits,
-        manifest.paytable.as_deref().map(Path::new),
-        manifest.claims.as_deref().map(Path::new),
-        Path::new(&manifest.vectors),
-        manifest.alpha,
-    );
+    let records = Records {
+        sweeps: &manifest.sweeps,
+        audits: &manifest.audits,
+        paytable: manifest.paytable.as_deref(),
+        claims: manifest.claims.as_deref(),
+        vectors: &manifest.vectors,
+    };
     let mut reswept = 0u64;
     let mut not_reswept = Vec::new();
+    // Recompute only from files known to be regular and of their recorded size: a pinned
+    // tally replaced by a link to /dev/zero must be refused, not read.
+    let loaded = if unreadable.is_empty() && special_files(dir, &manifest) {
+        Err(anyhow!("the dossier holds special files or links (named above); nothing was read from it"))
+    } else if unreadable.is_empty() {
+        load(dir, &records, manifest.alpha)
+    } else {
+        Err(anyhow!("pinned files could not be read (named above)"))
+    };
     match loaded {
         Err(error) if input::is_interrupted(&error) => return Err(error),
-        Err(error) => mismatches.push(format!("cannot recompute the verdicts: {error:#}")),
+        Err(error) => unreadable.push(Unreadable(format!("cannot recompute the verdicts: {error:#}"))),
         Ok(loaded) => {
-            for sweep in &loaded.sweeps {
+            for (sweep, record) in loaded.sweeps.iter().zip(&manifest.sweeps) {
                 let rounds = sweep.tallies.rounds();
+                if rounds != record.rounds {
+                    mismatches.push(format!(
+                        "{MANIFEST_FILE}: {} records {} rounds, its tallies hold {rounds}",
+                        record.dir, record.rounds
+                    ));
+                }
+                if sweep.command_line != record.command_line {
+                    mismatches
+                        .push(format!("{MANIFEST_FILE}: {}'s command differs from its run.json", record.dir));
+                }
                 if rounds > args.resweep_limit {
-                    not_reswept.push(format!("{} ({rounds} rounds)", sweep.dir));
+                    not_reswept.push(format!("{} ({rounds} rounds)", record.source));
                     continue;
                 }
-                let tally_path = Path::new(&sweep.dir).join(TALLY_FILE);
-                let bytes = std::fs::read(&tally_path).with_context(|| display(&tally_path))?;
-                if !resweep(sweep, &bytes)? {
+                let tally_path = at(dir, &record.dir).join(TALLY_FILE);
+                let bytes =
+                    std::fs::read(&tally_path).with_context(|| format!("{}/{TALLY_FILE}", record.dir))?;
+                if !resweep(&sweep.tallies, &bytes)? {
                     mismatches.push(format!(
-                        "{}: re-sweeping its plan gives different tallies",
-                        tally_path.display()
+                        "{}/{TALLY_FILE}: re-sweeping its plan gives different tallies",
+                        record.dir
                     ));
                 }
                 reswept += rounds;
             }
+            for (audit, record) in loaded.audits.iter().zip(&manifest.audits) {
+                if audit.audit.rounds != record.rows {
+                    mismatches.push(format!(
+                        "{MANIFEST_FILE}: {} records {} rows, its history holds {}",
+                        record.dir, record.rows, audit.audit.rounds
+                    ));
+                }
+                if audit.command_line != record.command_line {
+                    mismatches
+                        .push(format!("{MANIFEST_FILE}: {}'s command differs from its run.json", record.dir));
+                }
+            }
             let recomputed = loaded.conclusions().verdicts();
             mismatches.extend(compare_verdicts(MANIFEST_FILE, &manifest.verdicts, &recomputed, true));
-            let html_path = dir.join("certificate.html");
-            match std::fs::read_to_string(&html_path) {
-                Ok(html) => {
-                    let shown = verdicts_in(&html);
-                    if shown.is_empty() {
-                        mismatches.push("certificate.html: shows no verdict fairaudit can read".into());
+            let html = render(&manifest, &loaded);
+            match read_bounded(&dir.join("certificate.html"), MANIFEST_LIMIT) {
+                Ok(shown) if shown == html.as_bytes() => {}
+                Ok(shown) => mismatches.push(format!(
+                    "certificate.html: differs from the document its pinned inputs give, from line {}{}",
+                    first_difference(&shown, html.as_bytes()),
+                    match (&manifest.source_revision, revision()) {
+                        (Some(theirs), Some(ours)) if *theirs != ours => format!(
+                            " (it was written by fairaudit {theirs}, this is {ours}: a document written by another version is checked with that version)"
+                        ),
+                        _ => String::new(),
                     }
-                    mismatches.extend(compare_verdicts("certificate.html", &shown, &recomputed, false));
-                }
-                Err(error) => mismatches.push(format!("certificate.html: cannot read ({error})")),
+                )),
+                Err(why) => unreadable.push(Unreadable(format!("certificate.html: {why}"))),
             }
             outln!(
-                "recomputed {} verdicts from {} sweep(s), {} bet history(ies) and {} worked rounds",
+                "recomputed {} verdicts from {} sweep(s), {} bet history(ies) and {} worked rounds; certificate.html rendered again",
                 recomputed.len(),
                 loaded.sweeps.len(),
                 loaded.audits.len(),
@@ -677,17 +1131,28 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
                 env!("CARGO_PKG_VERSION"),
                 &binary.sha256[..16],
                 manifest.fairaudit_version,
-                &manifest.binary.sha256[..manifest.binary.sha256.len().min(16)]
+                &manifest.binary.sha256[..16]
             );
         }
     }
-    if mismatches.is_empty() {
-        outln!("check: every hash and every verdict of {} matches", dir.display());
-        return Ok(Verdict::Clean);
-    }
+    outln!("{signature_line}");
     for mismatch in &mismatches {
         outln!("MISMATCH {mismatch}");
     }
-    outln!("check: {} mismatch(es) in {}", mismatches.len(), dir.display());
-    Ok(Verdict::Finding)
+    for Unreadable(why) in &unreadable {
+        outln!("CANNOT CHECK {why}");
+    }
+    if !mismatches.is_empty() {
+        outln!("check: {} mismatch(es) in {}", mismatches.len(), dir.display());
+        return Ok(Verdict::Finding);
+    }
+    if !unreadable.is_empty() {
+        bail!(
+            "{}: {} pinned file(s) or figure(s) could not be checked (listed above)",
+            dir.display(),
+            unreadable.len()
+        );
+    }
+    outln!("check: every file, hash, figure and verdict of {} matches", dir.display());
+    Ok(Verdict::Clean)
 }

@@ -46,6 +46,9 @@ pub const OUR_FILES: &[&str] = &[
     "certificate.html",
     "certificate.pdf",
     "manifest.json",
+    "manifest.json.sig",
+    // The certificate's dossier: a folder, replaced as a whole.
+    "inputs",
 ];
 
 /// What the target folder held when it was claimed.

@@ -4,16 +4,19 @@
 //! a new page, with a running header and page numbers (CSS paged media, which headless
 //! Chromium renders into `certificate.pdf`).
 //!
-//! It formats; it computes nothing. Every verdict it shows carries its key
-//! (`data-verdict="KEY"`, the keys of [`crate::certify`]), so `certify --check` can read
-//! the verdicts back from the document ([`verdicts_in`]) and name any that was altered.
+//! It formats; it computes nothing, and the same inputs always give the same bytes:
+//! `certify --check` renders the document again from the dossier's pinned inputs and
+//! compares it byte for byte (scanning a document for verdict words could be evaded by
+//! markup). Every verdict it shows carries its key (`data-verdict="KEY"`, the keys of
+//! [`crate::certify`]) for readers and tools.
 
 use super::html::test_figures;
 use super::svg::escape;
+use crate::certify::signature::NAMESPACE as SIGNATURE_NAMESPACE;
 use crate::certify::worked::WorkedRound;
 use crate::certify::{
     battery_key, claim_key, claim_text, rows_key, rows_text, test_key, worked_key, worked_text, Conclusions,
-    Manifest, RecordedVerdict, OVERALL_KEY,
+    Manifest, OVERALL_KEY,
 };
 use crate::games::GameId;
 use crate::results::{RejectionRow, RunResults};
@@ -103,7 +106,8 @@ fn style(paper: Paper, operator: &str) -> String {
          .verdict{{display:inline-block;font-size:20pt;font-weight:700;padding:4px 16px;border-radius:5px;color:#fff}}\
          .verdict span{{color:#fff!important}}td code.t{{white-space:nowrap}}.PASS{{background:#1e8449}}.FINDINGS,.FAIL{{background:#c0392b}}.WEAK{{background:#d68910}}.INSUFFICIENT{{background:#7f8c8d}}\
          .v-PASS,.v-HOLDS,.v-CLEAN,.v-MATCHES{{color:#1e6b3a;font-weight:700}}.v-FAIL,.v-DOES-NOT-HOLD,.v-FINDINGS,.v-DIFFERS{{color:#b03a2e;font-weight:700}}.v-WEAK{{color:#b9770e;font-weight:700}}.v-INSUFFICIENT{{color:#616a6b;font-weight:700}}\
-         .illustrative{{background:#fcebcf;border-left:4px solid #d68910;padding:4px 8px}}.note{{color:#555;font-size:8.5pt}}\
+         .illustrative{{background:#fcebcf;border-left:4px solid #d68910;padding:4px 8px}}\
+         .signature{{border:1px solid #999;padding:4px 8px;margin:8px 0;font-size:9pt}}.unsigned{{border-color:#b03a2e;background:#fbeeee}}.note{{color:#555;font-size:8.5pt}}\
          ol.register li{{margin-bottom:5px}}.keep{{break-inside:avoid}}b.rej{{color:#b03a2e}}",
         size = paper.name(),
         op = css_string(operator),
@@ -134,32 +138,6 @@ fn verdict_span(key: &str, verdict: &str) -> String {
         escape(key),
         escape(verdict)
     )
-}
-
-/// The verdicts a certificate shows, read back from its HTML.
-pub fn verdicts_in(html: &str) -> Vec<RecordedVerdict> {
-    let mut found = Vec::new();
-    let mut rest = html;
-    while let Some(at) = rest.find("data-verdict=\"") {
-        rest = &rest[at + "data-verdict=\"".len()..];
-        let Some(end) = rest.find('"') else { break };
-        let key = unescape(&rest[..end]);
-        rest = &rest[end..];
-        let Some(open) = rest.find('>') else { break };
-        rest = &rest[open + 1..];
-        let Some(close) = rest.find('<') else { break };
-        found.push(RecordedVerdict { key, verdict: unescape(&rest[..close]) });
-        rest = &rest[close..];
-    }
-    found
-}
-
-fn unescape(text: &str) -> String {
-    text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
 }
 
 /// What each test computes and its null, by test name (the reference is
@@ -332,6 +310,7 @@ impl CertificateDoc<'_> {
             m.alpha,
             verdict_span(OVERALL_KEY, overall),
         );
+        self.signature_block(html);
         html.push_str("<p>PASS means: every outcome test passes, every published claim about the games in scope holds, every audited row checks out, and every worked round reproduces its vector. FINDINGS means at least one of these does not; each is listed below.</p>");
         html.push_str("<table><thead><tr><th>what</th><th>verdict</th><th>where</th></tr></thead>");
         for (i, part) in self.sweeps.iter().enumerate() {
@@ -384,6 +363,32 @@ impl CertificateDoc<'_> {
         }
         html.push_str("<p class=\"note\">Contents: 1 Scope · 2 Method · 3 Results · 4 Limitations register · 5 Worked recomputations · 6 Inputs, binary and commands. \
             Anyone can re-check this certificate: <code>fairaudit certify --check DIR</code> recomputes every hash in manifest.json and every verdict above from the inputs.</p></header>");
+    }
+
+    /// Who vouches for the certificate: the auditor and the key that signs manifest.json,
+    /// with the standard command that verifies it; or UNSIGNED, said plainly.
+    fn signature_block(&self, html: &mut String) {
+        let m = self.manifest;
+        let auditor =
+            m.auditor.as_deref().map(|a| format!("<b>Auditor:</b> {}. ", escape(a))).unwrap_or_default();
+        match &m.signer {
+            Some(signer) => {
+                let _ = write!(
+                    html,
+                    "<div class=\"signature\">{auditor}<b>Signed</b>: manifest.json, which pins every file and verdict of this certificate, is signed in manifest.json.sig (OpenSSH signature, namespace <code>{ns}</code>) by the key <code>{fp}</code> of <code>{id}</code>. \
+                     Verify it with the auditor's published key in an allowed-signers file: <code>ssh-keygen -Y verify -f allowed_signers -I {id} -n {ns} -s manifest.json.sig &lt; manifest.json</code>, or <code>fairaudit certify --check DIR --allowed-signers allowed_signers</code>.</div>",
+                    ns = SIGNATURE_NAMESPACE,
+                    fp = escape(&signer.fingerprint),
+                    id = escape(&signer.identity),
+                );
+            }
+            None => {
+                let _ = write!(
+                    html,
+                    "<div class=\"signature unsigned\">{auditor}<b>UNSIGNED</b>: no key signs this certificate. It is tied to its auditor only by the SHA-256 of its manifest.json, which the auditor publishes: <code>fairaudit certify --check DIR --expect-manifest SHA256</code> compares it.</div>"
+                );
+            }
+        }
     }
 
     fn illustrative_note(&self, game: GameId) -> String {
@@ -753,7 +758,11 @@ impl CertificateDoc<'_> {
         } else {
             format!("<b>Re-checking.</b> {} sweep(s) exceed {} rounds: <code>certify --check</code> recomputes their verdicts from their pinned tallies but does not re-sweep them (pass <code>--resweep-limit</code> to).", beyond.len(), count(self.resweep_limit))
         });
-        items.push("<b>The manifest pins, it does not sign.</b> Anyone who can rewrite the whole folder can rewrite the hashes too: publish the SHA-256 of manifest.json (or sign it) where the operator's players can see it.".into());
+        items.push(if self.manifest.signer.is_some() {
+            "<b>A signature ties the certificate to a key, not to a person.</b> It proves who wrote manifest.json only to a reader who has the auditor's public key from a source they trust (the auditor's own site, a regulator's register); a key taken from this certificate proves nothing.".into()
+        } else {
+            "<b>The manifest pins, it does not sign.</b> Anyone who can rewrite the whole folder can rewrite the hashes too: publish the SHA-256 of manifest.json (or sign it: <code>certify --sign</code>) where the operator's players can see it.".into()
+        });
         html.push_str("<section id=\"limitations\"><h2>4. Limitations register</h2><ol class=\"register\">");
         for item in items {
             let _ = write!(html, "<li>{item}</li>");
@@ -813,7 +822,7 @@ impl CertificateDoc<'_> {
                 file.sha256
             );
         }
-        html.push_str("</table><p class=\"note\">manifest.json holds these hashes, the hashes of this document and of certificate.pdf, and every verdict above under its key. <code>fairaudit certify --check DIR</code>, run from the directory the certificate was written in, recomputes every hash, re-sweeps the sweeps, replays the bet histories and the worked rounds, and names each file or verdict that differs.</p></section>");
+        html.push_str("</table><p class=\"note\">manifest.json holds these hashes, the hashes of this document and of certificate.pdf, and every verdict above under its key. <code>fairaudit certify --check DIR</code>, run from any directory on a copy of this folder, checks that the folder holds exactly these files, recomputes every hash, re-sweeps the sweeps, replays the bet histories and the worked rounds from the copies in <code>inputs/</code>, renders this document again and compares it byte for byte, and names each file, figure or verdict that differs.</p></section>");
     }
 }
 
@@ -1030,21 +1039,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn verdicts_read_back_from_the_document_with_their_keys() {
-        let html = format!(
-            "<p>{} and {}</p>",
-            verdict_span("claim keno rtp 99%", "DOES NOT HOLD"),
-            verdict_span("audit 1 keno player:\"x\" & <y> pairs", "PASS")
-        );
+    fn a_verdict_carries_its_key_escaped() {
         assert_eq!(
-            verdicts_in(&html),
-            vec![
-                RecordedVerdict { key: "claim keno rtp 99%".into(), verdict: "DOES NOT HOLD".into() },
-                RecordedVerdict {
-                    key: "audit 1 keno player:\"x\" & <y> pairs".into(),
-                    verdict: "PASS".into()
-                },
-            ]
+            verdict_span("audit 1 keno player:\"x\" & <y> pairs", "DOES NOT HOLD"),
+            "<span class=\"v-DOES-NOT-HOLD\" data-verdict=\"audit 1 keno player:&quot;x&quot; &amp; &lt;y&gt; pairs\">DOES NOT HOLD</span>"
         );
     }
 

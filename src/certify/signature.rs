@@ -1,0 +1,253 @@
+//! Signatures of a certificate's manifest in OpenSSH's SSHSIG format, so that anyone can
+//! verify them with a standard tool (`ssh-keygen -Y verify`) as well as with fairaudit.
+//!
+//! The signature covers `manifest.json`, which pins every other file of the certificate by
+//! SHA-256 and records every verdict: a valid signature by a key the reader trusts means
+//! the whole folder is as the auditor wrote it. It is stored beside the manifest in
+//! [`SIGNATURE_FILE`], armoured, under the namespace [`NAMESPACE`] (a signature made for
+//! another purpose, say a git commit, does not verify as a certificate's).
+//!
+//! Trust comes from an allowed-signers file, OpenSSH's format (`ssh-keygen(1)`, section
+//! ALLOWED SIGNERS): one key per line, `PRINCIPALS [OPTIONS] KEYTYPE BASE64 [COMMENT]`.
+//! fairaudit reads the principals (comma-separated, `*` and `?` wildcards), the
+//! `namespaces="…"` option and the key; a line with `cert-authority`, `valid-after` or
+//! `valid-before` is refused rather than half-honoured. The key and signature formats are
+//! the `ssh-key` crate's.
+
+use ssh_key::{HashAlg, LineEnding, PrivateKey, PublicKey, SshSig};
+
+/// The SSHSIG namespace of a certificate's signature (`ssh-keygen -Y sign -n`).
+pub const NAMESPACE: &str = "fairaudit-certificate";
+
+/// The signature's file name in a certificate folder.
+pub const SIGNATURE_FILE: &str = "manifest.json.sig";
+
+/// The SHA-256 fingerprint of a public key as `ssh-keygen -l` prints it (`SHA256:…`).
+pub fn fingerprint(key: &PublicKey) -> String {
+    key.fingerprint(HashAlg::Sha256).to_string()
+}
+
+/// The armoured SSHSIG signature of `message` by `key`.
+pub fn sign(key: &PrivateKey, message: &[u8]) -> Result<String, String> {
+    if key.is_encrypted() {
+        return Err("the key is protected by a passphrase, which fairaudit does not ask for: sign manifest.json with ssh-keygen -Y sign instead (docs/certify.md)".into());
+    }
+    let signature = key.sign(NAMESPACE, HashAlg::Sha512, message).map_err(|e| format!("cannot sign: {e}"))?;
+    signature.to_pem(LineEnding::LF).map_err(|e| format!("cannot encode the signature: {e}"))
+}
+
+/// One line of an allowed-signers file.
+#[derive(Debug, Clone)]
+pub struct AllowedSigner {
+    /// Principal patterns the key may sign as.
+    pub principals: Vec<String>,
+    /// Namespaces the key may sign in, when the line restricts them.
+    pub namespaces: Option<Vec<String>>,
+    /// The key.
+    pub key: PublicKey,
+}
+
+/// Splits a line into fields at unquoted whitespace (quotes kept inside fields).
+fn fields(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        if c == '"' {
+            quoted = !quoted;
+            field.push(c);
+        } else if c.is_whitespace() && !quoted {
+            if !field.is_empty() {
+                out.push(std::mem::take(&mut field));
+            }
+        } else {
+            field.push(c);
+        }
+    }
+    if !field.is_empty() {
+        out.push(field);
+    }
+    out
+}
+
+/// Reads an allowed-signers file; an error names the line.
+pub fn parse_allowed_signers(text: &str) -> Result<Vec<AllowedSigner>, String> {
+    let mut signers = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |what: &str| format!("line {}: {what}", number + 1);
+        let fields = fields(line);
+        if fields.len() < 3 {
+            return Err(at("expected PRINCIPALS [OPTIONS] KEYTYPE KEY"));
+        }
+        let principals: Vec<String> = fields[0].trim_matches('"').split(',').map(str::to_owned).collect();
+        // The options field is there when the second field is not a key type.
+        let (options, key_at) = if fields[1].starts_with("ssh-")
+            || fields[1].starts_with("ecdsa-")
+            || fields[1].starts_with("sk-")
+        {
+            (None, 1)
+        } else {
+            (Some(fields[1].as_str()), 2)
+        };
+        let mut namespaces = None;
+        for option in options.map(|o| o.split(',').collect::<Vec<_>>()).unwrap_or_default() {
+            let (name, value) = option.split_once('=').unwrap_or((option, ""));
+            match name.to_ascii_lowercase().as_str() {
+                "namespaces" => {
+                    namespaces = Some(value.trim_matches('"').split(',').map(str::to_owned).collect());
+                }
+                other => return Err(at(&format!("option '{other}' is not supported by fairaudit"))),
+            }
+        }
+        let key_text = fields.get(key_at..key_at + 2).ok_or_else(|| at("no key"))?.join(" ");
+        let key = PublicKey::from_openssh(&key_text).map_err(|e| at(&format!("not a public key ({e})")))?;
+        signers.push(AllowedSigner { principals, namespaces, key });
+    }
+    if signers.is_empty() {
+        return Err("names no key".into());
+    }
+    Ok(signers)
+}
+
+/// Whether `name` matches an OpenSSH pattern (`*` any run, `?` one character).
+fn matches(pattern: &str, name: &str) -> bool {
+    fn go(p: &[char], n: &[char]) -> bool {
+        match p.split_first() {
+            None => n.is_empty(),
+            Some(('*', rest)) => (0..=n.len()).any(|i| go(rest, &n[i..])),
+            Some(('?', rest)) => !n.is_empty() && go(rest, &n[1..]),
+            Some((c, rest)) => n.first() == Some(c) && go(rest, &n[1..]),
+        }
+    }
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    go(&p, &n)
+}
+
+/// What a verified signature says: who signed, with which key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoodSignature {
+    /// The principal the signature was checked for.
+    pub principal: String,
+    /// The key's SHA-256 fingerprint.
+    pub fingerprint: String,
+}
+
+/// Verifies the armoured `signature` of `message` as made by `principal` with a key that
+/// `signers` allow for [`NAMESPACE`]; the error says why it does not verify.
+pub fn verify(
+    signature: &[u8],
+    message: &[u8],
+    signers: &[AllowedSigner],
+    principal: &str,
+) -> Result<GoodSignature, String> {
+    let signature = SshSig::from_pem(signature).map_err(|e| format!("not an SSH signature ({e})"))?;
+    if signature.namespace() != NAMESPACE {
+        return Err(format!("made for namespace '{}', not '{NAMESPACE}'", signature.namespace()));
+    }
+    let signer = signers
+        .iter()
+        .filter(|s| s.key.key_data() == signature.public_key())
+        .find(|s| {
+            s.principals.iter().any(|p| matches(p, principal))
+                && s.namespaces.as_ref().is_none_or(|n| n.iter().any(|n| matches(n, NAMESPACE)))
+        })
+        .ok_or_else(|| {
+            format!(
+                "made with key {}, which the allowed signers do not list for '{principal}' in namespace {NAMESPACE}",
+                PublicKey::from(signature.public_key().clone()).fingerprint(HashAlg::Sha256)
+            )
+        })?;
+    signer.key.verify(NAMESPACE, message, &signature).map_err(|_| {
+        "does not verify: manifest.json was changed after it was signed, or the signature was".to_owned()
+    })?;
+    Ok(GoodSignature { principal: principal.to_owned(), fingerprint: fingerprint(&signer.key) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ssh_key::private::{Ed25519Keypair, KeypairData};
+
+    fn key(seed: u8) -> PrivateKey {
+        let pair = Ed25519Keypair::from_seed(&[seed; 32]);
+        PrivateKey::new(KeypairData::Ed25519(pair), "auditor").unwrap()
+    }
+
+    fn allowed(principals: &str, key: &PrivateKey) -> Vec<AllowedSigner> {
+        let line = format!("{principals} {}", key.public_key().to_openssh().unwrap());
+        parse_allowed_signers(&line).unwrap()
+    }
+
+    #[test]
+    fn a_signature_verifies_for_its_principal_and_not_after_any_change() {
+        let k = key(1);
+        let signature = sign(&k, b"manifest").unwrap();
+        let good =
+            verify(signature.as_bytes(), b"manifest", &allowed("audit@example.org", &k), "audit@example.org");
+        assert_eq!(good.unwrap().fingerprint, fingerprint(k.public_key()));
+        assert!(verify(
+            signature.as_bytes(),
+            b"manifesT",
+            &allowed("audit@example.org", &k),
+            "audit@example.org"
+        )
+        .unwrap_err()
+        .contains("does not verify"));
+        // Another principal, another key: refused, named.
+        assert!(verify(
+            signature.as_bytes(),
+            b"manifest",
+            &allowed("other@example.org", &k),
+            "audit@example.org"
+        )
+        .is_err());
+        assert!(verify(
+            signature.as_bytes(),
+            b"manifest",
+            &allowed("audit@example.org", &key(2)),
+            "audit@example.org"
+        )
+        .unwrap_err()
+        .contains("do not list"));
+        // Wildcards, as OpenSSH reads them.
+        assert!(verify(
+            signature.as_bytes(),
+            b"manifest",
+            &allowed("*@example.org", &k),
+            "audit@example.org"
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn a_signature_for_another_namespace_is_refused() {
+        let k = key(3);
+        let other = k.sign("git", HashAlg::Sha512, b"manifest").unwrap().to_pem(LineEnding::LF).unwrap();
+        assert!(verify(other.as_bytes(), b"manifest", &allowed("a", &k), "a")
+            .unwrap_err()
+            .contains("namespace"));
+        let line = format!("a namespaces=\"git\" {}", k.public_key().to_openssh().unwrap());
+        let signers = parse_allowed_signers(&line).unwrap();
+        let signature = sign(&k, b"m").unwrap();
+        assert!(verify(signature.as_bytes(), b"m", &signers, "a").is_err());
+    }
+
+    #[test]
+    fn allowed_signers_lines_are_read_or_refused_by_line() {
+        let k = key(4);
+        let public = k.public_key().to_openssh().unwrap();
+        let text = format!("# comment\n\na,b namespaces=\"fairaudit-certificate\" {public} comment\n");
+        let signers = parse_allowed_signers(&text).unwrap();
+        assert_eq!(signers[0].principals, ["a", "b"]);
+        assert!(parse_allowed_signers(&format!("a cert-authority {public}"))
+            .unwrap_err()
+            .starts_with("line 1"));
+        assert!(parse_allowed_signers("a ssh-ed25519 notbase64").unwrap_err().contains("line 1"));
+        assert!(parse_allowed_signers("# nothing\n").is_err());
+        assert!(verify(b"garbage", b"m", &signers, "a").unwrap_err().contains("not an SSH signature"));
+    }
+}
