@@ -20,6 +20,7 @@
 //! | checked from another directory, or a copied dossier | `a_dossier_copied_elsewhere_checks_from_any_directory` |
 //! | a signature by fairaudit checked by ssh-keygen, and the reverse | `signatures_verify_both_ways_with_openssh` |
 //! | a reordering character in the operator's name | `names_with_reordering_characters_are_refused` |
+//! | the Keno claim judged against the illustrative paytable | `keno_claims_without_the_operators_paytable_are_not_assessed_wherever_they_appear` |
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -209,13 +210,25 @@ fn an_audited_history_is_replayed_and_its_log_pinned() {
 }
 
 #[test]
-fn keno_claims_against_the_illustrative_paytable_say_so_wherever_they_appear() {
+fn keno_claims_without_the_operators_paytable_are_not_assessed_wherever_they_appear() {
     let dir = tempfile::tempdir().unwrap();
     let (swept, cert) = (dir.path().join("sweep"), dir.path().join("cert"));
     sweep(&swept, "keno", "0..5000");
     let made = certify(&[&swept], &[], &cert, false);
-    assert!(stdout(&made).contains("claim keno rtp 99%: HOLDS (against the ILLUSTRATIVE example paytable)"));
+    assert!(
+        stdout(&made).contains("claim keno rtp 99%: NOT ASSESSED (no operator paytable"),
+        "{}",
+        stdout(&made)
+    );
+    let manifest = std::fs::read_to_string(cert.join("manifest.json")).unwrap();
+    assert!(
+        manifest.contains("\"key\": \"claim keno rtp 99%\",\n      \"verdict\": \"NOT ASSESSED\""),
+        "{manifest}"
+    );
+    // Only Keno is in scope: only Keno rounds are worked through.
+    assert!(stdout(&made).contains("worked rounds: 2 of 2 reproduce"), "{}", stdout(&made));
     let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    assert!(!html.contains(">HOLDS<"), "no green HOLDS for a claim judged against the example");
     let marker = "data-verdict=\"claim keno rtp 99%\"";
     let places: Vec<usize> = html.match_indices(marker).map(|(at, _)| at).collect();
     assert!(places.len() >= 2, "on the cover and in the results");

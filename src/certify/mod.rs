@@ -284,14 +284,9 @@ pub fn worked_key(index: usize) -> String {
 /// The key of the certificate's overall verdict.
 pub const OVERALL_KEY: &str = "certificate";
 
-/// A claim's verdict as the certificate writes it.
-pub fn claim_text(verdict: &ClaimVerdict) -> &'static str {
-    if verdict.holds() {
-        "HOLDS"
-    } else {
-        "DOES NOT HOLD"
-    }
-}
+/// The verdict of a claim that cannot be judged: a Keno claim without the operator's
+/// paytable (the illustrative example's figures say nothing about the operator).
+pub const NOT_ASSESSED: &str = "NOT ASSESSED";
 
 /// An audit's row checks as the certificate writes them.
 pub fn rows_text(audit: &Audit) -> &'static str {
@@ -329,9 +324,28 @@ pub struct Conclusions<'a> {
     pub claims: &'a [ClaimVerdict],
     /// The worked recomputations.
     pub worked: &'a [WorkedRound],
+    /// Whether the Keno figures come from the illustrative example paytable (then a Keno
+    /// claim is [`NOT_ASSESSED`]).
+    pub illustrative_keno: bool,
 }
 
 impl Conclusions<'_> {
+    /// Whether a claim is judged at all (see [`NOT_ASSESSED`]).
+    pub fn assessed(&self, claim: &ClaimVerdict) -> bool {
+        !(self.illustrative_keno && claim.claim.game == GameId::Keno)
+    }
+
+    /// A claim's verdict as the certificate writes it.
+    pub fn claim_text(&self, claim: &ClaimVerdict) -> &'static str {
+        if !self.assessed(claim) {
+            NOT_ASSESSED
+        } else if claim.holds() {
+            "HOLDS"
+        } else {
+            "DOES NOT HOLD"
+        }
+    }
+
     /// Whether anything is a fairness finding: a battery that FAILs, a claim that does not
     /// hold, an audit row check that failed, a worked round that differs from its vector.
     pub fn has_finding(&self) -> bool {
@@ -340,7 +354,7 @@ impl Conclusions<'_> {
                 .audits
                 .iter()
                 .any(|a| a.battery.overall() == Verdict::Fail || rows_text(a.audit) != "CLEAN")
-            || self.claims.iter().any(|c| !c.holds())
+            || self.claims.iter().any(|c| self.assessed(c) && !c.holds())
             || self.worked.iter().any(|w| !w.matches())
     }
 
@@ -378,7 +392,7 @@ impl Conclusions<'_> {
             out.push(RecordedVerdict { key: rows_key(i + 1), verdict: rows_text(part.audit).into() });
         }
         for claim in self.claims {
-            out.push(RecordedVerdict { key: claim_key(claim), verdict: claim_text(claim).into() });
+            out.push(RecordedVerdict { key: claim_key(claim), verdict: self.claim_text(claim).into() });
         }
         for (i, round) in self.worked.iter().enumerate() {
             out.push(RecordedVerdict { key: worked_key(i + 1), verdict: worked_text(round).into() });

@@ -272,30 +272,38 @@ pub fn read_vectors(input: impl Read) -> Result<Vec<VectorRow>, VectorError> {
     Ok(rows)
 }
 
-/// Which rounds a certificate works through, from the reference and rejection vectors:
-/// the first Keno round of the reference vectors (ten draws, P = 40 down to 31), the
-/// first American round whose result is `00` (the label a careless verifier gets wrong),
-/// and the first roulette round of the rejection vectors whose sampler rejected a word.
-/// Each is `(file index, row)`: 0 = reference, 1 = rejection.
+/// Which rounds a certificate works through, from the reference and rejection vectors,
+/// for the games in scope only: the first Keno round of the reference vectors (ten draws,
+/// P = 40 down to 31), the first American round whose result is `00` (the label a
+/// careless verifier gets wrong), the first European round, and the first round of an
+/// in-scope game in the rejection vectors whose sampler rejected a word (roulette
+/// preferred: one draw). Each is `(file index, row)`: 0 = reference, 1 = rejection.
 pub fn choose_rounds<'a>(
     reference: &'a [VectorRow],
     rejection: &'a [VectorRow],
+    games: &[GameId],
 ) -> Vec<(usize, &'a VectorRow)> {
     let mut chosen = Vec::new();
-    if let Some(row) = reference.iter().find(|r| r.game == GameId::Keno) {
+    let in_scope = |r: &&VectorRow| games.contains(&r.game);
+    if let Some(row) = reference.iter().filter(in_scope).find(|r| r.game == GameId::Keno) {
         chosen.push((0, row));
     }
-    if let Some(row) =
-        reference.iter().find(|r| r.game == GameId::RouletteAmerican && r.recorded.result == "00")
+    if let Some(row) = reference
+        .iter()
+        .filter(in_scope)
+        .find(|r| r.game == GameId::RouletteAmerican && r.recorded.result == "00")
     {
+        chosen.push((0, row));
+    }
+    if let Some(row) = reference.iter().filter(in_scope).find(|r| r.game == GameId::RouletteEuropean) {
         chosen.push((0, row));
     }
     let rejected = |r: &&VectorRow| {
         let draws = if r.game == GameId::Keno { DRAWN as u64 } else { 1 };
         r.recorded.u32_used > draws
     };
-    let roulette_rejection = rejection.iter().filter(rejected).find(|r| r.game != GameId::Keno);
-    if let Some(row) = roulette_rejection.or_else(|| rejection.iter().find(rejected)) {
+    let candidates = || rejection.iter().filter(in_scope).filter(rejected);
+    if let Some(row) = candidates().find(|r| r.game != GameId::Keno).or_else(|| candidates().next()) {
         chosen.push((1, row));
     }
     chosen
@@ -314,8 +322,11 @@ mod tests {
     fn the_worked_rounds_reproduce_their_vectors_and_one_rejects() {
         let reference = vectors("reference-rounds.csv");
         let rejection = vectors("rejection-rounds.csv");
-        let chosen = choose_rounds(&reference, &rejection);
-        assert_eq!(chosen.len(), 3);
+        let chosen = choose_rounds(&reference, &rejection, &GameId::ALL);
+        assert_eq!(chosen.len(), 4);
+        // Only the games in scope: a European certificate works European rounds only.
+        let european = choose_rounds(&reference, &rejection, &[GameId::RouletteEuropean]);
+        assert!(!european.is_empty() && european.iter().all(|(_, r)| r.game == GameId::RouletteEuropean));
         let worked: Vec<WorkedRound> = chosen
             .iter()
             .map(|(_, r)| {

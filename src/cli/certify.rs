@@ -169,6 +169,7 @@ impl Loaded {
             audits: self.audits.iter().map(|a| AuditPart { audit: &a.audit, battery: &a.battery }).collect(),
             claims: &self.claims,
             worked: &self.worked,
+            illustrative_keno: self.paytable.is_illustrative(),
         }
     }
 }
@@ -281,7 +282,7 @@ fn load_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedAud
     Ok(LoadedAudit { command_line, audit, battery })
 }
 
-fn load_worked(root: &Path, vectors: &str) -> Result<Vec<WorkedRound>> {
+fn load_worked(root: &Path, vectors: &str, games: &[GameId]) -> Result<Vec<WorkedRound>> {
     let read = |name: &str| {
         let path = at(root, vectors).join(name);
         let file = input::open(&path).with_context(|| format!("{vectors}/{name}"))?;
@@ -289,9 +290,11 @@ fn load_worked(root: &Path, vectors: &str) -> Result<Vec<WorkedRound>> {
     };
     let reference = read("reference-rounds.csv")?;
     let rejection = read("rejection-rounds.csv")?;
-    let chosen = choose_rounds(&reference, &rejection);
-    if chosen.len() < 3 {
-        bail!("{vectors}: the vectors hold no Keno round, no American 00 or no rejection: cannot choose three worked rounds");
+    let chosen = choose_rounds(&reference, &rejection, games);
+    if chosen.is_empty() {
+        bail!(
+            "{vectors}: the vectors hold no round of the games certified: there is nothing to work through"
+        );
     }
     let names = ["reference-rounds.csv", "rejection-rounds.csv"];
     Ok(chosen
@@ -327,7 +330,7 @@ fn load(root: &Path, records: &Records, alpha: f64) -> Result<Loaded> {
     let exact: Vec<ExactRtp> = in_scope.iter().flat_map(|&g| exact_rtp(g, &paytable)).collect();
     let claims =
         claims.iter().filter(|c| in_scope.contains(&c.game)).map(|c| check_claim(c, &exact)).collect();
-    let worked = load_worked(root, records.vectors)?;
+    let worked = load_worked(root, records.vectors, &in_scope)?;
     let not_examined = GameId::ALL.into_iter().filter(|g| !in_scope.contains(g)).collect();
     Ok(Loaded { sweeps, audits, paytable, claims, exact, worked, not_examined })
 }
@@ -704,9 +707,9 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
             "  claim {} rtp {}%: {}{}",
             claim.claim.game,
             claim.claim.figure_text,
-            fairaudit::certify::claim_text(claim),
+            conclusions.claim_text(claim),
             if claim.claim.game == GameId::Keno && illustrative {
-                " (against the ILLUSTRATIVE example paytable)"
+                " (no operator paytable: the ILLUSTRATIVE example's figures are not the operator's)"
             } else {
                 ""
             }

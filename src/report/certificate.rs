@@ -1,6 +1,6 @@
 //! `certificate.html`: the audit certificate, one document that stands on its own and
 //! prints: a cover with the verdicts, then scope, method, results, a numbered limitations
-//! register, worked recomputations of three rounds and the pinned inputs, each section on
+//! register, worked recomputations of rounds of the games in scope and the pinned inputs, each section on
 //! a new page, with a running header and page numbers (CSS paged media, which headless
 //! Chromium renders into `certificate.pdf`).
 //!
@@ -15,8 +15,8 @@ use super::svg::escape;
 use crate::certify::signature::NAMESPACE as SIGNATURE_NAMESPACE;
 use crate::certify::worked::WorkedRound;
 use crate::certify::{
-    battery_key, claim_key, claim_text, rows_key, rows_text, test_key, worked_key, worked_text, Conclusions,
-    Manifest, OVERALL_KEY,
+    battery_key, claim_key, rows_key, rows_text, test_key, worked_key, worked_text, Conclusions, Manifest,
+    OVERALL_KEY,
 };
 use crate::games::GameId;
 use crate::results::{RejectionRow, RunResults};
@@ -343,7 +343,7 @@ impl CertificateDoc<'_> {
                 escape(&claim.claim.figure_text),
                 tolerance(claim),
                 self.illustrative_note(claim.claim.game),
-                verdict_span(&claim_key(claim), claim_text(claim))
+                verdict_span(&claim_key(claim), c.claim_text(claim))
             );
         }
         for (i, round) in c.worked.iter().enumerate() {
@@ -476,7 +476,7 @@ impl CertificateDoc<'_> {
             <li><b>Fair choice among P</b>: limit = ⌊2³²/P⌋·P (computed in 64 bits); each word ≥ limit is discarded and consumed; the first word below it gives word mod P.</li>\
             <li><b>Keno</b>: the numbers not yet drawn are kept ascending (1..40, P = 40); ten times, the sampled index picks and removes one (P = 40, 39, …, 31); the result is the ten numbers ascending. \
              <b>Roulette</b>: one sample among 37 (European) or 38 (American, 37 shown as 00).</li></ol>\
-            <p>fairaudit's implementation reproduces all of the operator's reference vectors (tests/vectors.rs); §5 shows three rounds step by step.</p>");
+            <p>fairaudit's test suite reproduces every one of the operator's reference vectors on every change to fairaudit (tests/vectors.rs); this certificate does not re-run them all: it recomputes one or two of each game in scope, step by step, in §5.</p>");
         let _ = write!(
             html,
             "<h3>2.2 Statistical tests</h3><p>Each seed pair (or player) is tested on its own; <code>all</code> sums them, each closed as its own sequence; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows. \
@@ -513,7 +513,9 @@ impl CertificateDoc<'_> {
 
     fn results(&self, html: &mut String) {
         html.push_str("<section id=\"results\"><h2>3. Results</h2>");
-        html.push_str("<h3>3.1 Outcome tests</h3>");
+        if !self.sweeps.is_empty() {
+            html.push_str("<h3>3.1 Outcome tests</h3>");
+        }
         for (i, part) in self.sweeps.iter().enumerate() {
             let battery = &part.results.battery;
             let counts = battery.counts();
@@ -606,20 +608,24 @@ impl CertificateDoc<'_> {
     fn rtp(&self, html: &mut String) {
         html.push_str("<h3>3.2 Return to player per bet type, and the published claims</h3><p>Exact, in rational arithmetic, from the payouts and the game's probabilities (no simulation). A claim holds when every bet type of its game lies within the claim's tolerance.</p>");
         if self.illustrative() && self.games().contains(&GameId::Keno) {
-            let _ = write!(html, "<p class=\"illustrative\"><b>Keno figures below use the {}.</b> The operator's paytable was not given (--paytable): the Keno rows and the Keno claim's verdict are illustrations of the method, not findings about the operator.</p>", escape(ILLUSTRATIVE_LABEL));
+            let _ = write!(html, "<p class=\"illustrative\"><b>Keno figures below use the {}.</b> The operator's paytable was not given (--paytable): the Keno claim is NOT ASSESSED, and the Keno rows and their comparison with it only illustrate the method; they are not findings about the operator.</p>", escape(ILLUSTRATIVE_LABEL));
         } else if self.games().contains(&GameId::Keno) {
             let _ = write!(html, "<p>Keno paytable: {}.</p>", escape(&self.paytable.describe()));
         }
         for claim in self.conclusions.claims {
             let _ = write!(
                 html,
-                "<p class=\"keep\">Claim: {} RTP {}% (tolerance ± {} pp; source: {}){}: <b>{}</b>.</p>",
+                "<p class=\"keep\">Claim: {} RTP {}% (the figure's source: {}; tolerance ± {} pp, {}){}: <b>{}</b>.</p>",
                 claim.claim.game,
                 escape(&claim.claim.figure_text),
-                tolerance(claim),
                 escape(if claim.claim.source.is_empty() { "not stated" } else { &claim.claim.source }),
+                tolerance(claim),
+                match &self.manifest.claims {
+                    None => "set by fairaudit's built-in claims (data/claims.csv): SPEC.md states no tolerance".to_owned(),
+                    Some(file) => format!("as the claims file {} sets it", escape(file)),
+                },
                 self.illustrative_note(claim.claim.game),
-                verdict_span(&claim_key(claim), claim_text(claim))
+                verdict_span(&claim_key(claim), self.conclusions.claim_text(claim))
             );
         }
         html.push_str("<table id=\"rtp-table\"><thead><tr><th>game</th><th>bet type</th><th>pays</th><th>RTP %</th><th>house edge %</th><th>claim</th><th>deviation (pp)</th><th>within the claim</th></tr></thead>");
@@ -630,7 +636,9 @@ impl CertificateDoc<'_> {
                 (Some(c), Some(k)) => (
                     format!("{}%", escape(&c.claim.figure_text)),
                     k.deviation.text(),
-                    if k.holds() {
+                    if !self.conclusions.assessed(c) {
+                        "not assessed".to_owned()
+                    } else if k.holds() {
                         "yes".to_owned()
                     } else {
                         format!("<b class=\"rej\">no</b> ({} pp beyond)", k.beyond_tolerance.text())
@@ -853,11 +861,20 @@ fn tests_table(html: &mut String, kind: &str, index: usize, battery: &Battery) {
                 escape(&r.seed_pair),
                 escape(&r.outcome.test),
                 verdict_span(&test_key(kind, index, r.game, &r.seed_pair, &r.outcome.test), r.verdict.as_str()),
-                r.detectable_bias.map_or(String::new(), percent),
+                r.detectable_bias.map_or(String::new(), detectable),
             );
         }
     }
     html.push_str("</table>");
+}
+
+/// A detectable relative bias: a percentage, or, beyond 100%, what it means.
+fn detectable(bias: f64) -> String {
+    if bias >= 1.0 {
+        "not detectable at this size".into()
+    } else {
+        percent(bias)
+    }
 }
 
 fn rejection_table(html: &mut String, index: usize, rows: &[RejectionRow], several: bool) {
@@ -893,7 +910,10 @@ fn power_sentences(html: &mut String, label: &str, game: GameId, battery: &Batte
         if let Some(r) = test {
             match (r.verdict, r.detectable_bias) {
                 (Verdict::Insufficient, _) => {
-                    let _ = write!(html, "<li>{label}, {game}: <code>{}</code> is INSUFFICIENT at this size, so nothing is claimed about {}.</li>", escape(&r.outcome.test), text.split(" by more").next().unwrap_or(text));
+                    let _ = write!(html, "<li>{label}, {game}: <code>{}</code> is INSUFFICIENT at this size, so this certificate states no bound of that kind.</li>", escape(&r.outcome.test));
+                }
+                (_, Some(bias)) if bias >= 1.0 => {
+                    let _ = write!(html, "<li>{label}, {game}: <code>{}</code> could not detect even a doubling at this size (80% power), so this certificate states no bound of that kind.</li>", escape(&r.outcome.test));
                 }
                 (_, Some(bias)) => {
                     let _ = write!(

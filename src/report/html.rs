@@ -271,9 +271,18 @@ fn tests_table_marked(html: &mut String, battery: &Battery, group: &str, partial
 /// show them (escaped; a dash where there is none).
 pub(crate) fn test_figures(r: &TestResult) -> [String; 4] {
     let o = &r.outcome;
+    // Counts print as integers, moment-matched degrees of freedom to two decimals (their
+    // full float would widen the column past the page).
+    let number = |x: f64, decimals: usize| {
+        if x.fract() == 0.0 && x.abs() < 1e15 {
+            format!("{x:.0}")
+        } else {
+            format!("{x:.decimals$}")
+        }
+    };
     [
-        if o.statistic.is_nan() { String::new() } else { format!("{:.3}", o.statistic) },
-        o.df.map_or(String::new(), |d| format!("{d}")),
+        if o.statistic.is_nan() { String::new() } else { number(o.statistic, 3) },
+        o.df.map_or(String::new(), |d| number(d, 2)),
         o.p_value.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
         r.adjusted_p.map_or("&ndash;".to_owned(), |p| escape(&p_value_text(p))),
     ]
