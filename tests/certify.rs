@@ -20,6 +20,7 @@
 //! | checked from another directory, or a copied dossier | `a_dossier_copied_elsewhere_checks_from_any_directory` |
 //! | a signature by fairaudit checked by ssh-keygen, and the reverse | `signatures_verify_both_ways_with_openssh` |
 //! | a reordering character in the operator's name | `names_with_reordering_characters_are_refused` |
+//! | finding rows missing from the page; a reversing character in a player id | `an_audit_certificate_lists_its_finding_rows_with_hidden_characters_made_visible` |
 //! | the Keno claim judged against the illustrative paytable | `keno_claims_without_the_operators_paytable_are_not_assessed_wherever_they_appear` |
 
 use assert_cmd::Command;
@@ -776,4 +777,36 @@ fn public_fingerprint(key: &Path) -> String {
     let out =
         std::process::Command::new("ssh-keygen").arg("-lf").arg(key.with_extension("pub")).output().unwrap();
     String::from_utf8_lossy(&out.stdout).split_whitespace().nth(1).unwrap().to_owned()
+}
+
+#[test]
+fn an_audit_certificate_lists_its_finding_rows_with_hidden_characters_made_visible() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/american-log.csv"),
+    )
+    .unwrap();
+    let mut lines: Vec<String> = log.lines().map(|l| format!("{l},player")).collect();
+    lines[0] = "nonce,server_seed,client_seed,result,player".into();
+    // Row 3's player id reverses what follows it; its result is changed.
+    let fields: Vec<&str> = lines[2].split(',').collect();
+    let wrong = if fields[3] == "7" { "8" } else { "7" };
+    lines[2] = format!("{},{},{},{wrong},\u{202E}evil", fields[0], fields[1], fields[2]);
+    let history = dir.path().join("history.csv");
+    std::fs::write(&history, lines.join("\n") + "\n").unwrap();
+    let audited = dir.path().join("audit");
+    fairaudit()
+        .args(["audit", "--game", "roulette-american", "--outcomes"])
+        .arg(&history)
+        .arg("--out")
+        .arg(&audited)
+        .assert()
+        .code(1);
+    let cert = dir.path().join("cert");
+    certify(&[], &[&audited], &cert, false).code(1);
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    assert!(html.contains("Rows that did not check out: the first 1 of 1"), "the finding rows are listed");
+    assert!(html.contains("<td class=\"num\">3</td><td>&lt;U+202E&gt;evil</td><td>result</td>"), "{html}");
+    assert!(!html.contains('\u{202E}'));
+    check(&cert).success();
 }

@@ -149,11 +149,21 @@ impl AuditObserver for Observer {
     }
 }
 
-/// An observer that keeps nothing (`certify` needs only the totals).
-pub struct Quiet;
+/// An observer that keeps the first `limit` findings and counts the rest (`certify`
+/// shows the first on the page; all of them are in the audit's pinned findings.csv).
+pub struct FirstFindings {
+    /// How many to keep.
+    pub limit: usize,
+    /// The first findings.
+    pub kept: Vec<Finding>,
+}
 
-impl AuditObserver for Quiet {
-    fn finding(&mut self, _: &Finding) {}
+impl AuditObserver for FirstFindings {
+    fn finding(&mut self, finding: &Finding) {
+        if self.kept.len() < self.limit {
+            self.kept.push(finding.clone());
+        }
+    }
     fn gap(&mut self, _: &Gap) {}
 }
 

@@ -10,7 +10,7 @@
 //! folder, prints and chooses the exit status (0 matches, 1 mismatch, 2 cannot check).
 
 use super::args::{command_line, load_claims, parse_alpha};
-use super::audit::{AuditArgs, Quiet};
+use super::audit::{AuditArgs, FirstFindings};
 use super::folder::{Existing, OutputFolder, OUR_FILES};
 use super::input::{self, install_stop_handler, STOP};
 use super::output::read_tally;
@@ -126,6 +126,10 @@ const CHROMIUM_NAMES: &[&str] = &["chromium", "chromium-browser", "google-chrome
 /// How long Chromium may take to print the certificate.
 const CHROMIUM_TIMEOUT: Duration = Duration::from_secs(180);
 
+/// Findings listed on the certificate's page, per bet history (all are in its pinned
+/// findings.csv).
+const FINDINGS_LISTED: usize = 50;
+
 /// The largest signature file `--check` reads.
 const SIGNATURE_LIMIT: u64 = 64 << 10;
 
@@ -148,6 +152,8 @@ struct LoadedAudit {
     command_line: Vec<String>,
     audit: fairaudit::audit::Audit,
     battery: Battery,
+    /// The first findings, as the certificate lists them.
+    findings: Vec<fairaudit::audit::Finding>,
 }
 
 /// Everything a certificate concludes, computed from its dossier (the same way for
@@ -276,10 +282,11 @@ fn load_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedAud
     let (game, options) =
         args.replay_with(paytable, columns.as_deref()).with_context(|| record.dir.clone())?;
     let history = at(root, &record.outcomes);
-    let audit = audit_history(game, input::open(&history)?, &options, &mut Quiet)
+    let mut first = FirstFindings { limit: FINDINGS_LISTED, kept: Vec::new() };
+    let audit = audit_history(game, input::open(&history)?, &options, &mut first)
         .with_context(|| record.outcomes.clone())?;
     let battery = audit.battery(alpha);
-    Ok(LoadedAudit { command_line, audit, battery })
+    Ok(LoadedAudit { command_line, audit, battery, findings: first.kept })
 }
 
 fn load_worked(root: &Path, vectors: &str, games: &[GameId]) -> Result<Vec<WorkedRound>> {
@@ -354,7 +361,13 @@ fn render(manifest: &Manifest, loaded: &Loaded) -> String {
         audits: manifest
             .audits
             .iter()
-            .map(|a| AuditShown { dir: &a.source, outcomes: &a.outcomes_source })
+            .zip(&loaded.audits)
+            .map(|(a, l)| AuditShown {
+                dir: &a.source,
+                outcomes: &a.outcomes_source,
+                copy: &a.dir,
+                findings: &l.findings,
+            })
             .collect(),
         conclusions: &conclusions,
         exact: &loaded.exact,

@@ -2,7 +2,7 @@
 //! integrity, a line per player, and every test. Self-contained like the sweep's report.
 
 use super::html::{page_start, tests_table, warnings};
-use super::svg::escape;
+use super::svg::{escape, visible};
 use crate::audit::{Audit, Finding};
 use crate::stats::battery::{Battery, Verdict};
 use std::fmt::Write;
@@ -70,15 +70,7 @@ impl AuditReport<'_> {
             }
             html.push_str("</table><table id=\"findings\"><tr><th>line</th><th>player</th><th>check</th><th>expected</th><th>found</th></tr>");
             for f in self.findings {
-                let _ = write!(
-                    html,
-                    "<tr><td class=\"num\">{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>",
-                    f.line,
-                    escape(&f.player),
-                    f.check,
-                    escape(&f.expected),
-                    escape(&f.found)
-                );
+                html.push_str(&finding_row(f));
             }
             html.push_str("</table>");
             if findings as usize > self.findings.len() {
@@ -125,4 +117,17 @@ impl AuditReport<'_> {
         html.push_str("</body></html>\n");
         html
     }
+}
+
+/// One finding as a table row: line, player, check, what the chain or paytable gives,
+/// what the history has (text from the history made visible, see [`visible`]).
+pub fn finding_row(f: &Finding) -> String {
+    format!(
+        "<tr><td class=\"num\">{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>",
+        f.line,
+        visible(&f.player),
+        f.check,
+        visible(&f.expected),
+        visible(&f.found)
+    )
 }

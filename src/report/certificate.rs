@@ -10,8 +10,10 @@
 //! markup). Every verdict it shows carries its key (`data-verdict="KEY"`, the keys of
 //! [`crate::certify`]) for readers and tools.
 
+use super::audit_html::finding_row;
 use super::html::test_figures;
-use super::svg::escape;
+use super::svg::{escape, visible};
+use crate::audit::Finding;
 use crate::certify::signature::NAMESPACE as SIGNATURE_NAMESPACE;
 use crate::certify::worked::WorkedRound;
 use crate::certify::{
@@ -64,6 +66,10 @@ pub struct AuditShown<'a> {
     pub dir: &'a str,
     /// The history file.
     pub outcomes: &'a str,
+    /// The audit folder's copy in the dossier (where its findings.csv is).
+    pub copy: &'a str,
+    /// The first findings of its row checks.
+    pub findings: &'a [Finding],
 }
 
 /// Everything the certificate shows.
@@ -135,7 +141,7 @@ fn verdict_span(key: &str, verdict: &str) -> String {
     format!(
         "<span class=\"v-{}\" data-verdict=\"{}\">{}</span>",
         verdict.replace(' ', "-"),
-        escape(key),
+        visible(key),
         escape(verdict)
     )
 }
@@ -588,6 +594,21 @@ impl CertificateDoc<'_> {
                     n.replayed,
                     k = i + 1
                 );
+                if !shown.findings.is_empty() {
+                    let total: u64 = a.findings.iter().map(|(_, n)| n).sum();
+                    let _ = write!(
+                        html,
+                        "<p>Rows that did not check out: the first {} of {} (all of them are in <code>{}/findings.csv</code>, pinned in §6).</p>\
+                         <table><thead><tr><th>line</th><th>player</th><th>check</th><th>expected</th><th>found</th></tr></thead>",
+                        shown.findings.len(),
+                        count(total),
+                        escape(shown.copy)
+                    );
+                    for f in shown.findings {
+                        html.push_str(&finding_row(f));
+                    }
+                    html.push_str("</table>");
+                }
                 let counts = part.battery.counts();
                 let _ = write!(
                     html,
@@ -602,7 +623,45 @@ impl CertificateDoc<'_> {
                 tests_table(html, "audit", i + 1, part.battery);
             }
         }
+        self.coverage(html);
         html.push_str("</section>");
+    }
+
+    /// The regulators' named tests: which battery tests cover each, and the verdict they
+    /// reached here; what is not covered, said plainly.
+    fn coverage(&self, html: &mut String) {
+        use super::coverage::{verdict_of, CLAUSES, OTHER_CLAUSES, PENNSYLVANIA};
+        let batteries: Vec<&Battery> = self
+            .conclusions
+            .sweeps
+            .iter()
+            .map(|r| &r.battery)
+            .chain(self.conclusions.audits.iter().map(|a| a.battery))
+            .collect();
+        html.push_str("<h3>3.6 Regulatory coverage</h3><p>The tests regulators name, the battery tests that cover each on the outcomes certified here, and the verdict those reached (the worst of them; docs/statistics.md has the full table, with the tests run on the raw stream in fairaudit's CI).</p>\
+            <table><thead><tr><th>regulation</th><th>named test</th><th>battery tests</th><th>verdict here</th><th>otherwise</th></tr></thead>");
+        let mut row = |regulation: &str, named: &str, tests: &[&str], otherwise: &str| {
+            let verdict = if tests.is_empty() {
+                "&ndash;".to_owned()
+            } else {
+                verdict_of(tests, &batteries).map_or("not run here".to_owned(), |v| v.as_str().to_owned())
+            };
+            let _ = write!(
+                html,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{verdict}</td><td>{}</td></tr>",
+                escape(regulation),
+                escape(named),
+                tests.iter().map(|t| format!("<code class=\"t\">{t}</code>")).collect::<Vec<_>>().join(" "),
+                escape(otherwise)
+            );
+        };
+        for clause in CLAUSES {
+            row(&format!("{PENNSYLVANIA}{}", clause.clause), clause.named, clause.tests, clause.otherwise);
+        }
+        for (regulation, named, tests, otherwise) in OTHER_CLAUSES {
+            row(regulation, named, tests, otherwise);
+        }
+        html.push_str("</table><p class=\"note\">Not covered by any statistic: interplay correlation between games or seed pairs played at once; poker, coupon-collector and Kolmogorov–Smirnov tests on outcomes (run on the raw stream only); and the non-statistical clauses (cryptographic strength, seeding, source review), which are outside what fairaudit runs.</p>");
     }
 
     fn rtp(&self, html: &mut String) {
@@ -707,7 +766,7 @@ impl CertificateDoc<'_> {
                 weak.push(format!(
                     "{label} {} {} <code>{}</code> (p {})",
                     r.game,
-                    escape(&r.seed_pair),
+                    visible(&r.seed_pair),
                     escape(&r.outcome.test),
                     r.outcome.p_value.map_or(String::new(), |p| escape(&p_value_text(p)))
                 ));
@@ -716,7 +775,7 @@ impl CertificateDoc<'_> {
                 insufficient.push(format!(
                     "{label} {} {} <code>{}</code>: {}",
                     r.game,
-                    escape(&r.seed_pair),
+                    visible(&r.seed_pair),
                     escape(&r.outcome.test),
                     escape(r.outcome.insufficient.as_deref().unwrap_or(&r.outcome.note))
                 ));
@@ -858,7 +917,7 @@ fn tests_table(html: &mut String, kind: &str, index: usize, battery: &Battery) {
                 html,
                 "<tr><td>{}</td><td>{}</td><td><code class=\"t\">{}</code></td><td class=\"num\">{statistic}</td><td class=\"num\">{df}</td><td class=\"num\">{p}</td><td class=\"num\">{adjusted}</td><td>{}</td><td class=\"num\">{}</td></tr>",
                 r.game,
-                escape(&r.seed_pair),
+                visible(&r.seed_pair),
                 escape(&r.outcome.test),
                 verdict_span(&test_key(kind, index, r.game, &r.seed_pair, &r.outcome.test), r.verdict.as_str()),
                 r.detectable_bias.map_or(String::new(), detectable),

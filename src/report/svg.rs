@@ -7,6 +7,23 @@
 
 use std::fmt::Write;
 
+/// Text from a history made visible: control characters and characters that reorder or
+/// hide text (bidirectional controls, zero-width marks) shown as `<U+202E>`, then escaped
+/// for HTML, so that a player id cannot make a row read otherwise than it is.
+pub fn visible(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_control()
+            || matches!(c, '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+        {
+            out.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    escape(&out)
+}
+
 /// Escapes text for HTML and SVG content and attribute values.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
