@@ -20,6 +20,7 @@
 //! | checked from another directory, or a copied dossier | `a_dossier_copied_elsewhere_checks_from_any_directory` |
 //! | a signature by fairaudit checked by ssh-keygen, and the reverse | `signatures_verify_both_ways_with_openssh` |
 //! | a reordering character in the operator's name | `names_with_reordering_characters_are_refused` |
+//! | no audit scope (seed pairs, commitments, nonce ranges) | `an_audited_history_is_replayed_and_its_log_pinned` |
 //! | finding rows missing from the page; a reversing character in a player id | `an_audit_certificate_lists_its_finding_rows_with_hidden_characters_made_visible` |
 //! | the Keno claim judged against the illustrative paytable | `keno_claims_without_the_operators_paytable_are_not_assessed_wherever_they_appear` |
 
@@ -199,6 +200,8 @@ fn an_audited_history_is_replayed_and_its_log_pinned() {
     );
     let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
     assert!(html.contains("data-verdict=\"audit 1 rows\">CLEAN<"));
+    // The audit's scope: each seed pair and the nonces played under it.
+    assert!(html.contains("<td>player-seed</td><td>1–3000</td>"), "the scope lists the seed pair's nonces");
     assert!(
         html.contains("keno: no sweep or bet history of this game was given"),
         "games not examined are said"

@@ -159,6 +159,20 @@ pub struct Audit {
     /// Warnings every output repeats: seed pairs holding `:` (the first
     /// [`WARNINGS_LISTED`], then a count).
     pub warnings: Vec<String>,
+    /// The audit's scope: each seed pair seen, in order of first appearance, with the
+    /// nonces played under it.
+    pub scope: Vec<SeedPairScope>,
+}
+
+/// One seed pair of a history and the nonces played under it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeedPairScope {
+    /// The commitment (given, or computed from the revealed server seed).
+    pub commitment: String,
+    /// The client seed.
+    pub client_seed: String,
+    /// The nonces played, as disjoint ascending ranges.
+    pub nonces: Vec<Range<u64>>,
 }
 
 /// How many seed pairs holding `:` the warnings name one by one.
@@ -649,6 +663,17 @@ pub fn audit_history<R: Read>(
         nonce_integrity: integrity,
         players,
         has_players: columns.player.is_some(),
+        scope: {
+            let mut keys: Vec<((String, String), usize)> = pair_index.into_iter().collect();
+            keys.sort_by_key(|(_, i)| *i);
+            keys.into_iter()
+                .map(|((commitment, client_seed), i)| SeedPairScope {
+                    commitment,
+                    client_seed,
+                    nonces: std::mem::take(&mut pairs[i].played),
+                })
+                .collect()
+        },
         warnings: {
             if ambiguous > WARNINGS_LISTED {
                 warnings.push(format!("{} more seed pairs {AMBIGUOUS_SEEDS}", ambiguous - WARNINGS_LISTED));

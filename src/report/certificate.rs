@@ -50,6 +50,9 @@ impl Paper {
     }
 }
 
+/// Seed pairs listed in the scope, per sweep or bet history (the rest are counted).
+const SEED_PAIRS_LISTED: usize = 20;
+
 /// A sweep as the certificate shows it.
 pub struct SweepPart<'a> {
     /// Its folder, as given.
@@ -438,13 +441,12 @@ impl CertificateDoc<'_> {
                 source
             );
             html.push_str("<table><thead><tr><th>seed pair</th><th>server seed (revealed)</th><th>client seed</th><th>commitment = SHA3-256(server seed)</th></tr></thead>");
-            const LISTED: usize = 20;
-            for (k, pair) in plan.seed_pairs.iter().enumerate().take(LISTED) {
+            for (k, pair) in plan.seed_pairs.iter().enumerate().take(SEED_PAIRS_LISTED) {
                 let _ = write!(html, "<tr><td>{k}</td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td></tr>", escape(&pair.server_seed), escape(&pair.client_seed), escape(&pair.commitment));
             }
             html.push_str("</table>");
-            if plan.seed_pairs.len() > LISTED {
-                let _ = write!(html, "<p class=\"note\">{} more seed pairs are listed in the sweep's seed_pairs.csv (pinned in §6).</p>", plan.seed_pairs.len() - LISTED);
+            if plan.seed_pairs.len() > SEED_PAIRS_LISTED {
+                let _ = write!(html, "<p class=\"note\">{} more seed pairs are listed in the sweep's seed_pairs.csv (pinned in §6).</p>", plan.seed_pairs.len() - SEED_PAIRS_LISTED);
             }
         }
         for (i, (part, shown)) in self.conclusions.audits.iter().zip(&self.audits).enumerate() {
@@ -462,6 +464,36 @@ impl CertificateDoc<'_> {
                 a.nonce_integrity.seed_pairs,
                 a.players.len()
             );
+            if !a.scope.is_empty() {
+                html.push_str("<table><thead><tr><th>commitment</th><th>client seed</th><th>nonces played</th></tr></thead>");
+                for pair in a.scope.iter().take(SEED_PAIRS_LISTED) {
+                    let ranges: Vec<String> = pair
+                        .nonces
+                        .iter()
+                        .take(4)
+                        .map(|r| {
+                            if r.end - r.start == 1 {
+                                r.start.to_string()
+                            } else {
+                                format!("{}–{}", r.start, r.end - 1)
+                            }
+                        })
+                        .collect();
+                    let more = pair.nonces.len().saturating_sub(4);
+                    let _ = write!(
+                        html,
+                        "<tr><td><code class=\"t\">{}</code></td><td>{}</td><td>{}{}</td></tr>",
+                        visible(&pair.commitment),
+                        visible(&pair.client_seed),
+                        ranges.join(", "),
+                        if more > 0 { format!(" and {more} more range(s)") } else { String::new() }
+                    );
+                }
+                html.push_str("</table>");
+                if a.scope.len() > SEED_PAIRS_LISTED {
+                    let _ = write!(html, "<p class=\"note\">{} more seed pairs; the history itself, pinned in §6, holds them all.</p>", a.scope.len() - SEED_PAIRS_LISTED);
+                }
+            }
         }
         html.push_str("<h3>Not examined</h3><ul>");
         for game in &self.not_examined {
