@@ -78,6 +78,9 @@ pub enum RoundsError {
     /// A required column is absent from the header.
     #[error("missing required column '{0}' in the header")]
     MissingColumn(&'static str),
+    /// The header has none of the columns a round is checked on.
+    #[error("nothing to check: the header has none of the columns commitment, round_signature, draw_order, result, u32_used")]
+    NothingToCheck,
     /// The column map does not fit the file (see [`crate::columns`]).
     #[error(transparent)]
     Columns(#[from] crate::columns::ColumnError),
@@ -170,38 +173,63 @@ pub const FIELDS: [&str; 10] = [
     CASE_COLUMN,
 ];
 
-/// The conformance challenge a file with a `case` column answers, and which of its cases
-/// the rows read so far have answered.
+/// The conformance challenge a file answers, and which of its cases the rows read so far
+/// have answered. A file answers it by its `case` column, or, without one, by its inputs:
+/// its first row is a case's round (an adapter whose CSV writer dropped the column).
 struct Answers {
-    column: usize,
+    /// The `case` column; `None` when rows are matched to cases by their inputs.
+    column: Option<usize>,
     cases: Vec<Case>,
     by_label: HashMap<String, usize>,
+    by_inputs: HashMap<(GameId, String, String, u64), usize>,
     /// The line answering each case.
     answered: Vec<Option<u64>>,
 }
 
 impl Answers {
-    fn new(column: usize) -> Self {
+    fn new(column: Option<usize>) -> Self {
         let cases = challenge(&GameId::ALL);
         let by_label = cases.iter().enumerate().map(|(i, case)| (case.label.clone(), i)).collect();
+        let by_inputs = cases
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ((c.game, c.server_seed.clone(), c.client_seed.clone(), c.nonce), i))
+            .collect();
         let answered = vec![None; cases.len()];
-        Self { column, cases, by_label, answered }
+        Self { column, cases, by_label, by_inputs, answered }
     }
 
-    /// The case a row at `line` answers; each case once.
+    /// The case whose round these inputs are, if any.
+    fn case_of(&self, game: GameId, server: &str, client: &str, nonce: u64) -> Option<usize> {
+        self.by_inputs.get(&(game, server.to_owned(), client.to_owned(), nonce)).copied()
+    }
+
+    /// The case a row at `line` answers, by its label; each case once.
     fn answer(&mut self, label: &str, line: u64) -> Result<&Case, RoundsError> {
-        let bad = |problem| RoundsError::BadField { line, column: CASE_COLUMN, problem };
         let Some(&index) = self.by_label.get(label) else {
-            return Err(bad(format!(
-                "'{}' is not a case of this fairaudit version's conformance challenge",
-                crate::fields::Excerpt(label)
-            )));
+            return Err(RoundsError::BadField {
+                line,
+                column: CASE_COLUMN,
+                problem: format!(
+                    "'{}' is not a case of this fairaudit version's conformance challenge",
+                    crate::fields::Excerpt(label)
+                ),
+            });
         };
+        self.answer_index(index, line)
+    }
+
+    /// Case `index` answered by the row at `line`; each case once.
+    fn answer_index(&mut self, index: usize, line: u64) -> Result<&Case, RoundsError> {
         if let Some(first) = self.answered[index] {
-            return Err(bad(format!(
-                "'{}' is answered twice (first on line {first})",
-                crate::fields::Excerpt(label)
-            )));
+            let label = &self.cases[index].label;
+            let problem = match self.column {
+                Some(_) => {
+                    format!("'{}' is answered twice (first on line {first})", crate::fields::Excerpt(label))
+                }
+                None => format!("the round of case '{label}' is answered twice (first on line {first})"),
+            };
+            return Err(RoundsError::BadField { line, column: CASE_COLUMN, problem });
         }
         self.answered[index] = Some(line);
         Ok(&self.cases[index])
@@ -238,10 +266,16 @@ impl Answers {
 /// round_signature, draw_order, result, u32_used` is checked where the column exists and
 /// the cell is not empty. Hex is compared ignoring case; number lists token by token.
 ///
+/// A row in which none of those cells is filled states no round, and is a mismatch on
+/// `result`: a file of empty answers must not read as "0 mismatches".
+///
 /// With a `case` column the file answers the conformance challenge: every label must be
 /// one of the challenge's cases, answered once; the row's inputs must be the case's (a
 /// difference is a mismatch, and the round is replayed from the case's inputs); `result`
-/// must be filled (an empty one is a mismatch). After the last row,
+/// and `draw_order` must be filled (an empty one is a mismatch). A file without a `case`
+/// column whose first row is a case's round answers the challenge too, matched by inputs:
+/// each row must be a case's round (a row that is none, for example with a trimmed seed,
+/// is a mismatch on `case`), each case answered once. After the last row,
 /// [`RoundsChecker::unanswered`] lists the cases no row answered.
 pub struct RoundsChecker<R: Read> {
     reader: csv::Reader<crate::columns::LfLines<R>>,
@@ -249,6 +283,9 @@ pub struct RoundsChecker<R: Read> {
     checked: [Option<usize>; 5],
     answers: Option<Answers>,
     record: csv::StringRecord,
+    /// The first row, read ahead (into `record`) to tell whether a file without a `case`
+    /// column answers the challenge, and not yet checked; or the error reading it.
+    read_ahead: Option<Result<(), csv::Error>>,
     /// The last seed pair's hasher and commitment: bet histories repeat seed pairs.
     cached: Option<(String, String, RoundHasher, String)>,
 }
@@ -271,11 +308,45 @@ impl<R: Read> RoundsChecker<R> {
             *slot = find(name).ok_or(RoundsError::MissingColumn(name))?;
         }
         let checked = CHECKED.map(find);
-        let answers = find(CASE_COLUMN).map(Answers::new);
-        Ok(Self { reader, required, checked, answers, record: csv::StringRecord::new(), cached: None })
+        if checked.iter().all(Option::is_none) {
+            return Err(RoundsError::NothingToCheck);
+        }
+        let mut checker = Self {
+            reader,
+            required,
+            checked,
+            answers: find(CASE_COLUMN).map(|column| Answers::new(Some(column))),
+            record: csv::StringRecord::new(),
+            read_ahead: None,
+            cached: None,
+        };
+        if checker.answers.is_none() {
+            match checker.reader.read_record(&mut checker.record) {
+                Ok(read) => checker.read_ahead = read.then_some(Ok(())),
+                // A malformed first row is reported in its turn, as any other.
+                Err(error) => checker.read_ahead = Some(Err(error)),
+            }
+            if matches!(checker.read_ahead, Some(Ok(()))) {
+                let answers = Answers::new(None);
+                if checker.first_row_case(&answers).is_some() {
+                    checker.answers = Some(answers);
+                }
+            }
+        }
+        Ok(checker)
     }
 
-    /// Whether the file answers the conformance challenge (it has a `case` column).
+    /// The case whose round the row read ahead is, if any.
+    fn first_row_case(&self, answers: &Answers) -> Option<usize> {
+        let field = |i: usize| self.record.get(i).unwrap_or("");
+        let [game, server, client, nonce] = self.required;
+        let game = field(game).trim().parse::<GameId>().ok()?;
+        let nonce = parse_nonce(field(nonce)).ok()?;
+        answers.case_of(game, field(server), field(client), nonce)
+    }
+
+    /// Whether the file answers the conformance challenge (it has a `case` column, or its
+    /// first row is a case's round).
     pub fn is_challenge(&self) -> bool {
         self.answers.is_some()
     }
@@ -309,25 +380,40 @@ impl<R: Read> RoundsChecker<R> {
         let mut mismatches = Vec::new();
         let case = match self.answers.as_mut() {
             Some(answers) => {
-                let case = answers.answer(field(answers.column).trim(), line)?;
-                let inputs = [
-                    ("game", field(game_col).trim(), case.game.name().to_owned()),
-                    ("server_seed", server, case.server_seed.clone()),
-                    ("client_seed", client, case.client_seed.clone()),
-                    ("nonce", field(nonce_col), case.nonce.to_string()),
-                ];
-                let differs = |(name, given, expected): &(&str, &str, String)| match *name {
-                    "game" => game != case.game,
-                    "nonce" => nonce != case.nonce,
-                    _ => given != expected,
+                let case = match answers.column {
+                    Some(column) => Some(answers.answer(field(column).trim(), line)?),
+                    None => match answers.case_of(game, server, client, nonce) {
+                        Some(index) => Some(answers.answer_index(index, line)?),
+                        None => None,
+                    },
                 };
-                for input in inputs.iter().filter(|input| differs(input)) {
-                    mismatches.push(mismatch(line, input.0, input.1, &input.2));
+                match case {
+                    Some(case) => {
+                        let inputs = [
+                            ("game", field(game_col).trim(), case.game.name().to_owned()),
+                            ("server_seed", server, case.server_seed.clone()),
+                            ("client_seed", client, case.client_seed.clone()),
+                            ("nonce", field(nonce_col), case.nonce.to_string()),
+                        ];
+                        let differs = |(name, given, expected): &(&str, &str, String)| match *name {
+                            "game" => game != case.game,
+                            "nonce" => nonce != case.nonce,
+                            _ => given != expected,
+                        };
+                        for input in inputs.iter().filter(|input| differs(input)) {
+                            mismatches.push(mismatch(line, input.0, input.1, &input.2));
+                        }
+                        // Judge the answer against the case, whatever the row says it answered.
+                        (game, nonce) = (case.game, case.nonce);
+                        (server, client) = (case.server_seed.as_str(), case.client_seed.as_str());
+                        Some(case.label.clone())
+                    }
+                    None => {
+                        // Matched by inputs: a row that is no case's round answers nothing.
+                        mismatches.push(mismatch(line, CASE_COLUMN, "", NO_CASE));
+                        None
+                    }
                 }
-                // Judge the answer against the case, whatever the row says it answered.
-                (game, nonce) = (case.game, case.nonce);
-                (server, client) = (case.server_seed.as_str(), case.client_seed.as_str());
-                Some(case.label.clone())
             }
             None => None,
         };
@@ -340,12 +426,22 @@ impl<R: Read> RoundsChecker<R> {
         let (_, _, hasher, commit) = self.cached.as_ref().expect("filled above");
         let replayed = replay_with(game, hasher, commit.clone(), nonce);
 
+        let filled =
+            |index: Option<usize>| index.is_some_and(|i| !self.record.get(i).unwrap_or("").trim().is_empty());
+        let states_nothing = !self.checked.into_iter().any(filled);
         for (column, index) in CHECKED.into_iter().zip(self.checked) {
             let given = index.map_or("", |i| self.record.get(i).unwrap_or("").trim());
             if given.is_empty() {
-                // A challenge must be answered: an empty result is a wrong one.
-                if case.is_some() && column == "result" {
-                    mismatches.push(mismatch(line, column, given, &replayed.result));
+                // A challenge must be answered, and a row must state something: an empty
+                // outcome is a wrong one.
+                let required = match column {
+                    "result" => case.is_some() || states_nothing,
+                    "draw_order" => case.is_some(),
+                    _ => false,
+                };
+                if required {
+                    let computed = if column == "result" { &replayed.result } else { &replayed.draw_order };
+                    mismatches.push(mismatch(line, column, given, computed));
                 }
                 continue;
             }
@@ -378,6 +474,10 @@ impl<R: Read> RoundsChecker<R> {
     }
 }
 
+/// The computed side of a mismatch on `case`: a row of a challenge answer matched by
+/// inputs that is no case's round.
+pub const NO_CASE: &str = "no case of the challenge has these inputs";
+
 fn mismatch(line: u64, field: &'static str, given: &str, computed: &str) -> Mismatch {
     Mismatch { line, field, file_value: given.to_owned(), computed_value: computed.to_owned() }
 }
@@ -390,6 +490,11 @@ impl<R: Read> Iterator for RoundsChecker<R> {
     type Item = Result<RowCheck, RoundsError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        match self.read_ahead.take() {
+            Some(Ok(())) => return Some(self.check_record()),
+            Some(Err(error)) => return Some(Err(error.into())),
+            None => {}
+        }
         match self.reader.read_record(&mut self.record) {
             Ok(false) => None,
             Ok(true) => Some(self.check_record()),

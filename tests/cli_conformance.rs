@@ -63,7 +63,7 @@ fn verify(file: &Path) -> assert_cmd::assert::Assert {
 
 /// The challenge this version writes. Change it only deliberately (a new case, a new
 /// fairaudit version), and say so: every implementation's CI answers it.
-const CHALLENGE_SHA3: &str = "f18aa9e4893f21ac58ed6ed2de4c2222d5606abfddc514722dd282bb841fec96";
+const CHALLENGE_SHA3: &str = "993d1e8b1ae219e057d33e43fb8c8fa85a0b4a1b741c36456634002c227f57c2";
 
 #[test]
 fn the_challenge_is_the_same_bytes_every_time() {
@@ -239,4 +239,114 @@ fn a_spreadsheet_like_reader_accepts_the_challenge() {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/check_csv.py");
     let output = std::process::Command::new("python3").arg(script).arg(dir.path()).output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+}
+
+/// The challenge's rows without the `case` column (an adapter whose CSV writer drops or
+/// renames columns it does not know).
+fn without_case_column(rows: &[csv::StringRecord], rename: Option<&str>) -> Vec<csv::StringRecord> {
+    rows.iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut fields: Vec<&str> = row.iter().take(9).collect();
+            if let Some(name) = rename {
+                fields.push(if i == 0 { name } else { &row[9] });
+            }
+            csv::StringRecord::from(fields)
+        })
+        .collect()
+}
+
+// Issue 31: with the `case` column dropped or renamed, an empty answer said "206 rounds
+// checked, 0 mismatches" and passed, and so did an adapter that skipped rows or trimmed
+// seeds. Rows are now matched to the cases by their inputs.
+#[test]
+fn an_answer_without_its_case_column_is_judged_by_its_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let challenge = write_challenge(dir.path(), &[]);
+    let total = records(&challenge).len() - 1;
+    let filled = dir.path().join("filled.csv");
+    let rows = answer(&challenge, &filled);
+
+    // A complete, correct answer without the column passes, as a challenge answer.
+    write_records(&filled, &without_case_column(&rows, None));
+    verify(&filled).code(0).stdout(predicate::str::contains(format!("{total} of {total} cases pass")));
+
+    // Empty outcomes, the column dropped or renamed: every case fails.
+    for rename in [None, Some("Case")] {
+        let empty: Vec<csv::StringRecord> = without_case_column(&records(&challenge), rename);
+        write_records(&filled, &empty);
+        verify(&filled)
+            .code(1)
+            .stdout(predicate::str::contains(format!("0 of {total} cases pass, {total} fail:")));
+    }
+
+    // Rows skipped: each is MISSING.
+    let mut skipped = without_case_column(&rows, None);
+    let dropped = rows.iter().position(|r| &r[9] == "European pocket 17").unwrap();
+    skipped.remove(dropped);
+    write_records(&filled, &skipped);
+    verify(&filled)
+        .code(1)
+        .stdout(predicate::str::contains("  MISSING European pocket 17: no row answers it"));
+
+    // Seeds trimmed by the adapter: the trimmed round is no case's, and the case it
+    // should have answered is missing.
+    let trimmed: Vec<csv::StringRecord> = without_case_column(&rows, None)
+        .into_iter()
+        .map(|row| {
+            let fields: Vec<String> = row
+                .iter()
+                .enumerate()
+                .map(|(i, f)| if i == 2 { f.trim().to_owned() } else { f.to_owned() })
+                .collect();
+            csv::StringRecord::from(fields)
+        })
+        .collect();
+    write_records(&filled, &trimmed);
+    verify(&filled)
+        .code(1)
+        .stdout(predicate::str::contains("no case of the challenge has these inputs"))
+        .stdout(predicate::str::contains(
+            "  MISSING Keno client seed with spaces at both ends: no row answers it",
+        ));
+}
+
+// An answer must carry the draw order as well as the result: only it shows a sampler that
+// draws right and reports the order wrong.
+#[test]
+fn an_unanswered_draw_order_is_a_mismatch() {
+    let dir = tempfile::tempdir().unwrap();
+    let challenge = write_challenge(dir.path(), &["keno"]);
+    let filled = dir.path().join("filled.csv");
+    let rows = answer(&challenge, &filled);
+    let blanked: Vec<csv::StringRecord> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let fields: Vec<&str> =
+                row.iter().enumerate().map(|(k, f)| if i > 0 && k == 6 { "" } else { f }).collect();
+            csv::StringRecord::from(fields)
+        })
+        .collect();
+    write_records(&filled, &blanked);
+    verify(&filled)
+        .code(1)
+        .stdout(predicate::str::contains("(Keno ordinary round 1): draw_order: file has '', computed '"));
+}
+
+// Issue 30, case 10: a rounds file (no challenge) whose every checked cell is empty said
+// "N rounds checked, 0 mismatches". A row that states nothing is a mismatch.
+#[test]
+fn a_rounds_file_with_nothing_filled_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rounds.csv");
+    std::fs::write(
+        &file,
+        "game,server_seed,client_seed,nonce,result,draw_order\nkeno,s,c,1,,\nroulette-european,s,c,2,,\n",
+    )
+    .unwrap();
+    verify(&file)
+        .code(1)
+        .stdout(predicate::str::contains("line 2: result: file has '', computed '"))
+        .stdout(predicate::str::contains("2 rounds checked, 2 mismatches"));
 }

@@ -237,9 +237,13 @@ fn non_numeric_u32_used_exits_2() {
 }
 
 #[test]
-fn optional_columns_may_be_absent() {
+fn optional_columns_may_be_absent_but_not_all_of_them() {
     let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "f.csv", "nonce,game,client_seed,server_seed\n5,roulette-european,c,s\n");
+    let file = write(
+        dir.path(),
+        "f.csv",
+        "nonce,game,client_seed,server_seed,u32_used\n5,roulette-european,c,s,1\n",
+    );
     fairaudit()
         .arg("verify")
         .arg("--rounds")
@@ -247,4 +251,7 @@ fn optional_columns_may_be_absent() {
         .assert()
         .code(0)
         .stdout("1 rounds checked, 0 mismatches\n");
+    // A file of inputs only states no round: nothing would be checked (issue 30, case 10).
+    let file = write(dir.path(), "g.csv", "nonce,game,client_seed,server_seed\n5,roulette-european,c,s\n");
+    assert_input_error(&file, &["nothing to check"]);
 }

@@ -72,15 +72,23 @@ fn the_kit_passes_the_correct_sampler_and_names_what_each_broken_one_gets_wrong(
 
     let rejection_cases: Vec<String> = cases
         .iter()
-        .filter(|(label, _)| label.contains(" rejection at P = "))
+        .filter(|(label, _)| {
+            label.contains(" rejection at P = ") || label.contains(" rejection of the limit word")
+        })
         .map(|(l, _)| l.clone())
         .collect();
-    assert_eq!(rejection_cases.len(), 11);
+    // 11 rounds rejecting at every P, and one limit word per wheel.
+    assert_eq!(rejection_cases.len(), 13);
     assert_eq!(judge(dir.path(), "broken/no-rejection.js"), (1, rejection_cases));
 
     let keno: Vec<String> =
         cases.iter().filter(|(_, game)| game == "keno").map(|(label, _)| label.clone()).collect();
     assert_eq!(judge(dir.path(), "broken/swap-removal.js"), (1, keno), "every Keno case, no roulette case");
+
+    // A swap of two pockets: invisible to statistics, caught because every pocket of the
+    // wheel has a case (before the pocket cases, the challenge had no European 17 or 31).
+    let swapped = vec!["European pocket 17".to_owned(), "European pocket 31".to_owned()];
+    assert_eq!(judge(dir.path(), "broken/swap-pockets.js"), (1, swapped));
 }
 
 /// `node play.js … | fairaudit audit --game keno --outcomes -`: exit status and stdout.

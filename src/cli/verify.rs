@@ -11,7 +11,7 @@ use fairaudit::columns::CsvLayout;
 use fairaudit::conformance::Case;
 use fairaudit::games::GameId;
 use fairaudit::report::{csv_writer, spreadsheet_safe};
-use fairaudit::verify::{replay, RoundsChecker, FIELDS, REQUIRED};
+use fairaudit::verify::{replay, RoundsChecker, CASE_COLUMN, FIELDS, NO_CASE, REQUIRED};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -129,12 +129,13 @@ fn verify_file(
         None => None,
     };
 
-    let (mut rounds, mut mismatches, mut beyond) = (0u64, 0u64, 0u64);
+    let (mut rounds, mut cases_answered, mut mismatches, mut beyond) = (0u64, 0u64, 0u64, 0u64);
     // Per challenge case that failed: its label and the fields that disagree.
     let mut failed: Vec<(String, Vec<&'static str>)> = Vec::new();
     for row in checker.by_ref() {
         let row = row.with_context(|| name.clone())?;
         rounds += 1;
+        cases_answered += u64::from(row.case.is_some());
         beyond += u64::from(row.beyond_reference);
         for m in &row.mismatches {
             mismatches += 1;
@@ -144,20 +145,20 @@ fn verify_file(
             };
             // In a challenge, an input that differs is compared with the challenge's.
             let source = if REQUIRED.contains(&m.field) { "the challenge has" } else { "computed" };
-            outln!("{at}: {}: file has '{}', {source} '{}'", m.field, m.file_value, m.computed_value);
+            if m.field == CASE_COLUMN {
+                outln!("{at}: {NO_CASE} (seeds and nonce must be passed on unchanged)");
+            } else {
+                outln!("{at}: {}: file has '{}', {source} '{}'", m.field, m.file_value, m.computed_value);
+            }
             if let Some(writer) = report.as_mut() {
                 let line = m.line.to_string();
                 let (file_value, computed_value) =
                     (spreadsheet_safe(&m.file_value), spreadsheet_safe(&m.computed_value));
-                match &row.case {
-                    Some(case) => writer.write_record([
-                        line.as_str(),
-                        &spreadsheet_safe(case),
-                        m.field,
-                        &file_value,
-                        &computed_value,
-                    ])?,
-                    None => writer.write_record([line.as_str(), m.field, &file_value, &computed_value])?,
+                if challenge {
+                    let case = row.case.as_deref().map(spreadsheet_safe).unwrap_or_default();
+                    writer.write_record([line.as_str(), &case, m.field, &file_value, &computed_value])?;
+                } else {
+                    writer.write_record([line.as_str(), m.field, &file_value, &computed_value])?;
                 }
             }
         }
@@ -182,7 +183,7 @@ fn verify_file(
     }
     outln!("{rounds} rounds checked, {mismatches} mismatches");
     if challenge {
-        print_challenge_summary(&checker.answered_games(), rounds, &failed, &unanswered);
+        print_challenge_summary(&checker.answered_games(), cases_answered, &failed, &unanswered);
     }
     Ok(if mismatches == 0 && unanswered.is_empty() { Verdict::Clean } else { Verdict::Finding })
 }
