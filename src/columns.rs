@@ -52,20 +52,58 @@ impl CsvLayout {
         csv::ReaderBuilder::new()
             .has_headers(true)
             .delimiter(self.delimiter)
-            .from_reader(LfLines { inner: BufReader::new(input), held_cr: false })
+            .from_reader(LfLines::new(BufReader::new(input), self.delimiter))
     }
 }
 
-/// A reader that passes CRLF on as LF, and everything else as it is.
+/// A reader that passes a CRLF line end on as LF, and everything else as it is: a CRLF
+/// inside a quoted field is part of the field's text (a seed `line1\r\nline2` is hashed
+/// with its CR) and passes unchanged.
 ///
 /// Written by hand because the csv crate numbers the records of a CRLF file one line too
 /// low (BurntSushi/rust-csv#395, open): a finding in a Windows export named the line
-/// above the row it was about. A CR inside a quoted field followed by LF becomes LF too,
-/// which no field of a history or rounds file holds.
+/// above the row it was about. To tell a line end from a field's text it follows RFC
+/// 4180's quoting as the csv crate reads it, byte by byte.
 pub struct LfLines<R> {
     inner: BufReader<R>,
-    /// A CR read but not passed on yet: it is dropped if LF follows.
+    delimiter: u8,
+    /// A CR read outside a quoted field but not passed on yet: dropped if LF follows.
     held_cr: bool,
+    quoting: Quoting,
+}
+
+/// Where the bytes read so far leave the reader, as RFC 4180 quoting goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Quoting {
+    /// At the start of a field (of the file, after a delimiter or a line end).
+    FieldStart,
+    /// Inside a field that did not start with a quote: quotes are text.
+    Unquoted,
+    /// Inside a quoted field: line ends are text.
+    Quoted,
+    /// A quote inside a quoted field: a second quote is an escaped one, anything else
+    /// ends the quoting.
+    QuoteInQuoted,
+}
+
+impl<R: Read> LfLines<R> {
+    fn new(inner: BufReader<R>, delimiter: u8) -> Self {
+        Self { inner, delimiter, held_cr: false, quoting: Quoting::FieldStart }
+    }
+}
+
+impl Quoting {
+    /// The quoting after `byte`, in a file separated by `delimiter`.
+    fn after(self, byte: u8, delimiter: u8) -> Quoting {
+        let ends_field = byte == delimiter || byte == b'\n' || byte == b'\r';
+        match self {
+            Quoting::Quoted if byte == b'"' => Quoting::QuoteInQuoted,
+            Quoting::Quoted => Quoting::Quoted,
+            Quoting::FieldStart | Quoting::QuoteInQuoted if byte == b'"' => Quoting::Quoted,
+            _ if ends_field => Quoting::FieldStart,
+            _ => Quoting::Unquoted,
+        }
+    }
 }
 
 impl<R: Read> Read for LfLines<R> {
@@ -88,15 +126,22 @@ impl<R: Read> Read for LfLines<R> {
                     continue;
                 }
             }
-            // Copy up to the next CR in one piece, then hold that CR.
             let room = available.len().min(out.len() - written);
-            let plain = available[..room].iter().position(|&b| b == b'\r').unwrap_or(room);
-            out[written..written + plain].copy_from_slice(&available[..plain]);
-            written += plain;
-            let cr = plain < room;
-            self.held_cr = cr;
-            self.inner.consume(plain + usize::from(cr));
-            if written > 0 && !cr {
+            let mut consumed = 0;
+            while consumed < room {
+                let byte = available[consumed];
+                consumed += 1;
+                let in_text = self.quoting == Quoting::Quoted;
+                self.quoting = self.quoting.after(byte, self.delimiter);
+                if byte == b'\r' && !in_text {
+                    self.held_cr = true;
+                    break;
+                }
+                out[written] = byte;
+                written += 1;
+            }
+            self.inner.consume(consumed);
+            if written > 0 && !self.held_cr {
                 // What is here now, without waiting for more (a pipe).
                 break;
             }
@@ -418,15 +463,21 @@ mod tests {
         let lf = "a,b\n1,x\n2,\"y\ry\"\n3,z";
         assert_eq!(lines(&lf.replace('\n', "\r\n")), lines(lf));
         assert_eq!(lines(lf)[1], (3, vec!["2".to_owned(), "y\ry".to_owned()]), "a lone CR stays");
+        // A CRLF inside a quoted field is the field's text; quotes inside an unquoted
+        // field are text and quote nothing; an escaped quote does not end the quoting.
+        let quoted = "a,b\r\n1,\"line1\r\nline2\"\r\n2,say \"hi\"\r\n3,\"x\"\"\r\ny\"\r\n";
+        let rows = lines(quoted);
+        assert_eq!(rows[0].1, vec!["1".to_owned(), "line1\r\nline2".to_owned()]);
+        assert_eq!(rows[1].1, vec!["2".to_owned(), "say \"hi\"".to_owned()]);
+        assert_eq!(rows[2].1, vec!["3".to_owned(), "x\"\r\ny".to_owned()]);
         // Byte by byte, a CR at the end of one read and its LF at the start of the next.
         let mut one_byte = Vec::new();
-        let mut reader =
-            LfLines { inner: BufReader::with_capacity(1, "x\r\ny\r".as_bytes()), held_cr: false };
+        let mut reader = LfLines::new(BufReader::with_capacity(1, "x\r\ny\r\"a\r\nb\"".as_bytes()), b',');
         let mut byte = [0u8; 1];
         while reader.read(&mut byte).unwrap() == 1 {
             one_byte.push(byte[0]);
         }
-        assert_eq!(one_byte, b"x\ny\r");
+        assert_eq!(one_byte, b"x\ny\r\"a\r\nb\"");
     }
 
     #[test]

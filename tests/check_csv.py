@@ -6,9 +6,11 @@ thousands separators, and no cell that a spreadsheet would run as a formula.
 
 A spreadsheet sees more than the first character: it trims spaces and ignores invisible
 characters (zero-width space, byte-order mark) before deciding a cell is a formula, and a
-spreadsheet set to ';' as its separator splits unquoted text at every ';'. So every file is
-read twice, with ',' and with ';' as the separator, and every cell is judged after
-stripping what a spreadsheet ignores (OWASP CSV injection guidance).
+spreadsheet set to ';' (or tab) as its separator may not honour the quotes of a
+','-separated file: it splits the text at every ';' and tab and starts a new row at every
+line break, quoted or not. So every file is read three ways: with ',' and with ';' as the
+separator honouring quotes, and split at every ';', tab and line break ignoring them; every
+cell is judged after stripping what a spreadsheet ignores (OWASP CSV injection guidance).
 
 Usage: check_csv.py DIR   (exit status 0 when every file passes; problems on stderr)
 """
@@ -42,8 +44,23 @@ def check_separator(path, delimiter):
     return problems
 
 
+def check_ignoring_quotes(path):
+    """The file split at every ';', tab and line break, quotes ignored: each piece, less
+    the quote that opened its field, is a cell a careless import shows."""
+    problems = []
+    text = path.read_text(encoding="utf-8")
+    for number, line in enumerate(re.split(r"\r\n|\n|\r", text), start=1):
+        for piece in re.split(r"[;\t]", line):
+            cell = piece[1:] if piece.startswith('"') else piece
+            if runs_as_formula(cell):
+                problems.append(
+                    f"{path.name}: physical line {number}: {cell!r} would run as a formula (quotes ignored)"
+                )
+    return problems
+
+
 def check(path):
-    problems = check_separator(path, ",") + check_separator(path, ";")
+    problems = check_separator(path, ",") + check_separator(path, ";") + check_ignoring_quotes(path)
     with open(path, newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
     if not rows:

@@ -27,6 +27,17 @@
 //! | 18   | `:` in seeds made two seed pairs one           | `colons_in_seeds_are_warned_about_everywhere`                |
 //! | 19   | a percentage scaled twice in report.html       | `report_html_figures_equal_the_csv_figures`                  |
 //!
+//! Index of the second hardening issue's cases (issue 30, "Nothing injected, nothing
+//! corrupted accepted, nothing overwritten"), case number → test (cases not listed are
+//! not fixed yet):
+//!
+//! | case | what broke                                   | test                                                        |
+//! |------|----------------------------------------------|-------------------------------------------------------------|
+//! | 1    | player ids raw in `rtp.csv`, `tests.csv`       | `hostile_text_in_every_user_field_runs_in_no_csv`            |
+//! | 2    | formulas after a line break (`;` imports)      | `hostile_text_in_every_user_field_runs_in_no_csv`, `the_csv_checker_sees_what_a_spreadsheet_sees` |
+//! | 4    | CRLF inside a quoted seed rewritten to LF      | `a_crlf_inside_a_quoted_seed_is_kept_on_every_path`, `columns.rs::crlf_files_number_their_lines_as_lf_files_do` |
+//! | 10   | `verify --rounds` with every cell empty "checked" | `cli_conformance.rs::a_rounds_file_with_nothing_filled_fails` |
+//!
 //! Found while fixing them (same issue, same session):
 //! - rayon's global pool panicked under a process limit: `a_process_limit_is_exit_2_not_a_panic`.
 //! - SIGTERM was ignored while `verify --rounds -` waited on an idle pipe:
@@ -721,7 +732,7 @@ fn seeds_a_spreadsheet_would_run_are_neutralised() {
 /// Case 16: the checker itself must catch each of those seeds written raw.
 #[test]
 fn the_csv_checker_sees_what_a_spreadsheet_sees() {
-    for seed in [" =1+1", "\u{200b}=1+1", "\u{feff}=1+1", "a;=1+1;b"] {
+    for seed in [" =1+1", "\u{200b}=1+1", "\u{feff}=1+1", "a;=1+1;b", "\"a\n=1+1\"", "\"a\r+1\""] {
         let dir = tempfile::tempdir().unwrap();
         write(dir.path(), "raw.csv", format!("seed,count\n{seed},2\n"));
         let output = std::process::Command::new("python3")
@@ -1024,5 +1035,135 @@ fn report_html_figures_equal_the_csv_figures() {
             cells[5],
             row["expected_rejected_words"]
         );
+    }
+}
+
+/// Issue 30, cases 1 and 2: player ids reached `rtp.csv` and `tests.csv` raw, and text
+/// after a line break (a new row under a `;` import that ignores quotes) was not
+/// neutralised in any file. Hostile text goes through every user-controlled field of
+/// `audit` (player ids, with a finding and a nonce gap of their own), `sweep` (server and
+/// client seed) and `verify --out` (a result cell), and every CSV written passes the
+/// checker, which reads each file with `,`, with `;`, and split at every break.
+#[test]
+fn hostile_text_in_every_user_field_runs_in_no_csv() {
+    let hostile = ["=1+1", "a\n=1+1", "=cmd|' /C calc'!A0", "b\r\n+2;-3\t@4"];
+    let dir = tempfile::tempdir().unwrap();
+    let check = |folder: &Path| {
+        let output = std::process::Command::new("python3")
+            .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/check_csv.py"))
+            .arg(folder)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}: {}", folder.display(), String::from_utf8_lossy(&output.stderr));
+    };
+
+    // audit: the worked history with its three players renamed, one row of the third
+    // dropped (a nonce gap).
+    let history = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/roulette-history.csv"),
+    )
+    .unwrap();
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let mut reader = csv::Reader::from_reader(history.as_bytes());
+    writer.write_record(reader.headers().unwrap()).unwrap();
+    let mut dropped = false;
+    for record in reader.records() {
+        let record = record.unwrap();
+        let player = match &record[0] {
+            "p0" => hostile[0],
+            "p1" => hostile[1],
+            _ => hostile[2],
+        };
+        if player == hostile[2] && &record[4] == "50" && !dropped {
+            dropped = true;
+            continue;
+        }
+        let mut fields: Vec<&str> = record.iter().collect();
+        fields[0] = player;
+        writer.write_record(&fields).unwrap();
+    }
+    assert!(dropped);
+    let file = write(dir.path(), "history.csv", writer.into_inner().unwrap());
+    let out = dir.path().join("audit");
+    let output = fairaudit()
+        .args(["audit", "--game", "roulette-european", "--outcomes"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    for (name, neutralised) in [
+        ("tests.csv", "player:a\n'=1+1"),
+        ("rtp.csv", "\"'=1+1\""),
+        ("findings.csv", "\"'="),
+        ("nonce_gaps.csv", "\"'=cmd"),
+    ] {
+        let text = std::fs::read_to_string(out.join(name)).unwrap();
+        assert!(text.contains(neutralised), "{name} names a player, neutralised: {text}");
+    }
+    check(&out);
+
+    // sweep: seeds with line breaks.
+    let out = dir.path().join("sweep");
+    fairaudit()
+        .args(["sweep", "--game", "keno", "--nonces", "0..100", "--quiet", "--server-seed", hostile[3]])
+        .args(["--client-seed", hostile[1], "--out"])
+        .arg(&out)
+        .assert()
+        .code(predicate::in_iter([0, 1]));
+    check(&out);
+
+    // verify --out: a result cell of hostile text.
+    let mut rounds = csv::Writer::from_writer(Vec::new());
+    rounds.write_record(["game", "server_seed", "client_seed", "nonce", "result"]).unwrap();
+    for (nonce, text) in hostile.iter().enumerate() {
+        rounds.write_record(["roulette-european", hostile[3], hostile[1], &nonce.to_string(), text]).unwrap();
+    }
+    let file = write(dir.path(), "rounds.csv", rounds.into_inner().unwrap());
+    let out = dir.path().join("verify");
+    std::fs::create_dir(&out).unwrap();
+    fairaudit()
+        .args(["verify", "--rounds"])
+        .arg(&file)
+        .arg("--out")
+        .arg(out.join("mismatches.csv"))
+        .assert()
+        .code(1);
+    check(&out);
+}
+
+/// Issue 30, case 4: a CRLF inside a quoted seed was rewritten to LF by the line-end
+/// reader, so fair rounds of the client seed `line1\r\nline2` were mismatches in `audit`
+/// and `verify --rounds` (while `verify --client-seed` computed them right). The bytes of
+/// a quoted field are kept exactly, in files with CRLF and with LF line ends.
+#[test]
+fn a_crlf_inside_a_quoted_seed_is_kept_on_every_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, client) = ("operator-seed", "line1\r\nline2");
+    for line_end in ["\r\n", "\n"] {
+        let mut log = format!("nonce,server_seed,client_seed,result{line_end}");
+        let mut rounds = format!("game,nonce,server_seed,client_seed,result{line_end}");
+        for nonce in 1..=6u64 {
+            let round =
+                fairaudit::verify::replay(fairaudit::games::GameId::RouletteEuropean, server, client, nonce);
+            let row = format!("{nonce},{server},\"{client}\",{}{line_end}", round.result);
+            log.push_str(&row);
+            rounds.push_str(&format!("roulette-european,{row}"));
+        }
+        let log = write(dir.path(), "log.csv", &log);
+        let output = run(&["audit", "--game", "roulette-european", "--outcomes", log.to_str().unwrap()]);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains("6 replayed against the chain, 0 mismatches"), "{line_end:?}: {stdout}");
+
+        let file = write(dir.path(), "rounds.csv", &rounds);
+        let output = run(&["verify", "--rounds", file.to_str().unwrap()]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{line_end:?}: {}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+        assert!(String::from_utf8_lossy(&output.stdout).contains("6 rounds checked, 0 mismatches"));
     }
 }

@@ -199,8 +199,8 @@ fn empirical_99_percent_intervals_cover_the_exact_rtp_on_a_sweep() {
     }
     let keno_note = format!("{:?}", rows[0][14]);
     assert!(keno_note.contains("ILLUSTRATIVE") && keno_note.contains("NOT THE OPERATOR'S"), "{keno_note}");
-    assert_eq!(rows[0][3], Cell::Text("7".into()));
-    assert_eq!(rows[9][3], Cell::Text("7 13 22 29 36 2 18 25 33 40".into()));
+    assert_eq!(rows[0][3], Cell::User("7".into()));
+    assert_eq!(rows[9][3], Cell::User("7 13 22 29 36 2 18 25 33 40".into()));
 }
 
 #[test]
@@ -218,7 +218,7 @@ fn a_wheel_that_favours_the_house_is_caught() {
     }
     let rows = rtp_table(&rtp_rows(&file, &Paytable::example(), 0.01)).rows;
     let straight = &rows[0];
-    assert_eq!(straight[3], Cell::Text("17".into()));
+    assert_eq!(straight[3], Cell::User("17".into()));
     assert_eq!(num(&straight[6]), 0.0);
     assert!(num(&straight[10]) < -10.0, "{straight:?}");
     match &straight[11] {

@@ -64,7 +64,7 @@ pub fn tests_table_of(battery: &Battery, partial: Option<&PartialOf>) -> Table {
         }
         table.push(vec![
             r.game.name().into(),
-            r.seed_pair.clone().into(),
+            Cell::User(r.seed_pair.clone()),
             o.test.clone().into(),
             if o.statistic.is_nan() { Cell::Text(String::new()) } else { Cell::Num(o.statistic) },
             number(o.df),
@@ -72,7 +72,8 @@ pub fn tests_table_of(battery: &Battery, partial: Option<&PartialOf>) -> Table {
             number(r.adjusted_p),
             verdict_label(r.verdict, partial).into(),
             number(r.detectable_bias),
-            note.into(),
+            // Notes name players and seed pairs (user text).
+            Cell::User(note),
         ]);
     }
     table
@@ -186,9 +187,9 @@ pub fn rtp_table(rows: &[RtpRow]) -> Table {
         };
         table.push(vec![
             row.game.name().into(),
-            row.seed_pair.clone().into(),
-            row.bet_type.clone().into(),
-            row.bet.clone().into(),
+            Cell::User(row.seed_pair.clone()),
+            Cell::User(row.bet_type.clone()),
+            Cell::User(row.bet.clone()),
             e.rounds.into(),
             Cell::Num(e.exact_percent),
             Cell::Num(e.realised_percent),

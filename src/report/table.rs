@@ -115,21 +115,43 @@ pub fn format_number(value: f64) -> String {
 /// as a formula (the OWASP recommendation): text whose first character a spreadsheet does
 /// not ignore (it skips spaces and invisible characters such as a zero-width space or a
 /// byte-order mark) is `=`, `+`, `-`, `@`, tab or carriage return gets a `'` in front. The
-/// same holds after every `;`: a spreadsheet set to `;` as its separator does not honour
-/// the quotes of a `,`-separated file, splits the text there, and would run `a;=1+1`'s
-/// second part. JSON output keeps the exact value.
+/// same holds after every `;`, tab and line break: a spreadsheet set to `;` (or tab) as
+/// its separator does not honour the quotes of a `,`-separated file, splits the text at
+/// the separator and starts a new row at the line break, and would run `a;=1+1`'s or
+/// `a\n=1+1`'s second part. JSON output keeps the exact value.
 pub fn spreadsheet_safe(text: &str) -> Cow<'_, str> {
-    let runs = |part: &str| {
+    const BREAKS: [char; 4] = [';', '\t', '\n', '\r'];
+    // Whether a part (the text's start, or what follows a break) runs: what a spreadsheet
+    // shows of it starts like a formula, or it shows nothing and a tab or carriage
+    // return, itself a formula start, follows.
+    let runs = |part: &str, next: Option<char>| {
         let seen =
             part.trim_start_matches(|c: char| c == ' ' || c == '\u{a0}' || crate::fields::is_invisible(c));
-        matches!(seen.chars().next(), Some('=' | '+' | '-' | '@' | '\t' | '\r'))
+        match seen.chars().next() {
+            Some(first) => matches!(first, '=' | '+' | '-' | '@'),
+            None => matches!(next, Some('\t' | '\r')),
+        }
     };
-    if !text.split(';').any(runs) {
-        return text.into();
+    let mut safe = String::new();
+    let mut rest = text;
+    let mut changed = false;
+    loop {
+        let end = rest.find(BREAKS).unwrap_or(rest.len());
+        let (part, next) = (&rest[..end], rest[end..].chars().next());
+        if runs(part, next) {
+            safe.push('\'');
+            changed = true;
+        }
+        safe.push_str(part);
+        let Some(separator) = next else { break };
+        safe.push(separator);
+        rest = &rest[end + separator.len_utf8()..];
     }
-    let parts: Vec<String> =
-        text.split(';').map(|part| if runs(part) { format!("'{part}") } else { part.to_owned() }).collect();
-    parts.join(";").into()
+    if changed {
+        safe.into()
+    } else {
+        text.into()
+    }
 }
 
 #[cfg(test)]
@@ -146,6 +168,12 @@ mod tests {
         assert_eq!(spreadsheet_safe("a;=1+1;b"), "a;'=1+1;b");
         assert_eq!(spreadsheet_safe("=1;  @x"), "'=1;'  @x");
         assert_eq!(spreadsheet_safe("a;b"), "a;b");
+        // A line break starts a new row under a `;` or tab import that ignores quotes.
+        assert_eq!(spreadsheet_safe("a\n=1+1"), "a\n'=1+1");
+        assert_eq!(spreadsheet_safe("a\r\n=1+1\r-2"), "a\r\n'=1+1\r'-2");
+        assert_eq!(spreadsheet_safe("x\t@SUM(A1)"), "x\t'@SUM(A1)");
+        assert_eq!(spreadsheet_safe("\rx"), "'\rx");
+        assert_eq!(spreadsheet_safe("line1\r\nline2"), "line1\r\nline2");
         for hidden in [" =1+1", "\u{200b}=1+1", "\u{feff}=1+1", "\u{a0}@SUM(A1)"] {
             assert!(spreadsheet_safe(hidden).starts_with('\''), "{hidden:?}");
         }

@@ -39,7 +39,7 @@ pub fn tally_tables(file: &TallyFile, results: &RunResults) -> Vec<Table> {
                     for (n, &count) in tally.numbers.iter().enumerate() {
                         counts.push(vec![
                             "keno".into(),
-                            pair.clone().into(),
+                            Cell::User(pair.clone()),
                             (n as u64 + 1).into(),
                             count.into(),
                         ]);
@@ -55,7 +55,7 @@ pub fn tally_tables(file: &TallyFile, results: &RunResults) -> Vec<Table> {
                     for (pocket, &count) in tally.pockets.iter().enumerate() {
                         counts.push(vec![
                             game.name().into(),
-                            pair.clone().into(),
+                            Cell::User(pair.clone()),
                             Roulette::label(pocket as u8).into(),
                             count.into(),
                         ]);
@@ -137,7 +137,7 @@ fn keno_tables(keno: &GameTotals<KenoTally>) -> Vec<Table> {
         for k in (0..DRAWN).filter(|_| detailed) {
             for n in 0..GRID {
                 positions.push(vec![
-                    pair.clone().into(),
+                    Cell::User(pair.clone()),
                     (k as u64 + 1).into(),
                     (n as u64 + 1).into(),
                     tally.positions[k * GRID + n].into(),
@@ -147,7 +147,7 @@ fn keno_tables(keno: &GameTotals<KenoTally>) -> Vec<Table> {
         for a in (1..=GRID as u8).filter(|_| detailed) {
             for b in a + 1..=GRID as u8 {
                 pairs.push(vec![
-                    pair.clone().into(),
+                    Cell::User(pair.clone()),
                     u64::from(a).into(),
                     u64::from(b).into(),
                     tally.pairs[pair_index(a, b)].into(),
@@ -158,7 +158,7 @@ fn keno_tables(keno: &GameTotals<KenoTally>) -> Vec<Table> {
             let set = PICK_ORDER[..picks].iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
             for h in 0..=picks {
                 hits.push(vec![
-                    pair.clone().into(),
+                    Cell::User(pair.clone()),
                     (picks as u64).into(),
                     set.clone().into(),
                     (h as u64).into(),
@@ -167,7 +167,7 @@ fn keno_tables(keno: &GameTotals<KenoTally>) -> Vec<Table> {
             }
         }
         for (shared, &count) in tally.overlap.iter().enumerate() {
-            overlap.push(vec![pair.clone().into(), (shared as u64).into(), count.into()]);
+            overlap.push(vec![Cell::User(pair.clone()), (shared as u64).into(), count.into()]);
         }
     }
     vec![positions, pairs, hits, overlap]
@@ -196,7 +196,7 @@ fn roulette_rows(tables: &mut [Table; 4], roulette: &GameTotals<RouletteTally>) 
             for b in 0..n {
                 pairs.push(vec![
                     game.into(),
-                    pair.clone().into(),
+                    Cell::User(pair.clone()),
                     Roulette::label(a as u8).into(),
                     Roulette::label(b as u8).into(),
                     tally.pairs[a * n + b].into(),
@@ -207,7 +207,7 @@ fn roulette_rows(tables: &mut [Table; 4], roulette: &GameTotals<RouletteTally>) 
             let count = pockets.iter().map(|&p| tally.pockets[usize::from(p)]).sum::<u64>();
             groups.push(vec![
                 game.into(),
-                pair.clone().into(),
+                Cell::User(pair.clone()),
                 name.into(),
                 (pockets.len() as u64).into(),
                 count.into(),
@@ -224,7 +224,7 @@ fn roulette_rows(tables: &mut [Table; 4], roulette: &GameTotals<RouletteTally>) 
                 for length in 1..=RUN_CAP {
                     runs.push(vec![
                         game.into(),
-                        pair.clone().into(),
+                        Cell::User(pair.clone()),
                         sequence.into(),
                         (*symbol).into(),
                         (length as u64).into(),
@@ -238,7 +238,7 @@ fn roulette_rows(tables: &mut [Table; 4], roulette: &GameTotals<RouletteTally>) 
             for gap in 0..=GAP_CAP {
                 gaps.push(vec![
                     game.into(),
-                    pair.clone().into(),
+                    Cell::User(pair.clone()),
                     Roulette::label(pocket as u8).into(),
                     (gap as u64).into(),
                     bucket(gap == GAP_CAP).into(),
