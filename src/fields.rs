@@ -41,6 +41,31 @@ impl fmt::Display for Excerpt<'_> {
     }
 }
 
+/// Shows user text on a terminal as it is, except what a terminal would act on or hide:
+/// control characters (ESC sequences, line breaks, carriage returns), invisible characters
+/// and bidirectional overrides are escaped (`\u{1b}`, `\n`, `\u{202e}`), so a file cannot
+/// redraw a line (a fake "0 mismatches") or reorder it. Unlike [`Excerpt`], not shortened:
+/// a finding shows the whole value.
+pub struct Shown<'a>(pub &'a str);
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.0.chars() {
+            if c.is_control() || is_invisible(c) || is_reordering(c) {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Bidirectional controls: they reorder the text around them as it is shown.
+pub fn is_reordering(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 /// Characters that show as nothing: zero-width spaces and joiners, the byte-order mark.
 pub fn is_invisible(c: char) -> bool {
     matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}')

@@ -1,5 +1,7 @@
 //! `fairaudit audit` and the battery's exit status through the real binary.
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
@@ -148,7 +150,8 @@ fn a_sweep_whose_tallies_fail_the_battery_exits_1() {
     let moved = pockets[1].as_u64().unwrap();
     pockets[0] = (pockets[0].as_u64().unwrap() + moved).into();
     pockets[1] = 0.into();
-    std::fs::write(&path, serde_json::to_vec(&tally).unwrap()).unwrap();
+    // Sealed with a fresh checksum, as a forger would: the battery is what catches it.
+    std::fs::write(&path, common::sealed_tally(&tally)).unwrap();
     fairaudit()
         .arg("merge")
         .arg(&run)

@@ -12,6 +12,8 @@
 //! fuzz`. A failure prints the minimal input proptest shrank it to: add it to
 //! `tests/regression.rs` with the fix.
 
+mod common;
+
 use fairaudit::audit::money::Money;
 use fairaudit::audit::{audit_history, AuditObserver, AuditOptions, Finding, Gap};
 use fairaudit::chain::seeds::SeedPair;
@@ -218,35 +220,6 @@ fn tally_corpus() -> &'static Vec<Value> {
     })
 }
 
-/// Every number of a JSON value, as a path of keys and indices.
-fn number_paths(value: &Value, path: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
-    match value {
-        Value::Number(_) => out.push(path.clone()),
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                path.push(Value::from(i));
-                number_paths(item, path, out);
-                path.pop();
-            }
-        }
-        Value::Object(fields) => {
-            for (key, item) in fields {
-                path.push(Value::from(key.as_str()));
-                number_paths(item, path, out);
-                path.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
-fn at<'a>(value: &'a mut Value, path: &[Value]) -> &'a mut Value {
-    path.iter().fold(value, |v, step| match step {
-        Value::String(key) => &mut v[key.as_str()],
-        index => &mut v[index.as_u64().unwrap() as usize],
-    })
-}
-
 fn interesting_number() -> impl Strategy<Value = Value> {
     prop_oneof![
         proptest::sample::select(vec![
@@ -280,11 +253,12 @@ fn the_tally_reader_never_panics_nor_what_merge_computes() {
             |(which, changes)| {
                 let mut tally = corpus[which].clone();
                 let mut paths = Vec::new();
-                number_paths(&tally, &mut Vec::new(), &mut paths);
+                common::number_paths(&tally, &mut Vec::new(), &mut paths);
                 for (pick, number) in changes {
-                    *at(&mut tally, &paths[pick % paths.len()]) = number;
+                    *common::at(&mut tally, &paths[pick % paths.len()]) = number;
                 }
-                serde_json::to_vec(&tally).unwrap()
+                // Sealed again, so the checks behind the checksum are what is fuzzed.
+                common::sealed_tally(&tally)
             },
         );
     let bytes: Vec<Vec<u8>> = corpus.iter().map(|t| serde_json::to_vec(t).unwrap()).collect();

@@ -35,7 +35,9 @@
 //! |------|----------------------------------------------|-------------------------------------------------------------|
 //! | 1    | player ids raw in `rtp.csv`, `tests.csv`       | `hostile_text_in_every_user_field_runs_in_no_csv`            |
 //! | 2    | formulas after a line break (`;` imports)      | `hostile_text_in_every_user_field_runs_in_no_csv`, `the_csv_checker_sees_what_a_spreadsheet_sees` |
+//! | 3    | corrupted tallies accepted by `merge`          | `every_changed_number_of_a_tally_is_refused_by_its_checksum` (a forged tally sealed again: docs/guarantees.md) |
 //! | 4    | CRLF inside a quoted seed rewritten to LF      | `a_crlf_inside_a_quoted_seed_is_kept_on_every_path`, `columns.rs::crlf_files_number_their_lines_as_lf_files_do` |
+//! | 7    | ESC sequences from files redrew the terminal   | `file_text_on_the_terminal_acts_on_nothing`                  |
 //! | 10   | `verify --rounds` with every cell empty "checked" | `cli_conformance.rs::a_rounds_file_with_nothing_filled_fails` |
 //!
 //! Found while fixing them (same issue, same session):
@@ -46,6 +48,8 @@
 //!   ran `=1+1`: `seeds_a_spreadsheet_would_run_are_neutralised`.
 //! - `stream >&-` and `rtp >&-` exited 0 (Rust reopens a closed fd 1 on /dev/null before
 //!   `main`): `a_closed_stdout_is_exit_2_not_silent_success`.
+
+mod common;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -242,7 +246,8 @@ fn segment(tally: &mut Value) -> &mut Value {
 const MAX: u64 = u64::MAX;
 
 /// Mutations of a complete European roulette tally of nonces 0..2000 (the hostile-user
-/// study's list), each of which must be refused.
+/// study's list), each of which must be refused, even sealed again with a valid checksum
+/// (as a forger would).
 const ROULETTE_MUTATIONS: &[Mutation] = &[
     ("colour runs cap 0", |t| segment(t)["colour_runs"]["cap"] = 0.into()),
     ("colour runs cap huge", |t| segment(t)["colour_runs"]["cap"] = 1_000_000_000u64.into()),
@@ -285,7 +290,8 @@ const ROULETTE_MUTATIONS: &[Mutation] = &[
         t["entries"][0]["segments"][0]["end"] = 2001.into();
     }),
     ("version 1", |t| t["version"] = 1.into()),
-    ("version 3", |t| t["version"] = 3.into()),
+    ("version 2, before checksums", |t| t["version"] = 2.into()),
+    ("version 4", |t| t["version"] = 4.into()),
     ("game not in the plan", |t| t["entries"][0]["game"] = "keno".into()),
     ("seed pair index", |t| t["entries"][0]["seed_pair"] = 5.into()),
     ("no entries", |t| t["entries"] = serde_json::json!([])),
@@ -359,7 +365,7 @@ fn every_mutated_tally_field_is_refused_with_one_line() {
     for (name, tally) in cases {
         let input = dir.path().join("mutated");
         std::fs::create_dir_all(&input).unwrap();
-        write(&input, "tally.json", serde_json::to_vec(&tally).unwrap());
+        write(&input, "tally.json", common::sealed_tally(&tally));
         let output =
             fairaudit().arg("merge").arg("--out").arg(dir.path().join("out")).arg(&input).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -401,7 +407,7 @@ fn resume_refuses_a_mutated_tally_before_sweeping() {
     let mut tally = json(&out.join("tally.json"));
     assert_eq!(tally["complete"], false);
     tally["entries"][0]["segments"][0]["tally"]["colour_runs"]["cap"] = 0.into();
-    write(&out, "tally.json", serde_json::to_vec(&tally).unwrap());
+    write(&out, "tally.json", common::sealed_tally(&tally));
     let output = fairaudit()
         .args(["sweep", "--nonces", "0..8000000", "--game", "roulette-american", "--threads", "1"])
         .args(["--chunk-size", "4096", "--quiet", "--resume", "--out"])
@@ -1166,4 +1172,80 @@ fn a_crlf_inside_a_quoted_seed_is_kept_on_every_path() {
         );
         assert!(String::from_utf8_lossy(&output.stdout).contains("6 rounds checked, 0 mismatches"));
     }
+}
+
+/// Issue 30, case 3: 26 of 1,200 single-field mutations of a shard tally were accepted by
+/// `merge` and changed its output, some into a FAIL (`colour_runs.hist[1]` 325 → 1 gave
+/// `runs_colour` p 4e-13). Every number of a roulette and a Keno tally is changed by one,
+/// in turn: each changed file is refused by its checksum, naming it.
+#[test]
+fn every_changed_number_of_a_tally_is_refused_by_its_checksum() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut changed = 0;
+    for game in ["roulette-european", "keno"] {
+        let out = dir.path().join(game);
+        sweep_into(&out, game, "0..1000");
+        let base = json(&out.join("tally.json"));
+        let mut paths = Vec::new();
+        common::number_paths(&base, &mut Vec::new(), &mut paths);
+        assert!(paths.len() > 1000, "{game}: {} numbers", paths.len());
+        for path in &paths {
+            let mut tally = base.clone();
+            let leaf = common::at(&mut tally, path);
+            let Some(number) = leaf.as_u64() else { continue };
+            *leaf = (number ^ 1).into();
+            let refused = fairaudit::tally::file::TallyFile::from_bytes(&serde_json::to_vec(&tally).unwrap());
+            let message = refused.err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(message.contains("checksum"), "{game} {path:?}: {message:?}");
+            changed += 1;
+        }
+    }
+    // One through the command line: one line, exit 2, nothing written.
+    let input = dir.path().join("changed");
+    std::fs::create_dir(&input).unwrap();
+    let mut tally = json(&dir.path().join("keno").join("tally.json"));
+    tally["entries"][0]["segments"][0]["tally"]["numbers"][0] = 1.into();
+    write(&input, "tally.json", serde_json::to_vec(&tally).unwrap());
+    let output =
+        fairaudit().arg("merge").arg("--out").arg(dir.path().join("out")).arg(&input).output().unwrap();
+    assert_one_line_error(&output, "does not match its checksum");
+    assert!(!dir.path().join("out").exists());
+    assert!(changed > 2000, "{changed}");
+}
+
+/// Issue 30, case 7: findings and mismatch lines printed file text raw, so a `result` of
+/// `"\033[2K\r1 rounds checked, 0 mismatches\033[8m"` redrew the terminal line as a fake
+/// "0 mismatches". Control characters, invisible characters and bidirectional overrides
+/// from files are shown escaped: in `verify`'s mismatch lines, in `audit`'s findings and
+/// in the battery lines that name players.
+#[test]
+fn file_text_on_the_terminal_acts_on_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = "\u{1b}[2K\r1 rounds checked, 0 mismatches\u{1b}[8m\u{202e}";
+    let mut rounds = csv::Writer::from_writer(Vec::new());
+    rounds.write_record(["game", "server_seed", "client_seed", "nonce", "result"]).unwrap();
+    rounds.write_record(["roulette-european", "s", "c", "1", fake]).unwrap();
+    let file = write(dir.path(), "rounds.csv", rounds.into_inner().unwrap());
+    let output = run(&["verify", "--rounds", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains(r"file has '\u{1b}[2K\r1 rounds checked, 0 mismatches\u{1b}[8m\u{202e}'"),
+        "{stdout}"
+    );
+
+    // A nonce played twice: a finding naming the player.
+    let mut log = csv::Writer::from_writer(Vec::new());
+    log.write_record(["player", "nonce", "server_seed", "client_seed", "result"]).unwrap();
+    let result = fairaudit::verify::replay(fairaudit::games::GameId::RouletteEuropean, "s", "c", 1).result;
+    log.write_record([fake, "1", "s", "c", &result]).unwrap();
+    log.write_record([fake, "1", "s", "c", &result]).unwrap();
+    let file = write(dir.path(), "log.csv", log.into_inner().unwrap());
+    let output = run(&["audit", "--game", "roulette-european", "--outcomes", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    for stream in [&output.stdout, &output.stderr] {
+        let text = String::from_utf8_lossy(stream);
+        assert!(!text.contains(['\u{1b}', '\r', '\u{202e}']), "{text}");
+    }
+    assert!(String::from_utf8_lossy(&output.stdout).contains(r"(player \u{1b}[2K\r1 rounds"));
 }

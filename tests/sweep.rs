@@ -202,22 +202,26 @@ fn merge_refuses_overlaps_other_games_other_seeds_unknown_versions_and_interrupt
     merge("seeds").code(2).stderr(predicate::str::contains("different seed pairs"));
 
     let tally = std::fs::read_to_string(p("overlap").join("tally.json")).unwrap();
-    std::fs::write(p("overlap").join("tally.json"), tally.replacen("\"version\":2", "\"version\":99", 1))
+    std::fs::write(p("overlap").join("tally.json"), tally.replacen("\"version\":3", "\"version\":99", 1))
         .unwrap();
     merge("overlap").code(2).stderr(predicate::str::contains("version 99"));
-    std::fs::write(p("overlap").join("tally.json"), tally.replacen("\"version\":2", "\"version\":1", 1))
+    std::fs::write(p("overlap").join("tally.json"), tally.replacen("\"version\":3", "\"version\":1", 1))
         .unwrap();
     merge("overlap")
         .code(2)
         .stderr(predicate::str::contains("version 1 (fairaudit 0.1)"))
         .stderr(predicate::str::contains("re-run the sweep that made it to regenerate it"));
-    std::fs::write(
-        p("overlap").join("tally.json"),
-        tally.replacen("\"complete\":true", "\"complete\":false", 1),
-    )
-    .unwrap();
+    std::fs::write(p("overlap").join("tally.json"), tally.replacen("\"version\":3", "\"version\":2", 1))
+        .unwrap();
+    merge("overlap").code(2).stderr(predicate::str::contains("version 2 has no checksum"));
+    // Changed after it was written: refused by its checksum; sealed again, by what it says.
+    let incomplete = tally.replacen("\"complete\":true", "\"complete\":false", 1);
+    std::fs::write(p("overlap").join("tally.json"), &incomplete).unwrap();
+    merge("overlap").code(2).stderr(predicate::str::contains("does not match its checksum"));
+    let value: serde_json::Value = serde_json::from_str(&incomplete).unwrap();
+    std::fs::write(p("overlap").join("tally.json"), common::sealed_tally(&value)).unwrap();
     merge("overlap").code(2).stderr(predicate::str::contains("interrupted"));
-    std::fs::write(p("overlap").join("tally.json"), "{\"format\":\"fairaudit-tally\",\"version\":2}")
+    std::fs::write(p("overlap").join("tally.json"), "{\"format\":\"fairaudit-tally\",\"version\":3}")
         .unwrap();
     merge("overlap").code(2).stderr(predicate::str::contains("not a fairaudit tally file"));
     assert!(!p("m").exists(), "nothing written on refusal");

@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::audit::money::Money;
 use fairaudit::audit::{audit_history, Audit, AuditObserver, AuditOptions, Finding, Gap, OutcomeTallies};
+use fairaudit::fields::Shown;
 use fairaudit::games::GameId;
 use fairaudit::report::audit_html::{AuditReport, FINDINGS_SHOWN};
 use fairaudit::report::results::{rtp_table, summary_json, tests_table};
@@ -168,18 +169,21 @@ impl AuditObserver for FirstFindings {
 }
 
 /// One line per finding, as the terminal shows it.
+/// A finding as one terminal line; the file's text in it is [`Shown`] (no control
+/// characters acted on).
 fn describe(f: &Finding) -> String {
-    let who = if f.player.is_empty() { String::new() } else { format!(" (player {})", f.player) };
+    let (found, expected) = (Shown(&f.found), Shown(&f.expected));
+    let who = if f.player.is_empty() { String::new() } else { format!(" (player {})", Shown(&f.player)) };
     let what = match f.check {
-        "result" | "draw_order" => format!("file has '{}', the chain gives '{}'", f.found, f.expected),
-        "payout" => format!("file has {}, the paytable gives {}", f.found, f.expected),
+        "result" | "draw_order" => format!("file has '{}', the chain gives '{}'", found, expected),
+        "payout" => format!("file has {}, the paytable gives {}", found, expected),
         "commitment" => {
-            format!("file has {}, SHA3-256 of the revealed server seed is {}", f.found, f.expected)
+            format!("file has {}, SHA3-256 of the revealed server seed is {}", found, expected)
         }
-        "nonce_reused" => format!("nonce {} was already played with this seed pair", f.found),
-        "nonce_order" => format!("nonce {} comes where {} was expected", f.found, f.expected),
-        "commitment_reused" => format!("commitment {} used again: expected {}", f.found, f.expected),
-        _ => format!("file has {}, expected {}", f.found, f.expected),
+        "nonce_reused" => format!("nonce {} was already played with this seed pair", found),
+        "nonce_order" => format!("nonce {} comes where {} was expected", found, expected),
+        "commitment_reused" => format!("commitment {} used again: expected {}", found, expected),
+        _ => format!("file has {}, expected {}", found, expected),
     };
     format!("line {}{who}: {}: {what}", f.line, f.check)
 }
@@ -244,7 +248,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     };
     drop(bar);
     for warning in &audit.warnings {
-        errln!("warning: {warning}");
+        errln!("warning: {}", fairaudit::fields::Shown(warning));
     }
     if let Some(error) = observer.error.take() {
         return Err(error).context("cannot write findings.csv or nonce_gaps.csv");

@@ -1,6 +1,7 @@
 //! Printing a battery's verdict on the terminal, the same for every command.
 
 use super::Verdict;
+use fairaudit::fields::Shown;
 use fairaudit::stats::battery::{p_value_text, Battery, TestResult, Verdict as TestVerdict};
 
 /// The battery's counts in one sentence (the terminal's first line about it; the HTML
@@ -35,7 +36,8 @@ pub fn print_battery(battery: &Battery, groups: &str) -> Verdict {
     for result in
         battery.results.iter().filter(|r| matches!(r.verdict, TestVerdict::Fail | TestVerdict::Weak))
     {
-        let which = format!("{} {} {}", result.game, result.seed_pair, result.outcome.test);
+        // Seed-pair labels and notes name players: shown, not acted on.
+        let which = format!("{} {} {}", result.game, Shown(&result.seed_pair), result.outcome.test);
         let (p, adjusted) =
             (result.outcome.p_value.unwrap_or(f64::NAN), result.adjusted_p.unwrap_or(f64::NAN));
         outln!(
@@ -43,7 +45,7 @@ pub fn print_battery(battery: &Battery, groups: &str) -> Verdict {
             result.verdict.as_str(),
             p_value_text(p),
             p_value_text(adjusted),
-            result.outcome.note
+            Shown(&result.outcome.note)
         );
     }
     let mut insufficient: Vec<(&TestResult, usize)> = Vec::new();
@@ -57,10 +59,10 @@ pub fn print_battery(battery: &Battery, groups: &str) -> Verdict {
         }
     }
     for (first, count) in insufficient {
-        let which = format!("{} {} {}", first.game, first.seed_pair, first.outcome.test);
+        let which = format!("{} {} {}", first.game, Shown(&first.seed_pair), first.outcome.test);
         let more =
             if count > 1 { format!(" (and {} more rows of this test)", count - 1) } else { String::new() };
-        outln!("  {:<12} {which}: {}{more}", "INSUFFICIENT", first.outcome.note);
+        outln!("  {:<12} {which}: {}{more}", "INSUFFICIENT", Shown(&first.outcome.note));
     }
     if battery.overall() == TestVerdict::Fail {
         Verdict::Finding

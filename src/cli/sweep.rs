@@ -360,7 +360,7 @@ fn announce(request: &SweepRequest, dir: &std::path::Path, remaining: u64) {
 /// fairaudit reproduces it, and says so.
 pub fn warn_about_colons(pairs: &[SeedPair]) {
     for warning in fairaudit::results::ambiguity_warnings(pairs) {
-        errln!("warning: {warning}");
+        errln!("warning: {}", fairaudit::fields::Shown(&warning));
     }
 }
 

@@ -9,6 +9,7 @@ use clap::Args;
 use fairaudit::chain::beyond_reference;
 use fairaudit::columns::CsvLayout;
 use fairaudit::conformance::Case;
+use fairaudit::fields::Shown;
 use fairaudit::games::GameId;
 use fairaudit::report::{csv_writer, spreadsheet_safe};
 use fairaudit::verify::{replay, RoundsChecker, CASE_COLUMN, FIELDS, NO_CASE, REQUIRED};
@@ -148,7 +149,10 @@ fn verify_file(
             if m.field == CASE_COLUMN {
                 outln!("{at}: {NO_CASE} (seeds and nonce must be passed on unchanged)");
             } else {
-                outln!("{at}: {}: file has '{}', {source} '{}'", m.field, m.file_value, m.computed_value);
+                // The file's text shown, not acted on: an ESC sequence in a cell must not
+                // redraw this line as a fake "0 mismatches".
+                let (file_value, computed) = (Shown(&m.file_value), Shown(&m.computed_value));
+                outln!("{at}: {}: file has '{file_value}', {source} '{computed}'", m.field);
             }
             if let Some(writer) = report.as_mut() {
                 let line = m.line.to_string();

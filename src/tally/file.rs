@@ -27,8 +27,22 @@ pub const FORMAT: &str = "fairaudit-tally";
 pub const TALLY_FILE: &str = "tally.json";
 /// The version this build writes and reads. Version 2 added the lagged serial counters
 /// (pairs and overlaps at lags 2..=10) and the ten-round edges they need; version 1 files
-/// lack them and cannot be upgraded, only regenerated.
-pub const VERSION: u32 = 2;
+/// lack them and cannot be upgraded, only regenerated. Version 3 added the `checksum`.
+pub const VERSION: u32 = 3;
+
+/// The last field of a tally file: the SHA3-256 (lowercase hex) of the file's compact
+/// JSON without it, as [`TallyFile::to_bytes`] writes it. The reader serialises what it
+/// parsed again and compares, so any changed value (a flipped digit, a truncated table
+/// padded back) is refused, while the JSON's spacing may change. It detects corruption,
+/// not forgery: anyone can compute it (see docs/guarantees.md).
+pub const CHECKSUM_FIELD: &str = "checksum";
+
+/// SHA3-256 of `bytes`, lowercase hex.
+fn checksum_of(bytes: &[u8]) -> String {
+    use sha3::{Digest, Sha3_256};
+    String::from_utf8(crate::chain::hex_lower(&Sha3_256::digest(bytes).into()).to_vec())
+        .expect("hex is ASCII")
+}
 
 /// A half-open nonce range as written in the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -255,6 +269,12 @@ pub enum TallyFileError {
     /// A tally file of version 1, from fairaudit 0.1.
     #[error("tally file version 1 (fairaudit 0.1) lacks the lagged serial counters this version tests; re-run the sweep that made it to regenerate it")]
     VersionOne,
+    /// A tally file of version 2, before the checksum.
+    #[error("tally file version 2 has no checksum, so corruption in it cannot be told from data; re-run the sweep that made it (the same command reproduces it) to regenerate it")]
+    VersionTwo,
+    /// The content does not match its checksum.
+    #[error("its content does not match its checksum: the file was changed or corrupted after it was written (re-run the sweep that made it)")]
+    Checksum,
     /// A different format or version.
     #[error("unsupported tally file: format '{format}' version {version} (this fairaudit reads '{FORMAT}' version {VERSION})")]
     Version {
@@ -287,11 +307,21 @@ impl TallyFile {
         self.entries.iter().map(|e| e.ranges().iter().map(|r| r.end - r.start).sum::<u64>()).sum()
     }
 
-    /// Serialises as compact JSON with a final newline.
+    /// Serialises as compact JSON with a final newline, sealed with its checksum
+    /// ([`CHECKSUM_FIELD`]).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = serde_json::to_vec(self).expect("tallies serialise");
-        bytes.push(b'\n');
+        let checksum = checksum_of(&bytes);
+        // The body is a JSON object: the checksum goes in before its closing brace.
+        debug_assert_eq!(bytes.last(), Some(&b'}'));
+        bytes.pop();
+        bytes.extend_from_slice(format!(",\"{CHECKSUM_FIELD}\":\"{checksum}\"}}\n").as_bytes());
         bytes
+    }
+
+    /// The checksum a tally file's content must carry: of its compact JSON without it.
+    pub fn checksum(&self) -> String {
+        checksum_of(&serde_json::to_vec(self).expect("tallies serialise"))
     }
 
     /// Parses and validates a tally file, checking the format and version first so an
@@ -301,6 +331,7 @@ impl TallyFile {
         struct Header {
             format: Option<String>,
             version: Option<u64>,
+            checksum: Option<serde_json::Value>,
         }
         let header: Header =
             serde_json::from_slice(bytes).map_err(|e| TallyFileError::Parse(e.to_string()))?;
@@ -308,11 +339,22 @@ impl TallyFile {
         if format == FORMAT && version == 1 {
             return Err(TallyFileError::VersionOne);
         }
+        if format == FORMAT && version == 2 {
+            return Err(TallyFileError::VersionTwo);
+        }
         if format != FORMAT || version != u64::from(VERSION) {
             return Err(TallyFileError::Version { format, version });
         }
         let file: TallyFile =
             serde_json::from_slice(bytes).map_err(|e| TallyFileError::Parse(e.to_string()))?;
+        let recorded = match header.checksum {
+            Some(serde_json::Value::String(text)) => text,
+            Some(_) => return Err(TallyFileError::Parse(format!("'{CHECKSUM_FIELD}' is not a string"))),
+            None => return Err(TallyFileError::Parse(format!("no '{CHECKSUM_FIELD}' field"))),
+        };
+        if recorded != file.checksum() {
+            return Err(TallyFileError::Checksum);
+        }
         let expected = (0..file.plan.seed_pairs.len())
             .flat_map(|pair| file.plan.games.iter().map(move |&game| (game, pair)));
         if file.entries.len() != file.plan.seed_pairs.len() * file.plan.games.len()

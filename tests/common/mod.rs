@@ -68,3 +68,52 @@ pub fn keccak_kernels() -> Vec<Kernel> {
         })
         .collect()
 }
+
+/// A tally file's JSON, doctored by a test, sealed again with the checksum the reader
+/// expects (computed as `TallyFile::to_bytes` does), so that the test reaches the checks
+/// behind the checksum: a forger can do the same. JSON that is not a tally file's shape
+/// is returned unsealed (the reader refuses it before any checksum).
+pub fn sealed_tally(value: &serde_json::Value) -> Vec<u8> {
+    let mut value = value.clone();
+    if let Some(object) = value.as_object_mut() {
+        object.remove(fairaudit::tally::file::CHECKSUM_FIELD);
+    }
+    if let Ok(file) = serde_json::from_value::<fairaudit::tally::file::TallyFile>(value.clone()) {
+        value[fairaudit::tally::file::CHECKSUM_FIELD] = file.checksum().into();
+    }
+    serde_json::to_vec(&value).unwrap()
+}
+
+/// Every number of a JSON value, as a path of keys and indices.
+pub fn number_paths(
+    value: &serde_json::Value,
+    path: &mut Vec<serde_json::Value>,
+    out: &mut Vec<Vec<serde_json::Value>>,
+) {
+    match value {
+        serde_json::Value::Number(_) => out.push(path.clone()),
+        serde_json::Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push(serde_json::Value::from(i));
+                number_paths(item, path, out);
+                path.pop();
+            }
+        }
+        serde_json::Value::Object(fields) => {
+            for (key, item) in fields {
+                path.push(serde_json::Value::from(key.as_str()));
+                number_paths(item, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The value at `path` (from [`number_paths`]).
+pub fn at<'a>(value: &'a mut serde_json::Value, path: &[serde_json::Value]) -> &'a mut serde_json::Value {
+    path.iter().fold(value, |v, step| match step {
+        serde_json::Value::String(key) => &mut v[key.as_str()],
+        index => &mut v[index.as_u64().unwrap() as usize],
+    })
+}
