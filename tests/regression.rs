@@ -37,8 +37,11 @@
 //! | 2    | formulas after a line break (`;` imports)      | `hostile_text_in_every_user_field_runs_in_no_csv`, `the_csv_checker_sees_what_a_spreadsheet_sees` |
 //! | 3    | corrupted tallies accepted by `merge`          | `every_changed_number_of_a_tally_is_refused_by_its_checksum` (a forged tally sealed again: docs/guarantees.md) |
 //! | 4    | CRLF inside a quoted seed rewritten to LF      | `a_crlf_inside_a_quoted_seed_is_kept_on_every_path`, `columns.rs::crlf_files_number_their_lines_as_lf_files_do` |
+//! | 5    | `--out` links, locks by name, links copied deep | `output_folders_and_links_neither_follow_nor_pile_up`        |
+//! | 6    | a tally linked to /dev/zero or a FIFO          | `a_tally_that_is_not_a_regular_file_is_refused_at_once`      |
 //! | 7    | ESC sequences from files redrew the terminal   | `file_text_on_the_terminal_acts_on_nothing`                  |
-//! | 10   | `verify --rounds` with every cell empty "checked" | `cli_conformance.rs::a_rounds_file_with_nothing_filled_fails` |
+//! | 9    | `merge` killed by SIGTERM with 143             | `sigterm_stops_a_merge_with_130_and_leaves_nothing`          |
+//! | 10   | `verify --rounds` with every cell empty "checked"; lock files piling up | `cli_conformance.rs::a_rounds_file_with_nothing_filled_fails`, `output_folders_and_links_neither_follow_nor_pile_up`, `sigterm_stops_a_merge_with_130_and_leaves_nothing` |
 //!
 //! Found while fixing them (same issue, same session):
 //! - rayon's global pool panicked under a process limit: `a_process_limit_is_exit_2_not_a_panic`.
@@ -378,6 +381,19 @@ fn every_mutated_tally_field_is_refused_with_one_line() {
     }
 }
 
+/// A long one-thread sweep into `out`, started and given 300 ms to claim the folder.
+fn long_sweep_writing(out: &Path) -> std::process::Child {
+    let child = std::process::Command::new(bin())
+        .args(["sweep", "--nonces", "0..8000000", "--game", "roulette-american", "--threads", "1", "--quiet"])
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    child
+}
+
 /// Starts a long one-thread sweep into `out` and stops it with SIGTERM after `wait`.
 fn interrupted_sweep(out: &Path, extra: &[&str], wait: Duration) {
     let mut child = std::process::Command::new(bin())
@@ -589,14 +605,7 @@ fn sigkill_at_any_instant_leaves_one_whole_run() {
 fn a_second_writer_on_the_same_folder_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let mut first = std::process::Command::new(bin())
-        .args(["sweep", "--nonces", "0..8000000", "--game", "roulette-american", "--threads", "1", "--quiet"])
-        .arg("--out")
-        .arg(&out)
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    let mut first = long_sweep_writing(&out);
     let second = fairaudit()
         .args(["sweep", "--nonces", "0..100", "--game", "keno", "--quiet", "--force", "--out"])
         .arg(&out)
@@ -1248,4 +1257,122 @@ fn file_text_on_the_terminal_acts_on_nothing() {
         assert!(!text.contains(['\u{1b}', '\r', '\u{202e}']), "{text}");
     }
     assert!(String::from_utf8_lossy(&output.stdout).contains(r"(player \u{1b}[2K\r1 rounds"));
+}
+
+/// Issue 30, case 6: `merge` read a shard's `tally.json` linked to `/dev/zero` until memory
+/// ran out, and hung on a FIFO. Only regular files are read (a link to one is followed),
+/// with a size bound: each is refused at once, in one line.
+#[test]
+fn a_tally_that_is_not_a_regular_file_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = dir.path().join("shard");
+    std::fs::create_dir(&shard).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", shard.join("tally.json")).unwrap();
+    let merge = || {
+        fairaudit()
+            .arg("merge")
+            .arg(&shard)
+            .arg("--out")
+            .arg(dir.path().join("out"))
+            .timeout(Duration::from_secs(20))
+            .output()
+            .unwrap()
+    };
+    assert_one_line_error(&merge(), "not a regular file");
+    std::fs::remove_file(shard.join("tally.json")).unwrap();
+    let status = std::process::Command::new("mkfifo").arg(shard.join("tally.json")).status().unwrap();
+    assert!(status.success());
+    assert_one_line_error(&merge(), "not a regular file");
+    // A link to a real tally is followed.
+    std::fs::remove_file(shard.join("tally.json")).unwrap();
+    let real = dir.path().join("real");
+    sweep_into(&real, "keno", "0..200");
+    std::os::unix::fs::symlink(real.join("tally.json"), shard.join("tally.json")).unwrap();
+    assert_eq!(merge().status.code(), Some(0));
+}
+
+/// Issue 30, case 9: `merge` had no SIGTERM handler: 26 of 28 SIGTERMs killed it with 143
+/// (not the promised 130) and left a staging folder. It now stops between its steps,
+/// exits 130 and leaves nothing behind. The merge here takes over a second (3,000 seed
+/// pairs), and SIGTERM comes at several instants inside it.
+#[test]
+fn sigterm_stops_a_merge_with_130_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("sweep");
+    fairaudit()
+        .args(["sweep", "--game", "keno", "--seed-pairs", "3000", "--nonces", "0..50", "--quiet", "--out"])
+        .arg(&input)
+        .assert()
+        .code(0);
+    for wait in [100, 300, 600] {
+        let mut child = std::process::Command::new(bin())
+            .args(["merge", "--quiet", "--out"])
+            .arg(dir.path().join("merged"))
+            .arg(&input)
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(wait));
+        send("-TERM", child.id());
+        let code = exit_code_within(&mut child, Duration::from_secs(30));
+        assert_eq!(code, Some(130), "SIGTERM after {wait} ms");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("sweep")], "after {wait} ms: {left:?}");
+    }
+}
+
+/// Issue 30, cases 5 and 10: `--out link` replaced the link by a real folder (the linked
+/// folder never got the output); the lock was keyed by the name, so a writer through a
+/// linked parent folder was not refused; links inside an output folder were carried over
+/// as deep copies (`loop -> .` became 737 entries 42 levels deep); lock files piled up.
+/// Now a linked `--out` is refused, saying where it points (so one folder has one lock
+/// name, in one directory whatever path names it); links are carried over as links; the
+/// lock file goes with its run.
+#[test]
+fn output_folders_and_links_neither_follow_nor_pile_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real");
+    std::fs::create_dir(&real).unwrap();
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let output =
+        run(&["sweep", "--nonces", "0..100", "--game", "keno", "--quiet", "--out", link.to_str().unwrap()]);
+    assert_one_line_error(&output, "is a symbolic link (to ");
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is left as it was");
+
+    // A writer through a linked parent folder is the same folder's second writer.
+    let out = real.join("out");
+    let mut first = long_sweep_writing(&out);
+    let small_sweep = |out: &Path| {
+        run(&[
+            "sweep",
+            "--nonces",
+            "0..100",
+            "--game",
+            "keno",
+            "--quiet",
+            "--force",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let second = small_sweep(&link.join("out"));
+    assert_one_line_error(&second, "another fairaudit run is writing");
+    send("-TERM", first.id());
+    assert_eq!(first.wait().unwrap().code(), Some(130));
+
+    // A link inside the folder, to the folder itself, survives a forced run as a link.
+    std::os::unix::fs::symlink(".", out.join("loop")).unwrap();
+    let rerun = small_sweep(&out);
+    assert_eq!(rerun.status.code(), Some(0), "{}", String::from_utf8_lossy(&rerun.stderr));
+    let kept = std::fs::symlink_metadata(out.join("loop")).unwrap();
+    assert!(kept.file_type().is_symlink(), "carried over as a link");
+    assert_eq!(std::fs::read_link(out.join("loop")).unwrap(), PathBuf::from("."));
+
+    // No lock or staging file is left beside the folders.
+    let left: Vec<String> = std::fs::read_dir(&real)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, vec!["out".to_owned()], "{left:?}");
 }

@@ -69,7 +69,8 @@ pub struct OutputFolder {
     target: PathBuf,
     staging: PathBuf,
     committed: bool,
-    _lock: File,
+    lock: File,
+    lock_path: PathBuf,
 }
 
 fn sibling(target: &Path, what: &str) -> Result<PathBuf> {
@@ -92,34 +93,30 @@ impl OutputFolder {
     /// Claims `target` for this run (see the module docs). Refuses a target that is a file,
     /// a place where nothing can be written, and a folder another run is writing.
     pub fn claim(target: &Path) -> Result<(OutputFolder, Existing)> {
+        if fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_symlink()) {
+            let points_to = fs::canonicalize(target)
+                .map_or_else(|_| "nothing that exists".to_owned(), |real| real.display().to_string());
+            bail!(
+                "{} is a symbolic link (to {points_to}): give the folder itself as --out (a run replaces its folder, which would replace the link)",
+                target.display()
+            );
+        }
         if target.exists() && !target.is_dir() {
             bail!("{} is a file, not a folder: choose another --out", target.display());
         }
         let parent = parent_of(target);
         fs::create_dir_all(&parent).with_context(|| format!("cannot create {}", parent.display()))?;
+        // The lock sits beside the folder, in the same directory whatever path names it (a
+        // linked parent, `a/../b`): two runs on one folder lock one file. Only a linked
+        // `--out` itself would name another lock, and it is refused above.
         let lock_path = sibling(target, "lock")?;
-        let lock = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .with_context(|| format!("cannot write in {}", parent.display()))?;
-        match lock.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => bail!(
-                "another fairaudit run is writing {}: wait for it to finish or choose another --out",
-                target.display()
-            ),
-            Err(TryLockError::Error(error)) => {
-                return Err(error).with_context(|| format!("cannot lock {}", lock_path.display()))
-            }
-        }
+        let lock = take_lock(&lock_path, target, &parent)?;
         Self::remove_leftovers(target)?;
         let staging = sibling(target, &format!("new-{}", std::process::id()))?;
         fs::create_dir(&staging)
             .with_context(|| format!("cannot write in {}: check that it is writable", parent.display()))?;
         let existing = Self::inspect(target);
-        Ok((OutputFolder { target: target.to_owned(), staging, committed: false, _lock: lock }, existing))
+        Ok((OutputFolder { target: target.to_owned(), staging, committed: false, lock, lock_path }, existing))
     }
 
     /// Staging and old folders of runs that were killed: the lock says no run owns them.
@@ -246,12 +243,55 @@ impl Drop for OutputFolder {
         if !self.committed {
             let _ = fs::remove_dir_all(&self.staging);
         }
+        // Removed while still held, so no lock file is left behind; a run that opened it
+        // meanwhile sees it gone and takes a new one ([`take_lock`]).
+        let _ = fs::remove_file(&self.lock_path);
+        let _ = self.lock.unlock();
     }
+}
+
+/// Takes the lock file at `path` for `target`: created if needed, locked without
+/// waiting, and checked to still be the file at `path` once locked (a run that ended
+/// between our open and our lock removed it; then we take the new one).
+fn take_lock(path: &Path, target: &Path, parent: &Path) -> Result<File> {
+    use std::os::unix::fs::MetadataExt;
+    for _ in 0..100 {
+        let lock = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .with_context(|| format!("cannot write in {}", parent.display()))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => bail!(
+                "another fairaudit run is writing {}: wait for it to finish or choose another --out",
+                target.display()
+            ),
+            Err(TryLockError::Error(error)) => {
+                return Err(error).with_context(|| format!("cannot lock {}", path.display()))
+            }
+        }
+        let held = lock.metadata().with_context(|| format!("cannot lock {}", path.display()))?;
+        if fs::metadata(path).is_ok_and(|now| now.dev() == held.dev() && now.ino() == held.ino()) {
+            return Ok(lock);
+        }
+    }
+    bail!("cannot lock {}: it keeps being replaced", path.display())
 }
 
 /// Carries a user's file (or folder) over into the new folder without copying its data:
 /// a hard link, or a copy where the filesystem has none.
 fn carry_over(from: &Path, to: &Path) -> Result<()> {
+    // A link is carried over as the link it is: followed, `loop -> .` would copy the
+    // folder into itself until the disk is full.
+    if fs::symlink_metadata(from).is_ok_and(|m| m.file_type().is_symlink()) {
+        let points_to =
+            fs::read_link(from).with_context(|| format!("cannot carry over {}", from.display()))?;
+        std::os::unix::fs::symlink(points_to, to)
+            .with_context(|| format!("cannot carry over {}", from.display()))?;
+        return Ok(());
+    }
     if from.is_dir() {
         fs::create_dir(to)?;
         for entry in fs::read_dir(from)? {

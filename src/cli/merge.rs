@@ -7,6 +7,7 @@
 use super::args::{command_line, load_claims, load_paytable, ReportArgs};
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
+use super::input::{install_stop_handler, stopped, Interrupted};
 use super::output::read_tally;
 use super::progress::{Progress, Unit};
 use super::shards::{parse_folder_name, shard_folders};
@@ -74,6 +75,7 @@ fn read_inputs(dirs: &[PathBuf], bar: &Progress) -> Result<Vec<Input>> {
         }
         let before = inputs.len();
         for (shard_dir, _) in &shards {
+            stop_point()?;
             if shard_dir.join(TALLY_FILE).exists() {
                 inputs.push(read_input(shard_dir)?);
             }
@@ -130,17 +132,30 @@ fn merge_inputs(inputs: Vec<Input>, allow_partial: bool) -> Result<(TallyFile, O
     Ok((merged, None))
 }
 
+/// Returns [`Interrupted`] once Ctrl-C or SIGTERM has arrived.
+fn stop_point() -> Result<()> {
+    if stopped() {
+        return Err(Interrupted.into());
+    }
+    Ok(())
+}
+
 pub fn run(args: MergeArgs) -> Result<Verdict> {
     let started = (SystemTime::now(), Instant::now());
     let paytable = load_paytable(args.report.paytable.as_deref())?;
     let claims = load_claims(args.report.claims.as_deref())?;
+    // Ctrl-C and SIGTERM stop the merge between its steps: exit 130, the staging folder
+    // removed (the folder's guard), the output folder as it was.
+    install_stop_handler()?;
     let (folder, existing) = OutputFolder::claim(&args.out)?;
     // One step per folder named on the command line (a folder of shards is one step).
     let bar = Progress::new(Some(args.inputs.len() as u64), Unit::Inputs, args.quiet);
     let inputs = read_inputs(&args.inputs, &bar)?;
     drop(bar);
+    stop_point()?;
     let count = inputs.len();
     let (merged, coverage) = merge_inputs(inputs, args.allow_partial)?;
+    stop_point()?;
     match existing {
         Existing::Nothing => {}
         Existing::Run { .. } if args.force => {}
@@ -168,8 +183,10 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
     let mut info = RunInfo::for_tallies("merge", &merged, command_line());
     fill_timing(&mut info, started, 0);
     let results = RunResults::compute(&merged, &paytable, &claims, args.report.alpha);
+    stop_point()?;
     let report = RunReport { tallies: &merged, run: &info, results: Some(&results) };
     folder.write_all(&report.files())?;
+    stop_point()?;
     folder.commit().context("cannot write the merged output")?;
     if let Some(c) = &coverage {
         let whole = c.sharding.nonces;

@@ -64,8 +64,36 @@ impl Write for AtomicFile {
     }
 }
 
-/// Reads and validates a tally file.
+/// The largest tally file read: far above any real sweep's (a Keno tally of 10,000 seed
+/// pairs is about 300 MB), far below what would exhaust memory.
+pub const TALLY_LIMIT: u64 = 4 << 30;
+
+/// Reads and validates a tally file: a regular file (a link to one is followed; a FIFO,
+/// a device such as `/dev/zero` or a folder is refused at once) of at most
+/// [`TALLY_LIMIT`] bytes.
 pub fn read_tally(path: &Path) -> Result<TallyFile> {
-    let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let bytes = read_regular(path, TALLY_LIMIT).with_context(|| path.display().to_string())?;
     TallyFile::from_bytes(&bytes).with_context(|| path.display().to_string())
+}
+
+/// Reads a regular file of at most `limit` bytes. It is opened without blocking (a FIFO
+/// with no writer would wait forever) and its kind checked on the open descriptor, so
+/// nothing can swap it between the check and the read.
+pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .context("cannot read")?;
+    if !file.metadata().context("cannot read")?.is_file() {
+        anyhow::bail!("not a regular file");
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes).context("cannot read")?;
+    if bytes.len() as u64 > limit {
+        anyhow::bail!("larger than {limit} bytes: not a tally this version writes");
+    }
+    Ok(bytes)
 }
