@@ -148,7 +148,7 @@ pub struct RowCheck {
     pub mismatches: Vec<Mismatch>,
     /// The nonce is above 2^53 − 1, where the reference has no behaviour.
     pub beyond_reference: bool,
-    /// The conformance case the row answers, in a file with a `case` column.
+    /// The conformance case the row answers, when the file answers the challenge.
     pub case: Option<String>,
 }
 
@@ -175,7 +175,7 @@ pub const FIELDS: [&str; 10] = [
 
 /// The conformance challenge a file answers, and which of its cases the rows read so far
 /// have answered. A file answers it by its `case` column, or, without one, by its inputs:
-/// its first row is a case's round (an adapter whose CSV writer dropped the column).
+/// its first row has a seed pair derived for the challenge (an adapter whose CSV writer dropped the column).
 struct Answers {
     /// The `case` column; `None` when rows are matched to cases by their inputs.
     column: Option<usize>,
@@ -273,9 +273,10 @@ impl Answers {
 /// one of the challenge's cases, answered once; the row's inputs must be the case's (a
 /// difference is a mismatch, and the round is replayed from the case's inputs); `result`
 /// and `draw_order` must be filled (an empty one is a mismatch). A file without a `case`
-/// column whose first row is a case's round answers the challenge too, matched by inputs:
+/// column whose first row has a seed pair derived for the challenge answers it too, matched by inputs:
 /// each row must be a case's round (a row that is none, for example with a trimmed seed,
-/// is a mismatch on `case`), each case answered once. After the last row,
+/// is a mismatch on `case`), each case answered once. A file without a `case` column whose
+/// first row has another seed pair and a later row one derived for the challenge is refused. After the last row,
 /// [`RoundsChecker::unanswered`] lists the cases no row answered.
 pub struct RoundsChecker<R: Read> {
     reader: csv::Reader<crate::columns::LfLines<R>>,
@@ -286,6 +287,9 @@ pub struct RoundsChecker<R: Read> {
     /// The first row, read ahead (into `record`) to tell whether a file without a `case`
     /// column answers the challenge, and not yet checked; or the error reading it.
     read_ahead: Option<Result<(), csv::Error>>,
+    /// The seed pairs only the challenge plays ([`derived_pairs`]): a plain rounds file
+    /// must not hold one.
+    challenge_pairs: std::collections::HashSet<(String, String)>,
     /// The last seed pair's hasher and commitment: bet histories repeat seed pairs.
     cached: Option<(String, String, RoundHasher, String)>,
 }
@@ -318,6 +322,7 @@ impl<R: Read> RoundsChecker<R> {
             answers: find(CASE_COLUMN).map(|column| Answers::new(Some(column))),
             record: csv::StringRecord::new(),
             read_ahead: None,
+            challenge_pairs: derived_pairs(),
             cached: None,
         };
         if checker.answers.is_none() {
@@ -327,39 +332,31 @@ impl<R: Read> RoundsChecker<R> {
                 Err(error) => checker.read_ahead = Some(Err(error)),
             }
             if matches!(checker.read_ahead, Some(Ok(()))) {
-                let answers = Answers::new(None);
-                if checker.first_row_case(&answers).is_some() {
-                    checker.answers = Some(answers);
+                let field = |i: usize| checker.record.get(i).unwrap_or("");
+                let [_, server, client, _] = checker.required;
+                if checker.challenge_pairs.contains(&(field(server).to_owned(), field(client).to_owned())) {
+                    checker.answers = Some(Answers::new(None));
                 }
             }
         }
         Ok(checker)
     }
 
-    /// The case whose round the row read ahead is, if any.
-    fn first_row_case(&self, answers: &Answers) -> Option<usize> {
-        let field = |i: usize| self.record.get(i).unwrap_or("");
-        let [game, server, client, nonce] = self.required;
-        let game = field(game).trim().parse::<GameId>().ok()?;
-        let nonce = parse_nonce(field(nonce)).ok()?;
-        answers.case_of(game, field(server), field(client), nonce)
-    }
-
     /// Whether the file answers the conformance challenge (it has a `case` column, or its
-    /// first row is a case's round).
+    /// first row has a seed pair derived for the challenge).
     pub fn is_challenge(&self) -> bool {
         self.answers.is_some()
     }
 
     /// The conformance cases no row answered, among the games the file answers (every
-    /// case when it answers none). Empty for files without a `case` column. Complete
+    /// case when it answers none). Empty for files that answer no challenge. Complete
     /// once every row has been read.
     pub fn unanswered(&self) -> Vec<&Case> {
         self.answers.as_ref().map(Answers::unanswered).unwrap_or_default()
     }
 
     /// The games a conformance answer is judged on: those its rows answer, or all three
-    /// when it answers none. Empty for files without a `case` column.
+    /// when it answers none. Empty for files that answer no challenge.
     pub fn answered_games(&self) -> Vec<GameId> {
         self.answers.as_ref().map(Answers::games).unwrap_or_default()
     }
@@ -415,7 +412,18 @@ impl<R: Read> RoundsChecker<R> {
                     }
                 }
             }
-            None => None,
+            None => {
+                // An answer the first row did not reveal (a row put before it, every nonce
+                // shifted): judged as plain rounds it could pass, so it is refused.
+                if self.challenge_pairs.contains(&(server.to_owned(), client.to_owned())) {
+                    return Err(RoundsError::BadField {
+                        line,
+                        column: "server_seed",
+                        problem: "a seed pair of the conformance challenge, in a file whose first row is not one: answer the challenge in its own order (keep its `case` column)".into(),
+                    });
+                }
+                None
+            }
         };
         let cache_hit =
             matches!(&self.cached, Some((s, c, _, _)) if s.as_str() == server && c.as_str() == client);
@@ -472,6 +480,18 @@ impl<R: Read> RoundsChecker<R> {
         }
         Ok(RowCheck { line, mismatches, beyond_reference: beyond_reference(nonce), case })
     }
+}
+
+/// The seed pairs of the challenge's cases derived from its master seed (ordinary, nonce,
+/// pocket and coverage rounds): seeds no one else plays. The rejection rounds' pairs are
+/// left out, since one is the operator's own vector.
+fn derived_pairs() -> std::collections::HashSet<(String, String)> {
+    use crate::conformance::Kind;
+    challenge(&GameId::ALL)
+        .into_iter()
+        .filter(|case| matches!(case.kind, Kind::Ordinary | Kind::Nonce | Kind::Pocket | Kind::Coverage))
+        .map(|case| (case.server_seed, case.client_seed))
+        .collect()
 }
 
 /// The computed side of a mismatch on `case`: a row of a challenge answer matched by

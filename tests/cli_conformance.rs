@@ -309,6 +309,60 @@ fn an_answer_without_its_case_column_is_judged_by_its_inputs() {
         .stdout(predicate::str::contains(
             "  MISSING Keno client seed with spaces at both ends: no row answers it",
         ));
+
+    // Every nonce shifted by one, outcomes computed for the shifted rounds: still the
+    // challenge's seed pairs, so still judged as an answer, and it fails (a shifted row
+    // that lands on another case, nonce 9 on nonce 10, answers that one rightly).
+    let shifted: Vec<csv::StringRecord> = without_case_column(&rows, None)
+        .into_iter()
+        .enumerate()
+        .map(|(i, row)| {
+            if i == 0 {
+                return row;
+            }
+            let nonce = row[3].parse::<u64>().unwrap() + 1;
+            let round = fairaudit::verify::replay(row[0].parse().unwrap(), &row[1], &row[2], nonce);
+            let nonce = nonce.to_string();
+            let used = round.u32_used.to_string();
+            csv::StringRecord::from(vec![
+                &row[0],
+                &row[1],
+                &row[2],
+                nonce.as_str(),
+                round.commitment.as_str(),
+                round.round_signature.as_str(),
+                round.draw_order.as_str(),
+                round.result.as_str(),
+                used.as_str(),
+            ])
+        })
+        .collect();
+    write_records(&filled, &shifted);
+    verify(&filled)
+        .code(1)
+        .stdout(predicate::str::contains("rows that answer no case"))
+        .stdout(predicate::str::contains(format!("{total} of {total} cases pass")).not());
+
+    // A row of another seed pair put first: the challenge's rows after it are refused.
+    let mut prepended = without_case_column(&rows, None);
+    let round = fairaudit::verify::replay(GameId::Keno, "other", "pair", 1);
+    let used = round.u32_used.to_string();
+    prepended.insert(
+        1,
+        csv::StringRecord::from(vec![
+            "keno",
+            "other",
+            "pair",
+            "1",
+            &round.commitment,
+            &round.round_signature,
+            &round.draw_order,
+            &round.result,
+            &used,
+        ]),
+    );
+    write_records(&filled, &prepended);
+    verify(&filled).code(2).stderr(predicate::str::contains("a seed pair of the conformance challenge"));
 }
 
 // An answer must carry the draw order as well as the result: only it shows a sampler that

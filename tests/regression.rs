@@ -1338,6 +1338,10 @@ fn output_folders_and_links_neither_follow_nor_pile_up() {
     let output =
         run(&["sweep", "--nonces", "0..100", "--game", "keno", "--quiet", "--out", link.to_str().unwrap()]);
     assert_one_line_error(&output, "is a symbolic link (to ");
+    for spelled in [format!("{}/", link.display()), format!("{}/.", link.display())] {
+        let output = run(&["sweep", "--nonces", "0..100", "--game", "keno", "--quiet", "--out", &spelled]);
+        assert_one_line_error(&output, "is a symbolic link (to ");
+    }
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is left as it was");
 
     // A writer through a linked parent folder is the same folder's second writer.

@@ -93,7 +93,12 @@ impl OutputFolder {
     /// Claims `target` for this run (see the module docs). Refuses a target that is a file,
     /// a place where nothing can be written, and a folder another run is writing.
     pub fn claim(target: &Path) -> Result<(OutputFolder, Existing)> {
-        if fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_symlink()) {
+        // `link/` and `link/.` name the link's target to the system: look at the link itself.
+        let named = match target.file_name() {
+            Some(name) => parent_of(target).join(name),
+            None => target.to_owned(),
+        };
+        if fs::symlink_metadata(&named).is_ok_and(|m| m.file_type().is_symlink()) {
             let points_to = fs::canonicalize(target)
                 .map_or_else(|_| "nothing that exists".to_owned(), |real| real.display().to_string());
             bail!(

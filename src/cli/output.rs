@@ -87,8 +87,12 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>> {
         .custom_flags(libc::O_NONBLOCK)
         .open(path)
         .context("cannot read")?;
-    if !file.metadata().context("cannot read")?.is_file() {
+    let metadata = file.metadata().context("cannot read")?;
+    if !metadata.is_file() {
         anyhow::bail!("not a regular file");
+    }
+    if metadata.len() > limit {
+        anyhow::bail!("larger than {limit} bytes: not a tally this version writes");
     }
     let mut bytes = Vec::new();
     file.take(limit + 1).read_to_end(&mut bytes).context("cannot read")?;

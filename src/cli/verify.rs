@@ -188,6 +188,9 @@ fn verify_file(
     outln!("{rounds} rounds checked, {mismatches} mismatches");
     if challenge {
         print_challenge_summary(&checker.answered_games(), cases_answered, &failed, &unanswered);
+        if rounds > cases_answered {
+            outln!("  and {} rows that answer no case (each a mismatch above)", rounds - cases_answered);
+        }
     }
     Ok(if mismatches == 0 && unanswered.is_empty() { Verdict::Clean } else { Verdict::Finding })
 }
