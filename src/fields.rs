@@ -12,12 +12,17 @@
 //! * **decimals** (multipliers, figures, stakes, payouts): `digits[.digits]`, no sign, no
 //!   exponent, no thousands separator ([`crate::rtp::decimal`], [`crate::audit::money`]).
 //!
-//! Cells are not trimmed before a number is read: `" 1"` is not a nonce.
+//! * **digests** (commitments, round signatures): 64 hex digits, either case, nothing else
+//!   (not `0x…`);
+//! * **outcomes** (`result`, `draw_order`): [`crate::games::parse`].
+//!
+//! Cells are not trimmed before a value is read: `" 1"` is not a nonce, and a commitment
+//! with a space after it is an input error in every command, not a different commitment.
 
 use std::fmt;
 
-/// Quotes user text in an error message: control characters and line breaks escaped, the
-/// length capped, so an error stays one readable line whatever the file held.
+/// Quotes user text in an error message: what [`Shown`] escapes escaped, the length
+/// capped, so an error stays one readable line whatever the file held.
 pub struct Excerpt<'a>(pub &'a str);
 
 /// Characters of user text an error message quotes at most.
@@ -27,7 +32,7 @@ impl fmt::Display for Excerpt<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let text = self.0;
         for c in text.chars().take(EXCERPT_CHARS) {
-            if c.is_control() || is_invisible(c) {
+            if c.is_control() || is_invisible(c) || is_reordering(c) {
                 write!(f, "{}", c.escape_default())?;
             } else {
                 write!(f, "{c}")?;
@@ -107,6 +112,24 @@ pub fn parse_small(text: &str, range: std::ops::RangeInclusive<u64>, what: &str)
     }
 }
 
+/// Parses a SHA3-256 digest written as 64 hex digits, either case (a commitment, a round
+/// signature), into lowercase; the error names `what`. Nothing else is read as one: not
+/// `0x…`, not with spaces around it, so that `audit` and `verify` give it one verdict.
+pub fn parse_digest(text: &str, what: &str) -> Result<String, String> {
+    if text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(text.to_ascii_lowercase())
+    } else {
+        let hint = if text.starts_with("0x") || text.starts_with("0X") {
+            " (write it without 0x)"
+        } else if text.trim() != text {
+            " (spaces around it)"
+        } else {
+            ""
+        };
+        Err(format!("'{}' is not {what}: 64 hex digits{hint}", Excerpt(text)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,6 +152,22 @@ mod tests {
         for bad in ["07", "+7", " 7", "7 ", "37", "-1", "", "1e1"] {
             assert!(parse_small(bad, 0..=36, "a pocket").is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn digests_are_64_hex_digits_and_nothing_else() {
+        let digest = "AB".repeat(32);
+        assert_eq!(parse_digest(&digest, "a commitment").unwrap(), "ab".repeat(32));
+        for bad in [
+            format!("0x{digest}"),
+            format!("{digest} "),
+            format!(" {digest}"),
+            digest[1..].to_owned(),
+            "g".repeat(64),
+        ] {
+            assert!(parse_digest(&bad, "a commitment").is_err(), "{bad:?}");
+        }
+        assert!(parse_digest(&format!("0x{digest}"), "a commitment").unwrap_err().contains("without 0x"));
     }
 
     #[test]

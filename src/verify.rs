@@ -10,7 +10,8 @@
 use crate::chain::{beyond_reference, commitment, RoundHasher};
 use crate::columns::CsvLayout;
 use crate::conformance::{challenge, Case};
-use crate::games::{Game, GameId, Keno, Roulette};
+use crate::fields::parse_digest;
+use crate::games::{parse, Game, GameId, Keno, Roulette};
 use std::collections::HashMap;
 use std::io::Read;
 
@@ -435,10 +436,10 @@ impl<R: Read> RoundsChecker<R> {
         let replayed = replay_with(game, hasher, commit.clone(), nonce);
 
         let filled =
-            |index: Option<usize>| index.is_some_and(|i| !self.record.get(i).unwrap_or("").trim().is_empty());
+            |index: Option<usize>| index.is_some_and(|i| !self.record.get(i).unwrap_or("").is_empty());
         let states_nothing = !self.checked.into_iter().any(filled);
         for (column, index) in CHECKED.into_iter().zip(self.checked) {
-            let given = index.map_or("", |i| self.record.get(i).unwrap_or("").trim());
+            let given = index.map_or("", |i| self.record.get(i).unwrap_or(""));
             if given.is_empty() {
                 // A challenge must be answered, and a row must state something: an empty
                 // outcome is a wrong one.
@@ -453,13 +454,27 @@ impl<R: Read> RoundsChecker<R> {
                 }
                 continue;
             }
+            // Read as `audit` reads it: a value not in its written form is an input error.
+            let bad_field = |problem: String| RoundsError::BadField {
+                line,
+                column,
+                problem: match &case {
+                    Some(label) => format!("{problem} (answering case {})", crate::fields::Excerpt(label)),
+                    None => problem,
+                },
+            };
             let (computed, same) = match column {
-                "commitment" => (&replayed.commitment, given.eq_ignore_ascii_case(&replayed.commitment)),
-                "round_signature" => {
-                    (&replayed.round_signature, given.eq_ignore_ascii_case(&replayed.round_signature))
+                "commitment" | "round_signature" => {
+                    let computed =
+                        if column == "commitment" { &replayed.commitment } else { &replayed.round_signature };
+                    let what = if column == "commitment" { "a commitment" } else { "a round signature" };
+                    (computed, parse_digest(given, what).map_err(bad_field)? == *computed)
                 }
-                "draw_order" => (&replayed.draw_order, same_tokens(given, &replayed.draw_order)),
-                "result" => (&replayed.result, same_tokens(given, &replayed.result)),
+                "draw_order" | "result" => {
+                    let computed = if column == "result" { &replayed.result } else { &replayed.draw_order };
+                    let read = parse::outcome_column(game, column, given).map_err(|(_, p)| bad_field(p))?;
+                    (computed, read == *computed)
+                }
                 _ => {
                     let used = parse_nonce(given).map_err(|_| RoundsError::BadField {
                         line,
@@ -500,10 +515,6 @@ pub const NO_CASE: &str = "no case of the challenge has these inputs";
 
 fn mismatch(line: u64, field: &'static str, given: &str, computed: &str) -> Mismatch {
     Mismatch { line, field, file_value: given.to_owned(), computed_value: computed.to_owned() }
-}
-
-fn same_tokens(a: &str, b: &str) -> bool {
-    a.split_whitespace().eq(b.split_whitespace())
 }
 
 impl<R: Read> Iterator for RoundsChecker<R> {

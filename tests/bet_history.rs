@@ -279,3 +279,34 @@ fn a_fair_player_whose_bet_changes_across_a_gap_passes_the_skipped_rounds_test()
         }
     }
 }
+
+/// Issue 30, case 10: a history with long gaps replays far more rounds than it holds, so
+/// gaps of 4,096 nonces or more are replayed in chunks on every thread. Each gap's count
+/// of rounds that would have won equals a plain count over its nonces, one by one,
+/// whatever the chunking (gaps just under, at and over a chunk's edges).
+#[test]
+fn long_gaps_are_replayed_alike_on_every_thread() {
+    use fairaudit::games::roulette::is_red;
+    let (server, client) = ("gap-server", "gap-client");
+    let commitment = fairaudit::chain::commitment(server);
+    let nonces = [0u64, 4_095 + 1, 4_096 + 4_096 + 2, 8_194 + 4_097 + 1, 12_292 + 10_000 + 1];
+    let mut csv = String::from("nonce,server_seed,client_seed,commitment,bet,result\n");
+    for &nonce in &nonces {
+        let result = fairaudit::verify::replay(GameId::RouletteEuropean, server, client, nonce).result;
+        csv.push_str(&format!("{nonce},{server},{client},{commitment},red,{result}\n"));
+    }
+    let (_, _, seen) = audit_csv(GameId::RouletteEuropean, &csv);
+    assert_eq!(seen.gaps.len(), nonces.len() - 1);
+    for gap in &seen.gaps {
+        assert!(gap.replayed, "{:?}", gap.nonces);
+        let red = gap
+            .nonces
+            .clone()
+            .filter(|&n| {
+                let pocket = fairaudit::verify::replay(GameId::RouletteEuropean, server, client, n).result;
+                is_red(pocket.parse().unwrap())
+            })
+            .count() as u64;
+        assert_eq!(gap.would_have_won, red, "gap {:?}", gap.nonces);
+    }
+}

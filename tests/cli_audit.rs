@@ -135,8 +135,13 @@ fn malformed_rows_exit_2_with_their_line() {
 
 #[test]
 fn a_sweep_whose_tallies_fail_the_battery_exits_1() {
-    // Doctor a real tally (move every spin of pocket 1 to pocket 0), then merge it: the
-    // battery must FAIL pocket_frequency and the exit status must be 1.
+    // Forge a tally a careful forger would: the real spins of a sweep with every spin of
+    // pocket 1 away from the segment's ends made pocket 0, tallied again, so that every
+    // relation between counters holds and the ends are still the seeds' (a single changed
+    // counter is refused: tests/regression.rs). Merged, the battery must FAIL
+    // pocket_frequency and the exit status must be 1.
+    use fairaudit::games::{Game, Roulette, Spin};
+    use fairaudit::tally::{RouletteTally, SequenceTally};
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
     fairaudit()
@@ -146,11 +151,21 @@ fn a_sweep_whose_tallies_fail_the_battery_exits_1() {
         .code(0);
     let path = run.join("tally.json");
     let mut tally: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    let pockets = &mut tally["entries"][0]["segments"][0]["tally"]["pockets"];
-    let moved = pockets[1].as_u64().unwrap();
-    pockets[0] = (pockets[0].as_u64().unwrap() + moved).into();
-    pockets[1] = 0.into();
-    // Sealed with a fresh checksum, as a forger would: the battery is what catches it.
+    let pair = &tally["plan"]["seed_pairs"][0];
+    let hasher = fairaudit::chain::RoundHasher::new(
+        pair["server_seed"].as_str().unwrap(),
+        pair["client_seed"].as_str().unwrap(),
+    );
+    let mut forged = RouletteTally::new(Roulette::EUROPEAN);
+    for nonce in 0..20_000u64 {
+        let mut spin = Spin::default();
+        Roulette::EUROPEAN.draw(&mut hasher.words(nonce), &mut spin);
+        if (2_000..18_000).contains(&nonce) && spin.pocket == 1 {
+            spin.pocket = 0;
+        }
+        forged.record(&spin);
+    }
+    tally["entries"][0]["segments"][0]["tally"] = serde_json::to_value(&forged).unwrap();
     std::fs::write(&path, common::sealed_tally(&tally)).unwrap();
     fairaudit()
         .arg("merge")

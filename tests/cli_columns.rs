@@ -110,9 +110,23 @@ fn renamed_vectors(dir: &Path, doctor_row: Option<usize>) -> PathBuf {
     for (i, record) in reader.records().enumerate() {
         let mut fields: Vec<String> = record.unwrap().iter().map(str::to_owned).collect();
         if doctor_row == Some(i) {
-            // A roulette round: one pocket in both columns; a Keno round: swap two numbers.
+            // A roulette round: another pocket; a Keno round: the draw order reversed and
+            // another number in the result (still ten, ascending: a wrong round, not a
+            // malformed one).
             fields[draw_order] = fields[draw_order].split(' ').rev().collect::<Vec<_>>().join(" ");
-            fields[result] = if fields[result] == "0" { "1".into() } else { "0".into() };
+            let numbers: Vec<u8> = fields[result].split(' ').map(|n| n.parse().unwrap()).collect();
+            fields[result] = if numbers.len() == 1 {
+                if numbers[0] == 0 {
+                    "1".into()
+                } else {
+                    "0".into()
+                }
+            } else {
+                let outside = (1..=40).find(|n| !numbers.contains(n)).unwrap();
+                let mut changed: Vec<u8> = numbers[1..].iter().copied().chain([outside]).collect();
+                changed.sort_unstable();
+                changed.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+            };
         }
         writer.write_record(std::iter::once(format!("T{i}")).chain(fields)).unwrap();
     }

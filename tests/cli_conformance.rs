@@ -112,7 +112,14 @@ fn a_wrong_answer_is_named_by_its_case_on_the_terminal_and_in_the_out_file() {
     let mut rows = answer(&challenge, &filled);
     let at = rows.iter().position(|r| &r[9] == "American pocket 00").unwrap();
     let mut fields: Vec<String> = rows[at].iter().map(str::to_owned).collect();
-    fields[7] = "37".to_owned(); // the pocket's index, not its name
+    // The pocket's index, not its name: not a pocket's written form, an input error that
+    // names the case.
+    fields[7] = "37".to_owned();
+    write_records(&filled, &[rows[0].clone(), csv::StringRecord::from(fields.clone())]);
+    verify(&filled).code(2).stderr(predicate::str::contains(
+        "line 2: column 'result': '37' is not a pocket of this wheel (answering case American pocket 00)",
+    ));
+    fields[7] = "0".to_owned(); // zero for double zero: a wrong answer
     rows[at] = csv::StringRecord::from(fields);
     write_records(&filled, &rows);
     let out = dir.path().join("mismatches.csv");
@@ -125,7 +132,7 @@ fn a_wrong_answer_is_named_by_its_case_on_the_terminal_and_in_the_out_file() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(format!(
-            "line {} (American pocket 00): result: file has '37', computed '00'",
+            "line {} (American pocket 00): result: file has '0', computed '00'",
             at + 1
         )))
         .stdout(predicate::str::contains(" fail:\n  FAIL American pocket 00: result\n"));
@@ -135,7 +142,7 @@ fn a_wrong_answer_is_named_by_its_case_on_the_terminal_and_in_the_out_file() {
     let line = (at + 1).to_string();
     assert_eq!(
         rows,
-        vec![csv::StringRecord::from(vec![line.as_str(), "American pocket 00", "result", "37", "00"])]
+        vec![csv::StringRecord::from(vec![line.as_str(), "American pocket 00", "result", "0", "00"])]
     );
 }
 

@@ -108,8 +108,8 @@ fn tampered_history(dir: &Path) -> PathBuf {
     let mut lines: Vec<String> = original.lines().map(str::to_owned).collect();
     // Line 2 is a Keno round whose result is "8 10 12 20 23 25 29 30 31 32": move one number.
     lines[1] = lines[1].replace(",8 10 12 20", ",7 10 12 20");
-    // Line 4 is an American spin: claim a different pocket and a formula-like value.
-    lines[3] = lines[3].replace(",29,29,1", ",29,=1+1,1");
+    // Line 4 is an American spin: claim a different pocket.
+    lines[3] = lines[3].replace(",29,29,1", ",29,30,1");
     write(dir, "history.csv", lines.join("\n") + "\n")
 }
 
@@ -126,8 +126,26 @@ fn mismatches_are_listed_with_line_field_and_both_values_and_exit_1() {
         .stdout(predicate::str::contains(
             "line 2: result: file has '7 10 12 20 23 25 29 30 31 32', computed '8 10 12 20 23 25 29 30 31 32'",
         ))
-        .stdout(predicate::str::contains("line 4: result: file has '=1+1', computed '29'"))
+        .stdout(predicate::str::contains("line 4: result: file has '30', computed '29'"))
         .stdout(predicate::str::contains("756 rounds checked, 2 mismatches"));
+}
+
+/// A value not in its written form (a formula, a pocket `05`) states no round: an input
+/// error naming the line and column, as in `audit` (tests/regression.rs, issue 30 case 8).
+#[test]
+fn a_result_not_in_its_written_form_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = std::fs::read_to_string(vectors("reference-rounds.csv")).unwrap();
+    let mut lines: Vec<String> = original.lines().map(str::to_owned).collect();
+    lines[3] = lines[3].replace(",29,29,1", ",29,=1+1,1");
+    let history = write(dir.path(), "history.csv", lines.join("\n") + "\n");
+    fairaudit()
+        .arg("verify")
+        .arg("--rounds")
+        .arg(&history)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("line 4: column 'result': '=1+1' is not a pocket of this wheel"));
 }
 
 #[test]
@@ -143,7 +161,7 @@ fn out_writes_mismatch_csv_and_never_overwrites_without_force() {
     assert_eq!(reader.headers().unwrap(), vec!["line", "field", "file_value", "computed_value"]);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), 2);
-    assert_eq!(&rows[1][2], "'=1+1", "a formula from the file is neutralised");
+    assert_eq!((&rows[1][1], &rows[1][2], &rows[1][3]), ("result", "30", "29"));
 
     std::fs::write(&out, "precious").unwrap();
     run(&[]).code(2).stderr(predicate::str::contains("already exists"));

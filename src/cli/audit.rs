@@ -242,6 +242,11 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         max_gap_replay: args.max_gap_replay,
         layout,
     };
+    // Long runs of skipped nonces are replayed on every core, in rayon's global pool:
+    // started here, so that a failure to start it is an error, not rayon's panic.
+    rayon::ThreadPoolBuilder::new()
+        .build_global()
+        .map_err(|error| anyhow::anyhow!("cannot start the worker threads: {error}"))?;
     let audit = match audit_history(args.game, input, &options, &mut observer) {
         Err(error @ RoundsError::PaytableRequired) => bail!("{name}: {error}: pass it with --paytable FILE"),
         result => result.with_context(|| name.clone())?,

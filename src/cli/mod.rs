@@ -90,7 +90,8 @@ pub fn main() -> ExitCode {
             let rendered = error.render().to_string();
             let message: Vec<&str> =
                 rendered.lines().take_while(|line| !line.trim().is_empty()).map(str::trim).collect();
-            errln!("{} (see 'fairaudit --help')", message.join(" "));
+            // A value clap quotes raw (a `--delimiter $'\r'`) is shown escaped.
+            errln!("{} (see 'fairaudit --help')", fairaudit::fields::Shown(&message.join(" ")));
             return ExitCode::from(2);
         }
     };

@@ -2,6 +2,7 @@
 //! that the sweep drives generically.
 
 pub mod keno;
+pub mod parse;
 pub mod roulette;
 
 use crate::chain::{RoundBatch, WordSource};

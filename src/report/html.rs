@@ -214,15 +214,11 @@ impl HtmlReport<'_> {
         let run = self.run;
         let _ = write!(
             html,
-            "<h2 id=\"reproduce\">Reproduce this run</h2><p>Command: <code>fairaudit {}</code></p><p>Nonce ranges: {}. Threads: {}. Started {}, finished {} ({:.1} s, {:.0} rounds/s).</p>\
+            "<h2 id=\"reproduce\">Reproduce this run</h2><p>Command: <code>fairaudit {}</code></p><p>Nonce ranges: {}. {}</p>\
              <table><tr><th>seed pair</th><th>server seed</th><th>client seed</th><th>commitment</th></tr>",
             escape(&run.command_line.join(" ")),
             run.nonces.iter().map(|r| format!("{}..{}", r.start, r.end)).collect::<Vec<_>>().join(", "),
-            run.threads.map_or("-".to_owned(), |t| t.to_string()),
-            escape(&run.started_at),
-            escape(&run.finished_at),
-            run.elapsed_seconds,
-            run.rounds_per_second
+            run_timing(run)
         );
         for (i, pair) in run.seed_pairs.iter().enumerate() {
             let _ = write!(
@@ -386,4 +382,20 @@ fn roulette_charts(
         z: serial.chunks_exact(n).map(|row| row.to_vec()).collect(),
     };
     html.push_str(&heat.svg());
+}
+
+/// When the run ran and how fast: a sweep's threads and rounds per second; a merge (no
+/// threads) swept nothing, so it says so rather than "0 rounds/s".
+fn run_timing(run: &RunInfo) -> String {
+    let (started, finished) = (escape(&run.started_at), escape(&run.finished_at));
+    match run.threads {
+        Some(threads) => format!(
+            "Threads: {threads}. Started {started}, finished {finished} ({:.1} s, {:.0} rounds/s).",
+            run.elapsed_seconds, run.rounds_per_second
+        ),
+        None => format!(
+            "Merged from tally files: no rounds swept by this run. Started {started}, finished {finished} ({:.1} s).",
+            run.elapsed_seconds
+        ),
+    }
 }

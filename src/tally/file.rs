@@ -15,7 +15,10 @@
 //! edge state (first/last outcome, open runs) that joining needs.
 
 use crate::chain::seeds::SeedPair;
+use crate::chain::RoundHasher;
 use crate::games::GameId;
+use crate::games::{Keno, Roulette};
+use crate::tally::anchor;
 use crate::tally::shards::{PartialOf, ShardOf, Sharding};
 use crate::tally::{Closed, KenoTally, RouletteTally, Segments, SequenceTally, TallyError};
 use serde::{Deserialize, Serialize};
@@ -369,7 +372,33 @@ impl TallyFile {
             entry.validate()?;
         }
         file.validate_plan_and_coverage()?;
+        file.check_edges_against_seeds()?;
         Ok(file)
+    }
+
+    /// Re-derives every segment's edge state from its seed pair ([`anchor`]).
+    fn check_edges_against_seeds(&self) -> Result<(), TallyError> {
+        for entry in &self.entries {
+            let pair = &self.plan.seed_pairs[entry.seed_pair()];
+            let hasher = RoundHasher::new(&pair.server_seed, &pair.client_seed);
+            let named = |e: TallyError| match e {
+                TallyError::Shape(what) => {
+                    TallyError::Shape(format!("{} seed pair {}: {what}", entry.game(), entry.seed_pair()))
+                }
+                other => other,
+            };
+            match entry {
+                Entry::Keno { segments, .. } => anchor::check_segments(Keno, &hasher, segments),
+                Entry::RouletteEuropean { segments, .. } => {
+                    anchor::check_segments(Roulette::EUROPEAN, &hasher, segments)
+                }
+                Entry::RouletteAmerican { segments, .. } => {
+                    anchor::check_segments(Roulette::AMERICAN, &hasher, segments)
+                }
+            }
+            .map_err(named)?;
+        }
+        Ok(())
     }
 
     /// Checks what the entries cannot: the plan itself (games once each, ranges ordered

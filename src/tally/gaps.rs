@@ -118,6 +118,48 @@ impl Gaps {
         Ok(())
     }
 
+    /// Checks the gaps against `seen[x]`, the rounds of outcome `x` (its count in the same
+    /// segment): an outcome seen `c > 0` times has a first and a last position and `c - 1`
+    /// gaps, which add up to the rounds between its first and last occurrence that are not
+    /// its own (exactly when none is in the last bucket, whose gaps are only known to be at
+    /// least `cap`); an outcome never seen has neither positions nor gaps. Call after
+    /// [`Gaps::validate`].
+    pub fn check_against(&self, seen: &[u64]) -> Result<(), super::TallyError> {
+        let bad = |x: usize, what: &str| {
+            Err(super::TallyError::Shape(format!("gaps of outcome {x}: {what}, for its {} rounds", seen[x])))
+        };
+        for (x, &count) in seen.iter().enumerate() {
+            let row = &self.hist[x * (self.cap + 1)..(x + 1) * (self.cap + 1)];
+            let gaps: u128 = row.iter().map(|&c| u128::from(c)).sum();
+            let (first, last) = match (self.first[x], self.last[x]) {
+                (Some(first), Some(last)) if count > 0 => (first, last),
+                (None, None) if count == 0 => {
+                    if gaps != 0 {
+                        return bad(x, "gaps");
+                    }
+                    continue;
+                }
+                _ => return bad(x, "first and last positions that do not fit"),
+            };
+            if gaps != u128::from(count - 1) {
+                return bad(x, &format!("{gaps} gaps"));
+            }
+            let at_least: u128 = row.iter().enumerate().map(|(g, &c)| u128::from(c) * g as u128).sum();
+            let between = (last - first).checked_sub(count - 1).map(u128::from);
+            let fits = between.is_some_and(|between| {
+                if row[self.cap] == 0 {
+                    at_least == between
+                } else {
+                    at_least <= between
+                }
+            });
+            if !fits || (count == 1) != (first == last) {
+                return bad(x, "gaps that do not add up to its first and last positions");
+            }
+        }
+        Ok(())
+    }
+
     /// Adds another closed tally's counts.
     pub fn add_closed(&mut self, other: &Gaps) {
         for (mine, theirs) in self.hist.iter_mut().zip(&other.hist) {

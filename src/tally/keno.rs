@@ -229,21 +229,75 @@ impl SequenceTally for KenoTally {
         for (i, row) in self.lag_overlap.chunks_exact(DRAWN + 1).enumerate() {
             check_sum(&format!("overlap at lag {}", i + 2), row, rounds.saturating_sub(i as u64 + 2))?;
         }
-        self.stream.validate(rounds, DRAWN)?;
+        self.stream.validate(rounds, DRAWN, REFERENCE_WORDS)?;
         // A drawn set holds ten numbers of 1..=40.
         let valid = |&mask: &u64| mask & !GRID_MASK == 0 && mask.count_ones() as usize == DRAWN;
         if !self.edges.is_consistent(rounds) || !self.edges.head.iter().chain(&self.edges.tail).all(valid) {
             return Err(TallyError::Shape("edges do not match the rounds tallied".into()));
         }
-        Ok(())
+        self.check_relations()
     }
 
     fn rounds(&self) -> u64 {
         self.stream.rounds
     }
+
+    fn edge_reach(&self) -> (u64, u64) {
+        (MAX_LAG as u64, MAX_LAG as u64)
+    }
+
+    fn check_edges(&self, front: &Self, back: &Self) -> Result<(), TallyError> {
+        if self.edges.head == front.edges.head && self.edges.tail == back.edges.tail {
+            Ok(())
+        } else {
+            Err(TallyError::Shape("edges are not the rounds the seeds give".into()))
+        }
+    }
 }
 
 impl KenoTally {
+    /// Checks what the counters fix about each other, so that a tally read from a file is
+    /// one a sweep could have produced (every single changed counter breaks one of these):
+    /// number `n` is drawn in as many rounds as it is drawn at some position, pairs with
+    /// the other nine numbers of each of those rounds, and the hits of each pick set add up
+    /// to the draws of its numbers. The edges are re-derived from the seeds when a file is
+    /// read ([`super::anchor`]); the overlaps between rounds are checked by their sums.
+    fn check_relations(&self) -> Result<(), TallyError> {
+        let bad = |what: String| Err(TallyError::Shape(what));
+        let mut partners = [0u128; GRID];
+        for a in 1..=GRID as u8 {
+            for b in a + 1..=GRID as u8 {
+                let count = u128::from(self.pairs[pair_index(a, b)]);
+                partners[usize::from(a) - 1] += count;
+                partners[usize::from(b) - 1] += count;
+            }
+        }
+        for (i, &drawn) in self.numbers.iter().enumerate() {
+            let at_positions: u128 = (0..DRAWN).map(|k| u128::from(self.positions[k * GRID + i])).sum();
+            if at_positions != u128::from(drawn) {
+                return bad(format!(
+                    "number {} is drawn {drawn} times but {at_positions} times at a position",
+                    i + 1
+                ));
+            }
+            if partners[i] != u128::from(drawn) * (DRAWN as u128 - 1) {
+                return bad(format!("number {}: pairs do not add up to its {drawn} draws", i + 1));
+            }
+        }
+        let mut picked_draws = 0u128;
+        for (k, row) in self.hits.chunks_exact(DRAWN + 1).enumerate() {
+            picked_draws += u128::from(self.numbers[usize::from(PICK_ORDER[k]) - 1]);
+            let hits: u128 = row.iter().enumerate().map(|(h, &c)| h as u128 * u128::from(c)).sum();
+            if hits != picked_draws {
+                return bad(format!(
+                    "hits of {} picks add up to {hits}, the draws of its numbers to {picked_draws}",
+                    k + 1
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// What a round adds beside numbers, pairs and overlaps: positions, hits, the stream.
     #[inline(always)]
     fn record_draw_counts(&mut self, round: &KenoRound, mask: u64) {

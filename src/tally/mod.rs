@@ -11,6 +11,7 @@
 //! ([`Closed::add`]), remembering how many sequences of which lengths the sum holds
 //! ([`SequenceLengths`]): the statistics of runs and gaps depend on it.
 
+pub mod anchor;
 pub mod bets;
 pub mod file;
 pub mod gaps;
@@ -155,6 +156,18 @@ pub trait SequenceTally: Clone + Send + Serialize + DeserializeOwned {
 
     /// Rounds tallied.
     fn rounds(&self) -> u64;
+
+    /// How many of the segment's first and of its last rounds fix its edge state (the
+    /// edges, and whatever else records where near its ends an outcome or a run is):
+    /// [`anchor`] re-derives that many rounds from the seeds to check it.
+    fn edge_reach(&self) -> (u64, u64);
+
+    /// Checks the edge state against `front` and `back`, the tallies of the segment's
+    /// first and last rounds as many as [`edge_reach`] says (each the whole segment when
+    /// that is shorter), drawn again from the seeds.
+    ///
+    /// [`edge_reach`]: SequenceTally::edge_reach
+    fn check_edges(&self, front: &Self, back: &Self) -> Result<(), TallyError>;
 }
 
 /// The tally of the contiguous nonce range `start..end`.

@@ -238,20 +238,126 @@ impl SequenceTally for RouletteTally {
         self.colour_runs.validate("colour_runs", rounds)?;
         self.low_high_runs.validate("low_high_runs", rounds)?;
         self.gaps.validate(rounds)?;
-        self.stream.validate(rounds, 1)?;
+        self.stream.validate(rounds, 1, REFERENCE_WORDS)?;
         let off_wheel = self.edges.head.iter().chain(&self.edges.tail).any(|&p| usize::from(p) >= n);
         if !self.edges.is_consistent(rounds) || off_wheel {
             return Err(TallyError::Shape("edges do not match the rounds tallied".into()));
         }
-        Ok(())
+        self.check_relations()
     }
 
     fn rounds(&self) -> u64 {
         self.stream.rounds
     }
+
+    fn edge_reach(&self) -> (u64, u64) {
+        let len = self.rounds();
+        let (mut front, mut back) = (MAX_LAG as u64, MAX_LAG as u64);
+        for runs in [&self.colour_runs, &self.low_high_runs] {
+            if let Some(open) = runs.open {
+                front = front.max(open.prefix.saturating_add(1));
+                back = back.max(open.suffix.saturating_add(1));
+            }
+        }
+        for (first, last) in self.gaps.first.iter().zip(&self.gaps.last) {
+            front = front.max(first.map_or(0, |f| f.saturating_add(1)));
+            back = back.max(last.map_or(0, |l| len.saturating_sub(l)));
+        }
+        (front, back)
+    }
+
+    fn check_edges(&self, front: &Self, back: &Self) -> Result<(), TallyError> {
+        let bad = |what: &str| Err(TallyError::Shape(format!("{what} are not those the seeds give")));
+        if self.edges.head != front.edges.head || self.edges.tail != back.edges.tail {
+            return bad("edges");
+        }
+        for (name, runs, front_runs, back_runs) in [
+            ("colour_runs", &self.colour_runs, &front.colour_runs, &back.colour_runs),
+            ("low_high_runs", &self.low_high_runs, &front.low_high_runs, &back.low_high_runs),
+        ] {
+            let ends = |runs: &RunLengths| runs.open.map(|o| ((o.first, o.prefix), (o.last, o.suffix)));
+            let (first, last) = (ends(runs).map(|e| e.0), ends(runs).map(|e| e.1));
+            if first != ends(front_runs).map(|e| e.0) || last != ends(back_runs).map(|e| e.1) {
+                return bad(&format!("{name}: the open first and last runs"));
+            }
+        }
+        // Positions in `back` count from its own first round.
+        let offset = self.rounds() - back.rounds();
+        let back_last = back.gaps.last.iter().map(|l| l.map(|l| l + offset));
+        if self.gaps.first != front.gaps.first || !self.gaps.last.iter().copied().eq(back_last) {
+            return bad("gaps: first and last positions");
+        }
+        Ok(())
+    }
 }
 
 impl RouletteTally {
+    /// Checks what the counters fix about each other, so that a tally read from a file is
+    /// one a sweep could have produced (every single changed counter breaks one of these):
+    ///
+    /// - the pairs `L` spins apart (`L` = 1..=10) leaving pocket `a` are the spins of `a`
+    ///   but those among the last `L`, and those arriving at `b` the spins of `b` but those
+    ///   among the first `L` (the edges);
+    /// - colour and low/high runs against the pocket counts and the serial pairs
+    ///   ([`RunLengths::check_against`]), their open first and last symbols against the
+    ///   edges;
+    /// - gaps against the pocket counts ([`Gaps::check_against`]), and the gap of 0
+    ///   before a pocket against the consecutive pairs repeating it.
+    ///
+    /// The edges themselves, the open runs' lengths and the gaps' first and last positions
+    /// are re-derived from the seeds when a file is read ([`super::anchor`]).
+    fn check_relations(&self) -> Result<(), TallyError> {
+        let (n, rounds) = (self.pockets.len(), self.rounds());
+        let bad = |what: String| Err(TallyError::Shape(what));
+        for lag in 1..=MAX_LAG.min(rounds as usize) {
+            let table = match lag {
+                1 => &self.pairs[..],
+                _ => &self.lag_pairs[(lag - 2) * n * n..(lag - 1) * n * n],
+            };
+            let (head, tail) = (&self.edges.head[..lag], &self.edges.tail[self.edges.tail.len() - lag..]);
+            for pocket in 0..n {
+                let spins = u128::from(self.pockets[pocket]);
+                let leaving: u128 = table[pocket * n..(pocket + 1) * n].iter().map(|&c| u128::from(c)).sum();
+                let arriving: u128 = (0..n).map(|a| u128::from(table[a * n + pocket])).sum();
+                let among = |edge: &[u8]| edge.iter().filter(|&&p| usize::from(p) == pocket).count() as u128;
+                if leaving + among(tail) != spins || arriving + among(head) != spins {
+                    return bad(format!(
+                        "pairs at lag {lag} do not add up to the {spins} spins of pocket {pocket}"
+                    ));
+                }
+            }
+        }
+        for (name, runs, symbol) in
+            [("colour_runs", &self.colour_runs, &COLOUR), ("low_high_runs", &self.low_high_runs, &LOW_HIGH)]
+        {
+            let (mut seen, mut changes) = ([0u64; 3], [0u64; 3]);
+            for a in 0..n {
+                let s = usize::from(symbol[a]);
+                seen[s] += self.pockets[a];
+                for b in (0..n).filter(|&b| symbol[b] != symbol[a]) {
+                    changes[s] += self.pairs[a * n + b];
+                }
+            }
+            runs.check_against(name, &seen, &changes)?;
+            if let (Some(open), Some(&head), Some(&tail)) =
+                (runs.open, self.edges.head.first(), self.edges.tail.last())
+            {
+                if open.first != symbol[usize::from(head)] || open.last != symbol[usize::from(tail)] {
+                    return bad(format!("{name}: the open runs' symbols are not those of the edges"));
+                }
+            }
+        }
+        self.gaps.check_against(&self.pockets)?;
+        for pocket in 0..n {
+            if self.gaps.count(pocket, 0) != self.pairs[pocket * n + pocket] {
+                return bad(format!(
+                    "gaps of 0 before pocket {pocket} differ from its repeated consecutive spins"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn add_counts(&mut self, other: &Self) {
         self.pockets.iter_mut().zip(&other.pockets).for_each(|(m, t)| *m += t);
         self.pairs.iter_mut().zip(&other.pairs).for_each(|(m, t)| *m += t);

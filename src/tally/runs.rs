@@ -184,6 +184,57 @@ impl RunLengths {
         }
     }
 
+    /// Checks the runs against what other counters of the same segment fix: `symbols_seen[s]`,
+    /// the rounds whose symbol is `s`, and `changes_from[s]`, the consecutive rounds going
+    /// from `s` to another symbol (from the serial pairs). Every run but the segment's last
+    /// ends in such a change, so the closed runs of `s` number `changes_from[s]`, less one
+    /// when the open first run is of `s`; and their lengths add up to the rounds of `s`
+    /// outside the open runs, exactly when none is in the last bucket (whose lengths are
+    /// only known to be at least `cap`). Call after [`RunLengths::validate`].
+    pub fn check_against(
+        &self,
+        name: &str,
+        symbols_seen: &[u64],
+        changes_from: &[u64],
+    ) -> Result<(), super::TallyError> {
+        let Some(open) = self.open else {
+            return Ok(()); // No rounds: `validate` saw every table at zero sum.
+        };
+        let single = open.prefix == open.len;
+        for s in 0..self.symbols {
+            let row = &self.hist[s * self.cap..(s + 1) * self.cap];
+            let closed: u128 = row.iter().map(|&c| u128::from(c)).sum();
+            let first_is_s = usize::from(open.first) == s;
+            let ending_in_open = u128::from(!single && first_is_s);
+            let ended = u128::from(changes_from[s]);
+            if ended < ending_in_open || closed != ended - ending_in_open {
+                return Err(super::TallyError::Shape(format!(
+                    "{name}: {closed} closed runs of symbol {s}, where the serial pairs leave the symbol {ended} times"
+                )));
+            }
+            let mut in_open = if first_is_s { u128::from(open.prefix) } else { 0 };
+            if !single && usize::from(open.last) == s {
+                in_open += u128::from(open.suffix);
+            }
+            let at_least: u128 = row.iter().enumerate().map(|(i, &c)| u128::from(c) * (i as u128 + 1)).sum();
+            let rounds = u128::from(symbols_seen[s]).checked_sub(in_open);
+            let fits = rounds.is_some_and(|rounds| {
+                if row[self.cap - 1] == 0 {
+                    at_least == rounds
+                } else {
+                    at_least <= rounds
+                }
+            });
+            if !fits {
+                return Err(super::TallyError::Shape(format!(
+                    "{name}: the runs of symbol {s} do not add up to its {} rounds",
+                    symbols_seen[s]
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Adds another closed tally's counts.
     pub fn add_closed(&mut self, other: &RunLengths) {
         debug_assert!(self.open.is_none() && other.open.is_none());

@@ -64,9 +64,12 @@ impl StreamTally {
         self.max_words_in_round = self.max_words_in_round.max(words);
     }
 
-    /// Checks the counters of `rounds` rounds of `draws` draws each: every word is a draw
-    /// or a rejection, and no round used fewer words than its draws.
-    pub fn validate(&self, rounds: u64, draws: usize) -> Result<(), super::TallyError> {
+    /// Checks the counters of `rounds` rounds of `draws` draws each, whose published
+    /// verifier generates `reference_words`: every word is a draw or a rejection, no round
+    /// used fewer words than its draws, and rounds beyond the reference words exist
+    /// exactly when the most words in a round is beyond it, each with the rejections it
+    /// took to get there.
+    pub fn validate(&self, rounds: u64, draws: usize, reference_words: u64) -> Result<(), super::TallyError> {
         let bad = |what: String| Err(super::TallyError::Shape(format!("stream: {what}")));
         super::check_len("stream.rejections", &self.rejections, draws)?;
         let rejected: u128 = self.rejections.iter().map(|&r| u128::from(r)).sum();
@@ -88,6 +91,13 @@ impl StreamTally {
             if rounds == 0 { most == 0 } else { most >= draws as u128 && most <= draws as u128 + rejected };
         if !in_range {
             return bad(format!("the most words in a round, {most}, is impossible here"));
+        }
+        let beyond = u128::from(self.beyond_reference_words);
+        let rejections_each = u128::from(reference_words + 1).saturating_sub(draws as u128);
+        if (beyond > 0) != (most > u128::from(reference_words)) || beyond * rejections_each > rejected {
+            return bad(format!(
+                "{beyond} rounds beyond the {reference_words} reference words do not fit the most words in a round ({most}) and the rejections ({rejected})"
+            ));
         }
         Ok(())
     }
