@@ -4,6 +4,8 @@
 //! imported the report's table type while the report imported them). The test reads the
 //! sources, so it fails on the commit that adds an upward `use`.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -59,16 +61,7 @@ fn crate_references(code: &str) -> Vec<String> {
         .collect()
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use common::rust_files;
 
 /// Upward imports found in `src`: (file, module it names).
 fn upward_imports(src: &Path) -> Vec<(String, String)> {

@@ -354,3 +354,101 @@ fn the_kubernetes_manifests_parse_and_their_command_lines_are_accepted() {
     std::fs::create_dir(dir.path().join("shards")).unwrap();
     fairaudit().args(local(&merge_args)).assert().code(2).stderr(predicate::str::contains("holds neither"));
 }
+
+/// Issue 32: the Dockerfile copied neither `build.rs` (so `env!("FAIRAUDIT_REVISION")`
+/// failed to compile) nor a revision (every image said "rev unknown"). Its build stage
+/// must copy everything the binary's build reads: the manifest and lock file, the build
+/// script, the sources, every file the sources embed (`include_str!`, `include_bytes!`)
+/// and every target the manifest declares; and take the revision as a build argument.
+/// (Static: no registry is reachable here to pull the base image.)
+#[test]
+fn the_dockerfile_copies_everything_the_build_reads() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dockerfile = std::fs::read_to_string(root.join("deploy/k8s/Dockerfile")).unwrap();
+    let build_stage = dockerfile.split("\nFROM ").nth(1).expect("a build stage after the first FROM");
+    let copied: Vec<String> = build_stage
+        .lines()
+        .filter_map(|line| line.strip_prefix("COPY "))
+        .filter(|args| !args.starts_with("--from"))
+        .flat_map(|args| {
+            let words: Vec<&str> = args.split_whitespace().collect();
+            words[..words.len() - 1].iter().map(|w| w.trim_end_matches('/').to_owned()).collect::<Vec<_>>()
+        })
+        .collect();
+    let covered = |path: &str| copied.iter().any(|c| path == c || path.starts_with(&format!("{c}/")));
+    let mut needed: Vec<String> =
+        ["Cargo.toml", "Cargo.lock", "build.rs", "src/main.rs", "src/lib.rs"].map(String::from).to_vec();
+    // Files the sources embed, resolved from the file that names them.
+    let mut files = Vec::new();
+    common::rust_files(&root.join("src"), &mut files);
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for macro_name in ["include_str!(\"", "include_bytes!(\""] {
+            for (at, _) in text.match_indices(macro_name) {
+                let rest = &text[at + macro_name.len()..];
+                let named = &rest[..rest.find('"').unwrap()];
+                let resolved = file.parent().unwrap().join(named).canonicalize().unwrap();
+                needed.push(
+                    resolved
+                        .strip_prefix(root.canonicalize().unwrap())
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned(),
+                );
+            }
+        }
+    }
+    // Targets the manifest declares by path.
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    for line in manifest.lines() {
+        if let Some(path) = line.trim().strip_prefix("path = \"") {
+            needed.push(path.trim_end_matches('"').to_owned());
+        }
+    }
+    let missing: Vec<&String> = needed.iter().filter(|path| !covered(path)).collect();
+    assert!(missing.is_empty(), "the Dockerfile's build stage does not copy {missing:?} (copies {copied:?})");
+    assert!(build_stage.contains("ARG FAIRAUDIT_REVISION"), "the revision is a build argument");
+}
+
+/// Issue 32: `sbatch deploy/slurm/shard.sbatch` as the docs write it stopped on
+/// `FAIRAUDIT: unbound variable`, and `merge.sbatch` on `MERGE_ARGS` (the scripts run with
+/// `set -u`). Every knob with a default now has it in the script too, and one without
+/// (NONCES, SHARDS, OUT) is named with what to set.
+#[test]
+fn the_slurm_scripts_run_with_only_the_knobs_that_have_no_default() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin = Path::new(env!("CARGO_BIN_EXE_fairaudit"));
+    let path = format!("{}:{}", bin.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default());
+    let dir = tempfile::tempdir().unwrap();
+    let script = |name: &str, env: &[(&str, &str)]| {
+        let mut command = std::process::Command::new("bash");
+        command
+            .arg(root.join("deploy/slurm").join(name))
+            .env_clear()
+            .env("PATH", &path)
+            .env("HOME", dir.path());
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        command.output().unwrap()
+    };
+    let out = dir.path().join("run");
+    let out = out.to_str().unwrap();
+    // Shard 1 of 2, every other knob defaulted: a real (small) sweep.
+    let shard = script(
+        "shard.sbatch",
+        &[("NONCES", "0..2000"), ("SHARDS", "2"), ("OUT", out), ("SLURM_ARRAY_TASK_ID", "1")],
+    );
+    assert_eq!(shard.status.code(), Some(0), "{}", String::from_utf8_lossy(&shard.stderr));
+    assert!(Path::new(out).join("shards/shard-0001-of-0002/tally.json").exists());
+    // The merge with MERGE_ARGS unset: it runs, and names the missing shard 0.
+    let merge = script("merge.sbatch", &[("OUT", out)]);
+    let stderr = String::from_utf8_lossy(&merge.stderr);
+    assert_eq!(merge.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("shard 0 (nonces 0..1000) missing"), "{stderr}");
+    // A knob without a default: named, with what to set.
+    let bare = script("shard.sbatch", &[("SLURM_ARRAY_TASK_ID", "0")]);
+    let stderr = String::from_utf8_lossy(&bare.stderr);
+    assert_ne!(bare.status.code(), Some(0));
+    assert!(stderr.contains("set NONCES"), "{stderr}");
+}

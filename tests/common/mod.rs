@@ -117,3 +117,15 @@ pub fn at<'a>(value: &'a mut serde_json::Value, path: &[serde_json::Value]) -> &
         index => &mut v[index.as_u64().unwrap() as usize],
     })
 }
+
+/// Every `.rs` file under `dir`, recursively.
+pub fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
