@@ -452,3 +452,70 @@ fn the_slurm_scripts_run_with_only_the_knobs_that_have_no_default() {
     assert_ne!(bare.status.code(), Some(0));
     assert!(stderr.contains("set NONCES"), "{stderr}");
 }
+
+/// Issue 32: `submit.sh` defaulted to 16 CPUs per task, and on smaller nodes the array was
+/// accepted and pended forever; the merge's memory was fixed at 2G with no time limit, and
+/// after a failed task nothing submitted the merge. Run with `sinfo` and `sbatch` stubs
+/// (what they are asked is recorded): a request no node holds is refused with what fits,
+/// the merge's memory and time are knobs, and `--merge-only` submits the merge alone.
+#[test]
+fn submit_refuses_what_no_node_holds_and_merges_on_request() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin = Path::new(env!("CARGO_BIN_EXE_fairaudit"));
+    let dir = tempfile::tempdir().unwrap();
+    let stubs = dir.path().join("stubs");
+    std::fs::create_dir(&stubs).unwrap();
+    let asked = dir.path().join("sbatch.log");
+    for (name, body) in [
+        ("sinfo", "echo 2\n".to_owned()),
+        ("sbatch", format!("echo \"$*\" >> '{}'\necho 4242\n", asked.display())),
+    ] {
+        let path = stubs.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path =
+        format!("{}:{}:{}", stubs.display(), bin.parent().unwrap().display(), std::env::var("PATH").unwrap());
+    let submit = |env: &[(&str, &str)], args: &[&str]| {
+        let mut command = std::process::Command::new("bash");
+        command.arg(root.join("deploy/slurm/submit.sh")).args(args).env("PATH", &path);
+        command.env("OUT", dir.path().join("run")).env("NONCES", "0..4000").env("SHARDS", "4");
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let output = command.output().unwrap();
+        let asked = std::fs::read_to_string(&asked).unwrap_or_default();
+        (output, asked)
+    };
+
+    let (output, asked_for) = submit(&[("CPUS", "16")], &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("CPUS=16") && stderr.contains("has 2 CPUs"), "{stderr}");
+    assert!(asked_for.is_empty(), "nothing queued: {asked_for}");
+
+    let (output, asked_for) = submit(&[("CPUS", "2"), ("MERGE_TIME", "00:30:00")], &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let calls: Vec<&str> = asked_for.lines().collect();
+    assert_eq!(calls.len(), 2, "{asked_for}");
+    assert!(calls[0].contains("--array 0-3") && calls[0].contains("shard.sbatch"), "{}", calls[0]);
+    assert!(
+        calls[1].contains("afterok:4242")
+            && calls[1].contains("--mem 2G --time 00:30:00")
+            && calls[1].contains("merge.sbatch"),
+        "{}",
+        calls[1]
+    );
+
+    std::fs::remove_file(&asked).unwrap();
+    let (output, asked_for) = submit(&[("MERGE_MEMORY", "8G")], &["--merge-only"]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(asked_for.lines().count(), 1, "{asked_for}");
+    assert!(
+        asked_for.contains("--mem 8G")
+            && asked_for.contains("merge.sbatch")
+            && !asked_for.contains("afterok"),
+        "{asked_for}"
+    );
+}

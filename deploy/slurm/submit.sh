@@ -5,6 +5,8 @@
 #
 #   deploy/slurm/submit.sh                       # the knobs below
 #   NONCES=0..4000000000 SHARDS=8 deploy/slurm/submit.sh
+#   deploy/slurm/submit.sh --merge-only          # after resubmitting failed tasks by hand:
+#                                                # the merge job alone, same knobs
 #
 # A preempted task is requeued (--requeue) and continues from its last checkpoint; a task
 # that failed or ran out of time is resubmitted with the same command (it continues too):
@@ -23,6 +25,8 @@ MEMORY=${MEMORY:-1G}                     # per task (a sweep needs well under 10
 PARTITION=${PARTITION:-}                 # empty: the cluster's default
 CHECKPOINT_EVERY=${CHECKPOINT_EVERY:-5m} # the most work a kill can cost a task
 MERGE_ARGS=${MERGE_ARGS:-}               # e.g. "--paytable paytable.csv --claims claims.csv"
+MERGE_MEMORY=${MERGE_MEMORY:-2G}         # the merge job's memory (it holds one shard's tallies at a time)
+MERGE_TIME=${MERGE_TIME:-01:00:00}       # the merge job's time limit
 # ----------------------------------------------------------------------------------------
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,13 +39,38 @@ mkdir -p "$OUT/logs"
 
 partition=()
 if [ -n "$PARTITION" ]; then partition=(--partition "$PARTITION"); fi
+
+merge_job() { # the merge job, after the jobs in $1 (none: at once)
+    local dependency=()
+    if [ -n "$1" ]; then dependency=(--dependency "afterok:$1" --kill-on-invalid-dep yes); fi
+    local job
+    job=$(sbatch --parsable "${partition[@]}" --job-name fairaudit-merge "${dependency[@]}" \
+        --cpus-per-task 1 --mem "$MERGE_MEMORY" --time "$MERGE_TIME" \
+        --output "$OUT/logs/merge.log" --open-mode=append --export ALL "$here/merge.sbatch")
+    echo "${job%%;*}"
+}
+
+if [ "${1:-}" = --merge-only ]; then
+    merge=$(merge_job "")
+    echo "submitted: merge job $merge (of $OUT/shards into $OUT/merged; log in $OUT/logs/merge.log)"
+    exit 0
+elif [ $# -gt 0 ]; then
+    echo "error: unknown argument '$1' (the only one is --merge-only; the knobs are environment variables)" >&2
+    exit 2
+fi
+
+# A task asking more CPUs than any node of the partition has is accepted by sbatch and then
+# pends forever (reason PartitionConfig): refuse it here, saying what fits.
+most=$(sinfo -h "${partition[@]}" -o '%c' 2>/dev/null | tr -d '+' | sort -n | tail -n 1 || true)
+if [[ "$most" =~ ^[0-9]+$ ]] && [ "$CPUS" -gt "$most" ]; then
+    echo "error: CPUS=$CPUS, but the largest node of ${PARTITION:-the default partition} has $most CPUs: the tasks would pend forever; set CPUS to at most $most" >&2
+    exit 2
+fi
+
 array=$(sbatch --parsable "${partition[@]}" --job-name fairaudit-sweep \
     --array "0-$((SHARDS - 1))" --cpus-per-task "$CPUS" --time "$TIME" --mem "$MEMORY" \
     --output "$OUT/logs/shard-%a.log" --export ALL "$here/shard.sbatch")
 array=${array%%;*}
-merge=$(sbatch --parsable "${partition[@]}" --job-name fairaudit-merge \
-    --dependency "afterok:$array" --kill-on-invalid-dep yes --cpus-per-task 1 --mem 2G \
-    --output "$OUT/logs/merge.log" --export ALL "$here/merge.sbatch")
-merge=${merge%%;*}
+merge=$(merge_job "$array")
 echo "submitted: array job $array ($SHARDS tasks), merge job $merge (after every task succeeds)"
 echo "output: $OUT/shards/shard-*, merged into $OUT/merged; logs in $OUT/logs"
