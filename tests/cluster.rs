@@ -519,3 +519,22 @@ fn submit_refuses_what_no_node_holds_and_merges_on_request() {
         "{asked_for}"
     );
 }
+
+/// Issue 32: `sweep --shards N` without an index said where to give one but not how to
+/// submit the array, which only the out-of-range error said.
+#[test]
+fn a_sharded_sweep_without_an_index_says_how_to_submit_the_array() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fairaudit"))
+        .args(["sweep", "--shards", "4", "--nonces", "0..100", "--quiet", "--out", "unused"])
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("Slurm --array=0-3") && stderr.contains("Indexed Job of 4 completions"),
+        "{stderr}"
+    );
+}

@@ -109,9 +109,12 @@ pub fn require_index(sharding: &Sharding, explicit: Option<u64>) -> Result<Shard
     match index(sharding, explicit)? {
         Some(task) => Ok(task),
         None => bail!(
-            "--shards {} needs the shard to sweep: --shard-index I, or {} set by the scheduler (--dry-run prints the shard table)",
+            "--shards {} needs the shard to sweep: --shard-index I, or {} set by the scheduler (submit the array as 0-{}: Slurm --array=0-{}, or an Indexed Job of {} completions; --dry-run prints the shard table)",
             sharding.count,
-            INDEX_VARIABLES.join(" or ")
+            INDEX_VARIABLES.join(" or "),
+            sharding.count - 1,
+            sharding.count - 1,
+            sharding.count
         ),
     }
 }
