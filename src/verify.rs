@@ -265,7 +265,10 @@ impl Answers {
 ///
 /// Required columns: `game, server_seed, client_seed, nonce`. Each of `commitment,
 /// round_signature, draw_order, result, u32_used` is checked where the column exists and
-/// the cell is not empty. Hex is compared ignoring case; number lists token by token.
+/// the cell is not empty. Each value is read by the parser `audit` uses
+/// ([`crate::fields::parse_digest`], [`crate::games::parse`]): hex in either case, outcomes
+/// in their written form; a value in another form is a [`RoundsError::BadField`], not a
+/// mismatch.
 ///
 /// A row in which none of those cells is filled states no round, and is a mismatch on
 /// `result`: a file of empty answers must not read as "0 mismatches".
