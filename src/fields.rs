@@ -31,13 +31,8 @@ pub const EXCERPT_CHARS: usize = 60;
 impl fmt::Display for Excerpt<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let text = self.0;
-        for c in text.chars().take(EXCERPT_CHARS) {
-            if c.is_control() || is_invisible(c) || is_reordering(c) {
-                write!(f, "{}", c.escape_default())?;
-            } else {
-                write!(f, "{c}")?;
-            }
-        }
+        let end = text.char_indices().nth(EXCERPT_CHARS).map_or(text.len(), |(at, _)| at);
+        write!(f, "{}", Shown(&text[..end]))?;
         let chars = text.chars().count();
         if chars > EXCERPT_CHARS {
             write!(f, "... ({} more characters)", chars - EXCERPT_CHARS)?;
