@@ -457,7 +457,8 @@ fn the_slurm_scripts_run_with_only_the_knobs_that_have_no_default() {
 /// accepted and pended forever; the merge's memory was fixed at 2G with no time limit, and
 /// after a failed task nothing submitted the merge. Run with `sinfo` and `sbatch` stubs
 /// (what they are asked is recorded): a request no node holds is refused with what fits,
-/// the merge's memory and time are knobs, and `--merge-only` submits the merge alone.
+/// the merge's memory and time are knobs, `--merge-only` submits the merge alone and
+/// `--only LIST` the tasks named, then the merge.
 #[test]
 fn submit_refuses_what_no_node_holds_and_merges_on_request() {
     use std::os::unix::fs::PermissionsExt;
@@ -518,6 +519,25 @@ fn submit_refuses_what_no_node_holds_and_merges_on_request() {
             && !asked_for.contains("afterok"),
         "{asked_for}"
     );
+
+    // --only: the tasks named (a Slurm array list), then the merge after them; a list that
+    // is not one, or names a shard the cut has not, is refused before anything is queued.
+    std::fs::remove_file(&asked).unwrap();
+    let (output, asked_for) = submit(&[("CPUS", "2")], &["--only", "1,3"]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let calls: Vec<&str> = asked_for.lines().collect();
+    assert_eq!(calls.len(), 2, "{asked_for}");
+    assert!(calls[0].contains("--array 1,3") && calls[0].contains("shard.sbatch"), "{}", calls[0]);
+    assert!(calls[1].contains("afterok:4242") && calls[1].contains("merge.sbatch"), "{}", calls[1]);
+    assert!(String::from_utf8_lossy(&output.stdout).contains("tasks 1,3 of 4"));
+    std::fs::remove_file(&asked).unwrap();
+    for (list, says) in [("2-4", "names shard 4, but SHARDS=4"), ("1;3", "not a list of shard indices")] {
+        let (output, asked_for) = submit(&[("CPUS", "2")], &["--only", list]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{list}: {stderr}");
+        assert!(stderr.contains(says), "{list}: {stderr}");
+        assert!(asked_for.is_empty(), "{list}: nothing queued: {asked_for}");
+    }
 }
 
 /// Issue 32: `sweep --shards N` without an index said where to give one but not how to

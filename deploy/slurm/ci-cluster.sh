@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# A real single-node Slurm runs the recipe of deploy/slurm/ (submit.sh: a 4-task job array
-# and the afterok merge job) on a small range, and the merged output must equal, byte for
-# byte, one sweep of the whole range. Run by .ci/run as root on Debian 12; usable by hand:
+# A real single-node Slurm runs the Slurm commands of docs/cluster.md as written
+# (submit.sh: an 18-task job array and the afterok merge job; then, after a requeue, a
+# SIGKILL and a cancel, the merge by hand and `submit.sh --only` with its merge) on a
+# small range, and the merged output must equal, byte for byte, one sweep of the whole
+# range. Run by .ci/run as root on Debian 12; usable by hand:
 #
 #   deploy/slurm/ci-cluster.sh [path/to/fairaudit]     (default target/release/fairaudit)
 #
@@ -136,25 +138,42 @@ until sinfo -h -N -o '%T' 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; do
 done
 echo "slurm is up: one node ($host) of $cpus CPUs"
 
-# The recipe, as a user runs it: the knobs of submit.sh from the environment. Each task
-# sweeps 60 M rounds, several seconds on one CPU: long enough that task 0 is still running
-# when it is requeued after its first checkpoint (at 1 M nonces a shard, the faster sweep
-# finished some tasks before the requeue reached them, and the check of the continued
-# checkpoint failed).
-export FAIRAUDIT="$fairaudit" NONCES=0..40000000 SHARDS=4 SWEEP_ARGS="--seed-pairs 2" OUT="$work/run"
-export CPUS=1 TIME=00:10:00 MEMORY=200M CHECKPOINT_EVERY=1s MERGE_ARGS=
-deploy/slurm/submit.sh
+# The recipe as docs/cluster.md writes it: its blocks marked `<!-- ci-cluster: NAME -->`
+# are run as they stand there (block NAME is the fenced block after the marker), with
+# this script's knobs in place of the page's (a small range: 18 shards of 2 M nonces and
+# 2 seed pairs, 12 M rounds and about 2 s a task on one CPU) and fairaudit on PATH.
+docs_block() {
+    awk -v name="$1" '
+        $0 ~ "<!-- ci-cluster: " name " -->" { marked = 1; next }
+        marked && /^ *```/ { if (inside) exit; inside = 1; match($0, /^ */); indent = RLENGTH; next }
+        inside { print substr($0, indent + 1) }
+    ' docs/cluster.md
+}
+for block in submit recover; do
+    [ -n "$(docs_block "$block")" ] || { echo "error: docs/cluster.md has no block marked ci-cluster: $block" >&2; exit 1; }
+done
+export PATH="$(dirname "$fairaudit"):$PATH"
+export NONCES=0..36000000 SHARDS=18 SWEEP_ARGS="--seed-pairs 2" OUT="$work/run"
+export CPUS=1 TIME=00:10:00 MEMORY=200M CHECKPOINT_EVERY=200ms
+echo "-- docs/cluster.md, block submit:"
+docs_block submit
+bash -euo pipefail -c "$(docs_block submit)"
+array=$(squeue -h -o '%F' -n fairaudit-sweep | head -n 1)
 
+wait_for() { # the file $1 within 60 s, else an error naming $2
+    local deadline=$((SECONDS + 60))
+    until [ -f "$1" ]; do
+        if ((SECONDS > deadline)); then echo "error: $2 within 60 s" >&2; exit 1; fi
+        sleep 0.1
+    done
+}
+# A failure: task 17 cancelled (still pending, on a node of fewer than 18 CPUs: its shard
+# is then missing; running, it saves on SIGTERM and its shard is interrupted).
+scancel "${array}_17"
 # Preemption, as a cluster does it: task 0 is requeued mid-run once it has saved a
 # checkpoint (Slurm sends SIGTERM, fairaudit saves and exits, the task goes back in the
 # queue); started again, it must continue from what it saved.
-shard0="$OUT/shards/shard-0000-of-0004/tally.json"
-deadline=$((SECONDS + 60))
-until [ -f "$shard0" ]; do
-    if ((SECONDS > deadline)); then echo "error: task 0 saved no checkpoint within 60 s" >&2; exit 1; fi
-    sleep 0.2
-done
-array=$(squeue -h -o '%F' | head -n 1)
+wait_for "$OUT/shards/shard-0000-of-0018/tally.json" "task 0 saved no checkpoint"
 scontrol requeue "${array}_0"
 # Slurm holds a requeued job back for a while (its BeginTime); here it may start at once.
 deadline=$((SECONDS + 30))
@@ -164,29 +183,52 @@ until [ "$(squeue -h -j "${array}_0" -o %T)" = PENDING ]; do
 done
 scontrol update JobId="${array}_0" StartTime=now
 echo "requeued task 0 (job ${array}_0) mid-run"
+# A kill, as a lost node or the OOM killer does it: task 5 gets SIGKILL once it has saved
+# a checkpoint; Slurm does not requeue a failed task, so its shard stays interrupted.
+wait_for "$OUT/shards/shard-0005-of-0018/tally.json" "task 5 saved no checkpoint"
+scancel --signal=KILL --full "${array}_5"
+echo "killed task 5 (job ${array}_5) mid-run, cancelled task 17"
 
-deadline=$((SECONDS + timeout_s))
-while [ -n "$(squeue -h -o %i)" ]; do
-    if ((SECONDS > deadline)); then
-        echo "error: the jobs did not finish within $timeout_s s" >&2
-        squeue >&2
-        exit 1
-    fi
-    sleep 2
+wait_for_the_queue() {
+    local deadline=$((SECONDS + timeout_s))
+    while [ -n "$(squeue -h -o %i)" ]; do
+        if ((SECONDS > deadline)); then
+            echo "error: the jobs did not finish within $timeout_s s" >&2
+            squeue >&2
+            exit 1
+        fi
+        sleep 1
+    done
+}
+wait_for_the_queue
+# The merge job was cancelled with the array (its afterok can no longer be met).
+[ ! -e "$OUT/merged" ] || { echo "error: a merge ran although tasks 5 and 17 failed" >&2; exit 1; }
+
+echo "-- docs/cluster.md, block recover (the merge by hand exits 2, naming the failed shards):"
+docs_block recover
+set +e
+bash -uo pipefail -c "$(docs_block recover)" >"$work/recover.out" 2>&1
+set -e
+cat "$work/recover.out"
+for named in "shard 5 (nonces 10000000..12000000) interrupted" "shard 17 (nonces 34000000..36000000)"; do
+    grep -qF "$named" "$work/recover.out" || { echo "error: the merge by hand did not name $named" >&2; exit 1; }
 done
+wait_for_the_queue
 
-for i in 0 1 2 3; do
-    grep -q "shard $i of 4 (index from SLURM_ARRAY_TASK_ID)" "$OUT/logs/shard-$i.log" || {
+for i in $(seq 0 17); do
+    grep -q "shard $i of 18 (index from SLURM_ARRAY_TASK_ID)" "$OUT/logs/shard-$i.log" || {
         echo "error: task $i did not sweep shard $i from SLURM_ARRAY_TASK_ID" >&2
         exit 1
     }
 done
-grep -q "continuing the sweep saved" "$OUT/logs/shard-0.log" || {
-    echo "error: the requeued task 0 did not continue from its checkpoint" >&2
-    exit 1
-}
-grep -q "merged all 4 shards of nonces $NONCES" "$OUT/logs/merge.log" || {
-    echo "error: the merge job did not merge the 4 shards" >&2
+for i in 0 5; do
+    grep -q "continuing the sweep saved" "$OUT/logs/shard-$i.log" || {
+        echo "error: task $i did not continue from its checkpoint" >&2
+        exit 1
+    }
+done
+grep -q "merged all 18 shards of nonces $NONCES" "$OUT/logs/merge.log" || {
+    echo "error: the merge job did not merge the 18 shards" >&2
     exit 1
 }
 
@@ -198,4 +240,4 @@ for file in "$work"/single/*; do
     cmp -s "$file" "$OUT/merged/$name" || { echo "error: merged $name differs from one sweep" >&2; differ=1; }
 done
 [ "$differ" -eq 0 ]
-echo "slurm: 4-task array + afterok merge of nonces $NONCES equal one sweep, byte for byte"
+echo "slurm: the docs' commands (an 18-task array with a requeue, a kill and a cancel, the merge by hand naming the failed shards, submit.sh --only 5,17 and its merge) equal one sweep of nonces $NONCES, byte for byte"

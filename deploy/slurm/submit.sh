@@ -5,12 +5,15 @@
 #
 #   deploy/slurm/submit.sh                       # the knobs below
 #   NONCES=0..4000000000 SHARDS=8 deploy/slurm/submit.sh
-#   deploy/slurm/submit.sh --merge-only          # after resubmitting failed tasks by hand:
-#                                                # the merge job alone, same knobs
+#   deploy/slurm/submit.sh --only 5,17           # tasks 5 and 17 again (a Slurm array list:
+#                                                # 5,17 or 3-6,9), then the merge after them
+#   deploy/slurm/submit.sh --merge-only          # the merge job alone, same knobs
 #
-# A preempted task is requeued (--requeue) and continues from its last checkpoint; a task
-# that failed or ran out of time is resubmitted with the same command (it continues too):
-#   sbatch --array=I,J ... deploy/slurm/shard.sbatch    (the merge job names the missing)
+# A preempted task is requeued (--requeue) and continues from its last checkpoint. A task
+# that failed or ran out of time is not, and the merge job is then cancelled by Slurm:
+# `fairaudit merge "$OUT/shards" --out "$OUT/merged"` names the missing or interrupted
+# shards, and `submit.sh --only LIST` sweeps them again (an interrupted one continues) and
+# merges. See docs/cluster.md.
 set -euo pipefail
 
 # ---- knobs: change these (or set them in the environment) ---------------------------
@@ -28,6 +31,21 @@ MERGE_ARGS=${MERGE_ARGS:-}               # e.g. "--paytable paytable.csv --claim
 MERGE_MEMORY=${MERGE_MEMORY:-2G}         # the merge job's memory (it holds one shard's tallies at a time)
 MERGE_TIME=${MERGE_TIME:-01:00:00}       # the merge job's time limit
 # ----------------------------------------------------------------------------------------
+
+mode=all only=
+if [ "${1:-}" = --merge-only ] && [ $# -eq 1 ]; then
+    mode=merge-only
+elif [ "${1:-}" = --only ] && [ $# -eq 2 ]; then
+    # A Slurm array list (5,17 or 3-6,9); every index is checked against SHARDS below.
+    if ! [[ "$2" =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]]; then
+        echo "error: --only '$2' is not a list of shard indices (e.g. 5,17 or 3-6,9)" >&2
+        exit 2
+    fi
+    mode=only only=$2
+elif [ $# -gt 0 ]; then
+    echo "error: unknown arguments '$*' (submit.sh takes --only LIST or --merge-only; the knobs are environment variables)" >&2
+    exit 2
+fi
 
 here=$(cd "$(dirname "$0")" && pwd)
 export FAIRAUDIT NONCES SHARDS SWEEP_ARGS OUT CHECKPOINT_EVERY MERGE_ARGS
@@ -50,13 +68,20 @@ merge_job() { # the merge job, after the jobs in $1 (none: at once)
     echo "${job%%;*}"
 }
 
-if [ "${1:-}" = --merge-only ]; then
+if [ "$mode" = merge-only ]; then
     merge=$(merge_job "")
     echo "submitted: merge job $merge (of $OUT/shards into $OUT/merged; log in $OUT/logs/merge.log)"
     exit 0
-elif [ $# -gt 0 ]; then
-    echo "error: unknown argument '$1' (the only one is --merge-only; the knobs are environment variables)" >&2
-    exit 2
+fi
+tasks="0-$((SHARDS - 1))" # every shard, unless --only names some
+if [ "$mode" = only ]; then
+    for index in ${only//[,-]/ }; do
+        if [ "$((10#$index))" -ge "$SHARDS" ]; then
+            echo "error: --only names shard $index, but SHARDS=$SHARDS numbers them 0 to $((SHARDS - 1))" >&2
+            exit 2
+        fi
+    done
+    tasks=$only
 fi
 
 # A task asking more CPUs than any node of the partition has is accepted by sbatch and then
@@ -68,9 +93,13 @@ if [[ "$most" =~ ^[0-9]+$ ]] && [ "$CPUS" -gt "$most" ]; then
 fi
 
 array=$(sbatch --parsable "${partition[@]}" --job-name fairaudit-sweep \
-    --array "0-$((SHARDS - 1))" --cpus-per-task "$CPUS" --time "$TIME" --mem "$MEMORY" \
+    --array "$tasks" --cpus-per-task "$CPUS" --time "$TIME" --mem "$MEMORY" \
     --output "$OUT/logs/shard-%a.log" --export ALL "$here/shard.sbatch")
 array=${array%%;*}
 merge=$(merge_job "$array")
-echo "submitted: array job $array ($SHARDS tasks), merge job $merge (after every task succeeds)"
+if [ "$tasks" = "0-$((SHARDS - 1))" ]; then
+    echo "submitted: array job $array ($SHARDS tasks), merge job $merge (after every task succeeds)"
+else
+    echo "submitted: array job $array (tasks $tasks of $SHARDS), merge job $merge (after they succeed)"
+fi
 echo "output: $OUT/shards/shard-*, merged into $OUT/merged; logs in $OUT/logs"
