@@ -3,9 +3,9 @@
 //! set per task: shards in a shuffled order, one killed with SIGKILL mid-run and started
 //! again, one run twice; the merge names what is missing or interrupted, merges a partial
 //! result only when told (PARTIAL then shows in every file and on stdout), and the full
-//! merge is byte for byte one sweep of the whole range. The Kubernetes manifests are parsed
-//! and their command lines run through the CLI. `deploy/slurm/ci-cluster.sh` (in `.ci/run`)
-//! does the same on a real single-node Slurm.
+//! merge is byte for byte one sweep of the whole range. The Kubernetes manifests are
+//! rendered, parsed and their command lines run through the CLI. `deploy/slurm/ci-cluster.sh`
+//! (in `.ci/run`) does the same on a real single-node Slurm.
 
 mod common;
 
@@ -299,41 +299,97 @@ fn container_args(job: &Yaml) -> Vec<String> {
         .collect()
 }
 
-fn manifest(name: &str) -> Yaml {
-    let text = std::fs::read_to_string(root().join("deploy/k8s").join(name)).unwrap();
-    let mut docs = YamlLoader::load_from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert_eq!(docs.len(), 1, "{name}: one document");
-    docs.remove(0)
+/// `deploy/k8s/render.sh PART` with these knobs (and none inherited): its exit code,
+/// stdout and stderr.
+fn render(part: &str, knobs: &[(&str, &str)]) -> (Option<i32>, String, String) {
+    let mut command = std::process::Command::new("bash");
+    command.arg(root().join("deploy/k8s/render.sh")).arg(part);
+    let knobs_read = "IMAGE STORAGE_CLASS NAME NONCES SHARDS PARALLELISM THREADS MEMORY CHECKPOINT_EVERY \
+                      SWEEP_ARGS MERGE_ARGS MERGE_MEMORY STORAGE_SIZE RUN_AS_USER PREPARE";
+    for knob in knobs_read.split_whitespace() {
+        command.env_remove(knob);
+    }
+    command.envs(knobs.iter().copied());
+    let output = command.output().unwrap();
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
+    (output.status.code(), text(output.stdout), text(output.stderr))
 }
 
-/// The manifests parse, the Indexed Job's completions are its --shards, and both
-/// containers' command lines are accepted by the CLI (the image's entrypoint is the
-/// binary): the sweep's as a dry run of its last shard, the merge's up to the point where
-/// it finds no shards in an empty folder.
+/// The documents `render.sh PART` prints with these knobs.
+fn manifests(part: &str, knobs: &[(&str, &str)]) -> Vec<Yaml> {
+    let (code, stdout, stderr) = render(part, knobs);
+    assert_eq!(code, Some(0), "render.sh {part}: {stderr}");
+    YamlLoader::load_from_str(&stdout).unwrap_or_else(|e| panic!("render.sh {part}: {e}\n{stdout}"))
+}
+
+/// The knobs a user sets (two are required), with values unlike the defaults so that a
+/// knob that does not reach its field shows.
+const KNOBS: [(&str, &str); 8] = [
+    ("IMAGE", "registry.example.com/fairaudit:0.1.0"),
+    ("STORAGE_CLASS", "nfs-client"),
+    ("NAME", "audit-7"),
+    ("NONCES", "0..7000"),
+    ("SHARDS", "7"),
+    ("THREADS", "3"),
+    ("SWEEP_ARGS", "--seed-pairs 2 --game keno"),
+    ("RUN_AS_USER", "4242"),
+];
+
+/// Issue 32: the manifests named no storage class, could not write to an NFS volume
+/// (fsGroup is ignored there), kept the shard count and the threads in two places each,
+/// and the merge Job could not be run again. `render.sh` prints them from one set of
+/// knobs: they parse, the Indexed Job's completions are its --shards and its CPU request
+/// its --threads, the claim names the class, an init container gives /data to the pods'
+/// user, the merge Job's name is generated (so `kubectl create` runs it again) and reads
+/// the folder the shards write, a results pod mounts the claim; both containers' command
+/// lines are accepted by the CLI (the image's entrypoint is the binary): the sweep's as a
+/// dry run of its last shard, the merge's up to where it finds no shards in an empty folder.
 #[test]
 fn the_kubernetes_manifests_parse_and_their_command_lines_are_accepted() {
-    let volume = manifest("volume.yaml");
+    let sweep_part = manifests("sweep", &KNOBS);
+    assert_eq!(sweep_part.len(), 2, "the claim and the Job");
+    let (volume, sweep) = (&sweep_part[0], &sweep_part[1]);
     assert_eq!(volume["kind"].as_str(), Some("PersistentVolumeClaim"));
+    assert_eq!(volume["spec"]["storageClassName"].as_str(), Some("nfs-client"));
+    assert_eq!(volume["spec"]["accessModes"][0].as_str(), Some("ReadWriteMany"));
     let claim = volume["metadata"]["name"].as_str().unwrap();
+    assert_eq!(claim, "audit-7-data");
 
-    let sweep = manifest("sweep-job.yaml");
     assert_eq!(sweep["kind"].as_str(), Some("Job"));
     assert_eq!(sweep["spec"]["completionMode"].as_str(), Some("Indexed"));
     let completions = sweep["spec"]["completions"].as_i64().unwrap();
-    let args = container_args(&sweep);
-    let shards = args.iter().position(|a| a == "--shards").map(|i| args[i + 1].clone()).unwrap();
-    assert_eq!(shards, completions.to_string(), "one completion per shard");
+    assert_eq!(completions, 7);
+    let args = container_args(sweep);
+    let value_of = |flag: &str| args.iter().position(|a| a == flag).map(|i| args[i + 1].clone()).unwrap();
+    assert_eq!(value_of("--shards"), completions.to_string(), "one completion per shard");
+    let pod = &sweep["spec"]["template"]["spec"];
+    assert_eq!(pod["containers"][0]["resources"]["requests"]["cpu"].as_str(), Some("3"));
+    assert_eq!(value_of("--threads"), "3", "--threads is the CPU request");
     assert!(!args.iter().any(|a| a == "--shard-index"), "the index comes from JOB_COMPLETION_INDEX");
+    assert_eq!(pod["securityContext"]["runAsUser"].as_i64(), Some(4242));
+    let prepare = &pod["initContainers"][0];
+    assert_eq!(prepare["securityContext"]["runAsUser"].as_i64(), Some(0));
+    let script = prepare["args"][0].as_str().unwrap();
+    assert!(script.contains("chown 4242:4242 /data /data/shards"), "{script}");
+    // The init container's script, run here on a folder in place of the volume.
+    let volume_dir = tempfile::tempdir().unwrap();
+    let here = script.replace("/data", &volume_dir.path().display().to_string());
+    let status = std::process::Command::new("sh").arg("-c").arg(&here).status().unwrap();
+    assert!(status.success() || !nix_is_root(), "{here}");
+    assert!(volume_dir.path().join("shards").is_dir());
+    // Without it (PREPARE=no, a storage class that honours fsGroup), none.
+    let bare = manifests("sweep", &[KNOBS[0], KNOBS[1], ("PREPARE", "no")]);
+    assert!(bare[1]["spec"]["template"]["spec"]["initContainers"].is_badvalue());
 
-    let merge = manifest("merge-job.yaml");
-    let merge_args = container_args(&merge);
-    let out = args.iter().position(|a| a == "--out").map(|i| args[i + 1].clone()).unwrap();
-    assert_eq!(merge_args[1], out, "the merge reads the folder the shards write");
-    for job in [&sweep, &merge] {
-        assert_eq!(
-            job["spec"]["template"]["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"].as_str(),
-            Some(claim)
-        );
+    let merge = &manifests("merge", &KNOBS)[0];
+    assert_eq!(merge["metadata"]["generateName"].as_str(), Some("audit-7-merge-"));
+    assert!(merge["metadata"]["name"].is_badvalue(), "a generated name: kubectl create runs it again");
+    let merge_args = container_args(merge);
+    assert_eq!(merge_args[1], value_of("--out"), "the merge reads the folder the shards write");
+    let results = &manifests("results", &KNOBS)[0];
+    assert_eq!(results["kind"].as_str(), Some("Pod"));
+    for spec in [&sweep["spec"]["template"]["spec"], &merge["spec"]["template"]["spec"], &results["spec"]] {
+        assert_eq!(spec["volumes"][0]["persistentVolumeClaim"]["claimName"].as_str(), Some(claim));
     }
 
     // The volume's folders, here.
@@ -348,11 +404,101 @@ fn the_kubernetes_manifests_parse_and_their_command_lines_are_accepted() {
         .env("JOB_COMPLETION_INDEX", &last)
         .assert()
         .code(0)
+        .stdout(predicate::str::contains("seed pairs: 2"))
         .stdout(predicate::str::contains(format!(
             "this task: shard {last} (index from JOB_COMPLETION_INDEX)"
         )));
     std::fs::create_dir(dir.path().join("shards")).unwrap();
     fairaudit().args(local(&merge_args)).assert().code(2).stderr(predicate::str::contains("holds neither"));
+}
+
+/// Whether the tests run as root (the init container's chown needs it).
+fn nix_is_root() -> bool {
+    std::process::Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+}
+
+/// A knob that is missing or malformed is refused (exit 2, naming it) before any manifest
+/// is printed: an image or storage class left out, a shard count that is not a number or
+/// more than an Indexed Job holds, a quantity Kubernetes would reject.
+#[test]
+fn render_refuses_knobs_kubernetes_or_fairaudit_would_reject() {
+    for (knobs, says) in [
+        (vec![KNOBS[1]], "set IMAGE"),
+        (vec![KNOBS[0]], "set STORAGE_CLASS"),
+        (vec![KNOBS[0], KNOBS[1], ("SHARDS", "0")], "SHARDS='0' is not a whole number"),
+        (vec![KNOBS[0], KNOBS[1], ("SHARDS", "200000")], "at most 100000 completions"),
+        (vec![KNOBS[0], KNOBS[1], ("THREADS", "2.5")], "THREADS='2.5'"),
+        (vec![KNOBS[0], KNOBS[1], ("MEMORY", "1GB")], "MEMORY='1GB' is not a quantity"),
+        (vec![KNOBS[0], KNOBS[1], ("NONCES", "0..1e9")], "NONCES='0..1e9'"),
+        (vec![KNOBS[0], KNOBS[1], ("NAME", "Audit")], "NAME='Audit'"),
+        (vec![KNOBS[0], ("STORAGE_CLASS", "nfs\"x")], "STORAGE_CLASS="),
+    ] {
+        let (code, stdout, stderr) = render("sweep", &knobs);
+        assert_eq!(code, Some(2), "{knobs:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(says) && stderr.lines().count() == 1,
+            "{stderr}"
+        );
+        assert!(stdout.is_empty(), "{knobs:?}: nothing printed: {stdout}");
+    }
+    let (code, _, stderr) = render("everything", &KNOBS);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("unknown part 'everything'"), "{stderr}");
+}
+
+/// Issue 32: `kubectl wait --for=condition=complete` never returns when the Job fails.
+/// `wait.sh` (run with a `kubectl` stub that reports the conditions given) ends on either:
+/// 0 on Complete, 1 on Failed with the reason and how to read the logs, 2 when the Job
+/// cannot be read.
+#[test]
+fn wait_ends_when_the_job_completes_or_fails() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let kubectl = dir.path().join("kubectl");
+    // Reports "nothing yet" on the first look, then the conditions in $CONDITIONS.
+    std::fs::write(
+        &kubectl,
+        format!(
+            "#!/bin/sh\n[ \"$1 $2\" = \"get job/fairaudit-sweep\" ] || {{ echo 'Error from server (NotFound)' >&2; exit 1; }}\n\
+             if [ -e '{seen}' ]; then printf \"$CONDITIONS\"; else touch '{seen}'; fi\n",
+            seen = dir.path().join("seen").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&kubectl, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", dir.path().display(), std::env::var("PATH").unwrap());
+    let wait = |job: &str, conditions: &str| {
+        let _ = std::fs::remove_file(dir.path().join("seen"));
+        let output = std::process::Command::new("bash")
+            .arg(root().join("deploy/k8s/wait.sh"))
+            .arg(job)
+            .env("PATH", &path)
+            .env("WAIT_INTERVAL", "0.05")
+            .env("CONDITIONS", conditions)
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    };
+    let (code, stdout, _) = wait("fairaudit-sweep", "Complete\\t\\t\\n");
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("job/fairaudit-sweep: complete"), "{stdout}");
+    let (code, _, stderr) = wait(
+        "job/fairaudit-sweep",
+        "FailureTarget\\tBackoffLimitExceeded\\tx\\nFailed\\tBackoffLimitExceeded\\tJob has reached the specified backoff limit\\n",
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("failed (BackoffLimitExceeded: Job has reached the specified backoff limit)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("kubectl logs -l job-name=fairaudit-sweep"), "{stderr}");
+    let (code, _, stderr) = wait("job/no-such-job", "");
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("cannot read job/no-such-job"), "{stderr}");
 }
 
 /// Issue 32: the Dockerfile copied neither `build.rs` (so `env!("FAIRAUDIT_REVISION")`
