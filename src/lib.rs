@@ -3,6 +3,8 @@
 //! The pipeline, in module order: [`chain`] turns a seed pair and a nonce into the round
 //! signature and its SHAKE256 word stream; [`sampler`] turns words into fair choices by
 //! rejection sampling; [`games`] turn choices into Keno draws and roulette spins;
+//! [`scheme`] names the scheme a round belongs to, that chain or another operator family's
+//! (the HMAC-SHA256 family of Stake and its copies, with its own six games);
 //! [`verify`] replays recorded rounds against the chain; [`conformance`] lists the rounds
 //! another implementation must reproduce, aimed at the chain's edges, for `verify` to
 //! judge; [`rtp`] certifies the return to
@@ -32,6 +34,7 @@ pub mod report;
 pub mod results;
 pub mod rtp;
 pub mod sampler;
+pub mod scheme;
 pub mod simd;
 pub mod stats;
 pub mod stream;

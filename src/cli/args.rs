@@ -21,6 +21,11 @@ use std::path::{Path, PathBuf};
 /// the machine (`--threads 4294967295` once spawned 9,357 threads before it was stopped).
 pub const MAX_THREADS: u32 = 512;
 
+/// A scheme name: `sha3` or `stake`.
+pub fn parse_scheme(text: &str) -> Result<fairaudit::scheme::SchemeId, String> {
+    text.parse().map_err(|e: fairaudit::scheme::UnknownScheme| e.to_string())
+}
+
 /// A game name: `keno`, `roulette-european` or `roulette-american`.
 pub fn parse_game(text: &str) -> Result<GameId, String> {
     text.parse().map_err(|e: fairaudit::games::UnknownGame| e.to_string())

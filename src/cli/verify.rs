@@ -1,6 +1,6 @@
 //! `fairaudit verify`: one round from its seeds, or a whole bet history from a file.
 
-use super::args::{parse_commitment, parse_game, parse_nonce_arg, LayoutArgs};
+use super::args::{parse_commitment, parse_nonce_arg, parse_scheme, LayoutArgs};
 use super::input::{self, install_stop_handler};
 use super::output::AtomicFile;
 use super::Verdict;
@@ -12,14 +12,25 @@ use fairaudit::conformance::Case;
 use fairaudit::fields::Shown;
 use fairaudit::games::GameId;
 use fairaudit::report::{csv_writer, spreadsheet_safe};
-use fairaudit::verify::{replay, RoundsChecker, CASE_COLUMN, FIELDS, NO_CASE, REQUIRED};
+use fairaudit::scheme::stake::{self, StakeGame};
+use fairaudit::scheme::SchemeId;
+use fairaudit::verify::{replay, Rounds, ALL_FIELDS, CASE_COLUMN, NO_CASE, REQUIRED};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// The game: keno, roulette-european or roulette-american.
-    #[arg(long, value_name = "G", value_parser = parse_game, required_unless_present = "rounds")]
-    game: Option<GameId>,
+    /// The provably-fair scheme: sha3 (SPEC.md, the default) or stake (the HMAC-SHA256
+    /// family). With --rounds: the scheme of a file without a `scheme` column.
+    #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
+    scheme: Option<SchemeId>,
+    /// The game: keno, roulette-european or roulette-american; with --scheme stake: dice,
+    /// limbo, keno, roulette, plinko or mines.
+    #[arg(long, value_name = "G", required_unless_present = "rounds")]
+    game: Option<String>,
+    /// The game's parameters as compact JSON (--scheme stake): {"variant":"fair"} for
+    /// limbo, {"rows":16,"risk":"high"} for plinko, {"mines":3} for mines.
+    #[arg(long, value_name = "JSON", allow_hyphen_values = true)]
+    params: Option<String>,
     /// The revealed server seed (any string).
     #[arg(long, value_name = "S", required_unless_present = "rounds", allow_hyphen_values = true)]
     server_seed: Option<String>,
@@ -33,7 +44,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "HEX", value_parser = parse_commitment)]
     commitment: Option<String>,
     /// Check every round of a CSV bet history (SPEC §7 columns); `-` reads stdin.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "server_seed", "client_seed", "nonce", "commitment"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "server_seed", "client_seed", "nonce", "commitment", "params"])]
     rounds: Option<PathBuf>,
     /// With --rounds: also write the mismatches as CSV to this file.
     #[arg(long, value_name = "FILE", requires = "rounds")]
@@ -51,8 +62,8 @@ pub struct VerifyArgs {
 pub fn run(args: VerifyArgs) -> Result<Verdict> {
     match args.rounds.clone() {
         Some(path) => {
-            let layout = args.layout.layout(&FIELDS)?;
-            verify_file(path, &layout, args.out, args.force, args.quiet)
+            let layout = args.layout.layout(&ALL_FIELDS)?;
+            verify_file(path, &layout, args.scheme, args.out, args.force, args.quiet)
         }
         None if args.layout.given() => {
             bail!("--column, --columns and --delimiter describe a --rounds file; there is none")
@@ -66,10 +77,25 @@ verifier cannot represent it, so there is no reference behaviour to compare with
 
 fn verify_one(args: VerifyArgs) -> Result<Verdict> {
     // clap requires all four unless --rounds is given, and --rounds took the other branch.
-    let game = args.game.expect("clap requires --game");
-    let (server, client) =
-        (args.server_seed.expect("clap requires it"), args.client_seed.expect("clap requires it"));
+    let name = args.game.as_deref().expect("clap requires --game");
+    let (server, client) = (
+        args.server_seed.as_deref().expect("clap requires it"),
+        args.client_seed.as_deref().expect("clap requires it"),
+    );
     let nonce = args.nonce.expect("clap requires --nonce");
+    let scheme = args.scheme.unwrap_or_default();
+    if scheme == SchemeId::Stake {
+        return verify_one_stake(&args, name, server, client, nonce);
+    }
+    let game: GameId =
+        name.parse().map_err(|error: fairaudit::games::UnknownGame| match stake::GAMES.contains(&name) {
+            true => anyhow::anyhow!("--game {name} is a game of scheme stake; pass --scheme stake"),
+            false => error.into(),
+        })?;
+    if args.params.is_some() {
+        bail!("--params gives a game's parameters in scheme stake; {game} of scheme sha3 takes none");
+    }
+    let (server, client) = (server.to_owned(), client.to_owned());
     let round = replay(game, &server, &client, nonce);
     if fairaudit::chain::seeds::seeds_are_ambiguous(&server, &client) {
         errln!("warning: this seed pair {}", fairaudit::chain::seeds::AMBIGUOUS_SEEDS);
@@ -86,25 +112,53 @@ fn verify_one(args: VerifyArgs) -> Result<Verdict> {
     }
     outln!("result:          {}", round.result);
     outln!("u32 used:        {}", round.u32_used);
-    match args.commitment {
-        Some(given) if !given.eq_ignore_ascii_case(&round.commitment) => {
-            outln!(
-                "commitment check: MISMATCH: given {given}, the server seed hashes to {}",
-                round.commitment
-            );
-            Ok(Verdict::Finding)
+    Ok(check_commitment(args.commitment.as_deref(), &round.commitment))
+}
+
+/// One round of the HMAC-SHA256 family (`--scheme stake`).
+fn verify_one_stake(
+    args: &VerifyArgs,
+    name: &str,
+    server: &str,
+    client: &str,
+    nonce: u64,
+) -> Result<Verdict> {
+    let game = StakeGame::new(name, args.params.as_deref().unwrap_or("")).map_err(anyhow::Error::msg)?;
+    let round = stake::replay(&game, server, client, nonce);
+    if beyond_reference(nonce) {
+        errln!("note: nonce above 2^53 - 1: the operators' JavaScript cannot represent it, so there is no reference behaviour to compare with");
+    }
+    outln!("scheme:          stake");
+    match game.params() {
+        params if params.is_empty() => outln!("game:            {}", game.name()),
+        params => outln!("game:            {} {params}", game.name()),
+    }
+    outln!("nonce:           {nonce}");
+    outln!("commitment:      {}", round.commitment);
+    outln!("result:          {}", round.result);
+    outln!("floats used:     {}", round.floats_used);
+    Ok(check_commitment(args.commitment.as_deref(), &round.commitment))
+}
+
+/// Compares the commitment given with the server seed's, saying which.
+fn check_commitment(given: Option<&str>, computed: &str) -> Verdict {
+    match given {
+        Some(given) if !given.eq_ignore_ascii_case(computed) => {
+            outln!("commitment check: MISMATCH: given {given}, the server seed hashes to {computed}");
+            Verdict::Finding
         }
         Some(_) => {
             outln!("commitment check: OK");
-            Ok(Verdict::Clean)
+            Verdict::Clean
         }
-        None => Ok(Verdict::Clean),
+        None => Verdict::Clean,
     }
 }
 
 fn verify_file(
     path: PathBuf,
     layout: &CsvLayout,
+    scheme: Option<SchemeId>,
     out: Option<PathBuf>,
     force: bool,
     quiet: bool,
@@ -115,7 +169,7 @@ fn verify_file(
     let report_file = out.as_deref().map(|target| AtomicFile::create(target, force)).transpose()?;
     install_stop_handler()?;
     let (input, bar) = input::open_with_progress(&path, quiet)?;
-    let mut checker = RoundsChecker::with_layout(input, layout).with_context(|| name.clone())?;
+    let mut checker = Rounds::open(input, layout, scheme).with_context(|| name.clone())?;
     let challenge = checker.is_challenge();
     let mut report = match report_file {
         Some(file) => {

@@ -12,8 +12,13 @@ use crate::columns::CsvLayout;
 use crate::conformance::{challenge, Case};
 use crate::fields::parse_digest;
 use crate::games::{parse, Game, GameId, Keno, Roulette};
+use crate::scheme::SchemeId;
 use std::collections::HashMap;
 use std::io::Read;
+
+pub mod schemes;
+
+pub use schemes::SchemeRoundsChecker;
 
 /// Everything the chain says about one round.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -310,6 +315,14 @@ impl<R: Read> RoundsChecker<R> {
         let mut reader = layout.reader(input);
         let headers = reader.headers()?.clone();
         let found = layout.columns.locate(&headers, &FIELDS)?;
+        Self::from_located(reader, &found)
+    }
+
+    /// The checker of a file whose header was read and its columns found.
+    fn from_located(
+        reader: csv::Reader<crate::columns::LfLines<R>>,
+        found: &crate::columns::Located,
+    ) -> Result<Self, RoundsError> {
         let find = |name: &str| found.get(name);
         let mut required = [0; 4];
         for (slot, name) in required.iter_mut().zip(REQUIRED) {
@@ -497,6 +510,82 @@ impl<R: Read> RoundsChecker<R> {
             }
         }
         Ok(RowCheck { line, mismatches, beyond_reference: beyond_reference(nonce), case })
+    }
+}
+
+/// Every field a rounds file of any scheme may have: [`FIELDS`], and the `scheme` and
+/// `params` columns of [`schemes`].
+pub const ALL_FIELDS: [&str; 12] = [
+    FIELDS[0],
+    FIELDS[1],
+    FIELDS[2],
+    FIELDS[3],
+    FIELDS[4],
+    FIELDS[5],
+    FIELDS[6],
+    FIELDS[7],
+    FIELDS[8],
+    FIELDS[9],
+    schemes::SCHEME_COLUMN,
+    schemes::PARAMS_COLUMN,
+];
+
+/// A rounds file being checked: of the default scheme in the columns of SPEC §7
+/// ([`RoundsChecker`]), or with a `scheme` column, or of another scheme
+/// ([`SchemeRoundsChecker`]).
+pub enum Rounds<R: Read> {
+    /// SPEC §7 rows of the default scheme (conformance answers included).
+    Sha3(Box<RoundsChecker<R>>),
+    /// Rows naming their scheme, or of the scheme given.
+    Schemes(Box<SchemeRoundsChecker<R>>),
+}
+
+impl<R: Read> Rounds<R> {
+    /// Reads the header and picks the checker: a file with a `scheme` column, or any file
+    /// when `scheme` names another scheme than the default, is checked row by row in its
+    /// scheme; otherwise as SPEC §7 rounds, exactly as [`RoundsChecker`] does.
+    pub fn open(input: R, layout: &CsvLayout, scheme: Option<SchemeId>) -> Result<Self, RoundsError> {
+        let mut reader = layout.reader(input);
+        let headers = reader.headers()?.clone();
+        let found = layout.columns.locate(&headers, &ALL_FIELDS)?;
+        let has_scheme = found.get(schemes::SCHEME_COLUMN).is_some();
+        if !has_scheme && scheme.unwrap_or_default() == SchemeId::Sha3 {
+            Ok(Rounds::Sha3(Box::new(RoundsChecker::from_located(reader, &found)?)))
+        } else {
+            Ok(Rounds::Schemes(Box::new(SchemeRoundsChecker::from_located(reader, &found, scheme)?)))
+        }
+    }
+
+    /// Whether the file answers the conformance challenge (only SPEC §7 files do).
+    pub fn is_challenge(&self) -> bool {
+        matches!(self, Rounds::Sha3(checker) if checker.is_challenge())
+    }
+
+    /// [`RoundsChecker::unanswered`]; empty for other files.
+    pub fn unanswered(&self) -> Vec<&Case> {
+        match self {
+            Rounds::Sha3(checker) => checker.unanswered(),
+            Rounds::Schemes(_) => Vec::new(),
+        }
+    }
+
+    /// [`RoundsChecker::answered_games`]; empty for other files.
+    pub fn answered_games(&self) -> Vec<GameId> {
+        match self {
+            Rounds::Sha3(checker) => checker.answered_games(),
+            Rounds::Schemes(_) => Vec::new(),
+        }
+    }
+}
+
+impl<R: Read> Iterator for Rounds<R> {
+    type Item = Result<RowCheck, RoundsError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Rounds::Sha3(checker) => checker.next(),
+            Rounds::Schemes(checker) => checker.next(),
+        }
     }
 }
 

@@ -1,0 +1,101 @@
+//! Provably-fair schemes: how an operator turns a seed pair and a nonce into outcomes.
+//!
+//! A scheme is a commitment to the server seed, a keyed byte stream per round, a way of
+//! turning bytes into numbers, and each game's use of those numbers. Operators differ in
+//! all four, so fairaudit names the scheme a round belongs to:
+//!
+//! - [`SchemeId::Sha3`], the default: the chain of `SPEC.md` (SHA3-256 commitment and round
+//!   signature, a SHAKE256 stream of big-endian 32-bit words, rejection sampling), with
+//!   Keno 10-of-40 and European and American roulette ([`crate::chain`], [`crate::games`]).
+//! - [`SchemeId::Stake`]: the HMAC-SHA256 family that Stake published and many operators
+//!   copy ([`stake`]), with dice, limbo, Keno, roulette, plinko and mines.
+//!
+//! Adding a scheme is one module here, its games, and its vectors.
+
+pub mod stake;
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A provably-fair scheme, spelled as on the command line and in a rounds file's
+/// `scheme` column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SchemeId {
+    /// The SHA3-256/SHAKE256 chain of `SPEC.md` (the default).
+    #[default]
+    Sha3,
+    /// The HMAC-SHA256 family of Stake and its copies.
+    Stake,
+}
+
+impl SchemeId {
+    /// Every scheme, the default first.
+    pub const ALL: [SchemeId; 2] = [SchemeId::Sha3, SchemeId::Stake];
+
+    /// The name used on the command line and in files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SchemeId::Sha3 => "sha3",
+            SchemeId::Stake => "stake",
+        }
+    }
+
+    /// The games the scheme defines, by the names files and the command line use.
+    pub const fn games(self) -> &'static [&'static str] {
+        match self {
+            SchemeId::Sha3 => &["keno", "roulette-european", "roulette-american"],
+            SchemeId::Stake => &stake::GAMES,
+        }
+    }
+
+    /// The scheme, in one line: what the commitment, the stream and the numbers are.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            SchemeId::Sha3 => {
+                "SHA3-256 commitment and round signature, SHAKE256 stream of big-endian u32, rejection sampling (SPEC.md)"
+            }
+            SchemeId::Stake => {
+                "SHA-256 commitment, HMAC-SHA256(server seed, client:nonce:round) bytes, 4 bytes to a float in [0, 1)"
+            }
+        }
+    }
+}
+
+impl fmt::Display for SchemeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error for a scheme name that is none of the known ones.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown scheme '{}' (expected sha3 or stake)", crate::fields::Excerpt(.0))]
+pub struct UnknownScheme(pub String);
+
+impl FromStr for SchemeId {
+    type Err = UnknownScheme;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        SchemeId::ALL
+            .into_iter()
+            .find(|scheme| scheme.name() == text)
+            .ok_or_else(|| UnknownScheme(text.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back() {
+        for scheme in SchemeId::ALL {
+            assert_eq!(scheme.name().parse::<SchemeId>(), Ok(scheme));
+        }
+        assert_eq!(SchemeId::default(), SchemeId::Sha3);
+        assert_eq!(
+            "Stake".parse::<SchemeId>().unwrap_err().to_string(),
+            "unknown scheme 'Stake' (expected sha3 or stake)"
+        );
+    }
+}

@@ -1,0 +1,244 @@
+//! Rounds files that name their scheme: rows `scheme,game,server_seed,client_seed,nonce,
+//! params,result` (and optionally `commitment`), each replayed in its scheme and its
+//! `result` judged as the operator displays it. A file without a `scheme` column is read
+//! here too when the command names another scheme than the default (`--scheme stake`):
+//! every row is then of that scheme.
+//!
+//! `params` is the game's parameters as compact JSON, empty where there are none
+//! ([`crate::scheme::stake::StakeGame::new`]); rows of the default scheme take none. A
+//! value not in its written form (a result, a commitment, a nonce) is an input error
+//! ([`RoundsError::BadField`]), as in the SPEC §7 checker, not a mismatch.
+
+use super::{mismatch, replay_outcome, RoundsError, RowCheck};
+use crate::chain::{beyond_reference, RoundHasher};
+use crate::columns::{LfLines, Located};
+use crate::fields::{parse_digest, parse_nonce, Excerpt};
+use crate::games::{parse, GameId};
+use crate::scheme::stake::{self, SeedPair, StakeGame};
+use crate::scheme::SchemeId;
+use std::io::Read;
+
+/// The column naming a row's scheme.
+pub const SCHEME_COLUMN: &str = "scheme";
+/// The column of a row's game parameters (compact JSON).
+pub const PARAMS_COLUMN: &str = "params";
+
+/// The columns a row needs (`scheme` too, unless the command names the scheme).
+const REQUIRED: [&str; 5] = ["game", "server_seed", "client_seed", "nonce", "result"];
+
+/// A seed pair prepared for one scheme: bet histories repeat seed pairs.
+enum Prepared {
+    Sha3(RoundHasher),
+    Stake(SeedPair),
+}
+
+/// Streams a rounds file whose rows name their scheme (or are all of the scheme given),
+/// checking each row's `result` and, where the column is filled, its `commitment`.
+pub struct SchemeRoundsChecker<R: Read> {
+    reader: csv::Reader<LfLines<R>>,
+    /// `game, server_seed, client_seed, nonce, result`.
+    required: [usize; 5],
+    scheme_column: Option<usize>,
+    params_column: Option<usize>,
+    commitment_column: Option<usize>,
+    /// The scheme the command names, if it names one.
+    given: Option<SchemeId>,
+    record: csv::StringRecord,
+    /// The last seed pair: its scheme, seeds, prepared state and commitment.
+    cached: Option<(SchemeId, String, String, Prepared, String)>,
+}
+
+impl<R: Read> SchemeRoundsChecker<R> {
+    /// The checker of a file whose header was read and its columns found; `given` is the
+    /// scheme the command names (every row's, where the file has no `scheme` column).
+    pub(super) fn from_located(
+        reader: csv::Reader<LfLines<R>>,
+        found: &Located,
+        given: Option<SchemeId>,
+    ) -> Result<Self, RoundsError> {
+        let mut required = [0; 5];
+        for (slot, name) in required.iter_mut().zip(REQUIRED) {
+            *slot = found.get(name).ok_or(RoundsError::MissingColumn(name))?;
+        }
+        let scheme_column = found.get(SCHEME_COLUMN);
+        if scheme_column.is_none() && given.is_none() {
+            return Err(RoundsError::MissingColumn(SCHEME_COLUMN));
+        }
+        Ok(Self {
+            reader,
+            required,
+            scheme_column,
+            params_column: found.get(PARAMS_COLUMN),
+            commitment_column: found.get("commitment"),
+            given,
+            record: csv::StringRecord::new(),
+            cached: None,
+        })
+    }
+
+    fn check_record(&mut self) -> Result<RowCheck, RoundsError> {
+        let line = self.record.position().map_or(0, csv::Position::line);
+        let record = &self.record;
+        let field = |i: usize| record.get(i).unwrap_or("");
+        let optional = |column: Option<usize>| column.map_or("", field);
+        let bad = |column: &'static str, problem: String| RoundsError::BadField { line, column, problem };
+        let [game_col, server_col, client_col, nonce_col, result_col] = self.required;
+
+        let scheme = match self.scheme_column {
+            Some(column) => {
+                let named: SchemeId = field(column)
+                    .parse()
+                    .map_err(|e: crate::scheme::UnknownScheme| bad(SCHEME_COLUMN, e.to_string()))?;
+                if let Some(given) = self.given.filter(|&given| given != named) {
+                    return Err(bad(SCHEME_COLUMN, format!("'{named}', but --scheme {given} was given")));
+                }
+                named
+            }
+            None => self.given.expect("a file without a scheme column has a given scheme"),
+        };
+        let nonce = parse_nonce(field(nonce_col)).map_err(|e| bad("nonce", e.to_string()))?;
+        let (server, client) = (field(server_col), field(client_col));
+        let (game_name, params) = (field(game_col), optional(self.params_column));
+
+        let cache_hit =
+            matches!(&self.cached, Some((sc, s, c, _, _)) if *sc == scheme && s == server && c == client);
+        if !cache_hit {
+            let (prepared, commitment) = match scheme {
+                SchemeId::Sha3 => {
+                    (Prepared::Sha3(RoundHasher::new(server, client)), crate::chain::commitment(server))
+                }
+                SchemeId::Stake => {
+                    (Prepared::Stake(SeedPair::new(server, client)), stake::commitment(server))
+                }
+            };
+            self.cached = Some((scheme, server.to_owned(), client.to_owned(), prepared, commitment));
+        }
+        let (_, _, _, prepared, commitment) = self.cached.as_ref().expect("filled above");
+
+        let given_result = field(result_col);
+        let mut mismatches = Vec::new();
+        let computed = match prepared {
+            Prepared::Sha3(hasher) => {
+                let game: GameId = game_name
+                    .parse()
+                    .map_err(|e: crate::games::UnknownGame| bad("game", format!("{e} of scheme sha3")))?;
+                if !params.is_empty() {
+                    return Err(bad(
+                        PARAMS_COLUMN,
+                        format!("{game} of scheme sha3 takes no parameters, got '{}'", Excerpt(params)),
+                    ));
+                }
+                let (_, result, _) = replay_outcome(game, hasher, nonce);
+                if !given_result.is_empty() {
+                    let read = parse::outcome_column(game, "result", given_result)
+                        .map_err(|(_, p)| bad("result", p))?;
+                    if read != result {
+                        mismatches.push(mismatch(line, "result", given_result, &result));
+                    }
+                }
+                result
+            }
+            Prepared::Stake(pair) => {
+                let game = StakeGame::new(game_name, params).map_err(|problem| {
+                    bad(if stake::GAMES.contains(&game_name) { PARAMS_COLUMN } else { "game" }, problem)
+                })?;
+                let round = stake::replay_with(&game, pair, String::new(), nonce);
+                if !given_result.is_empty() {
+                    let read = game.read_result(given_result).map_err(|problem| bad("result", problem))?;
+                    if read != round.outcome {
+                        mismatches.push(mismatch(line, "result", given_result, &round.result));
+                    }
+                }
+                round.result
+            }
+        };
+        // A row must state something: an empty result is a wrong one.
+        if given_result.is_empty() {
+            mismatches.push(mismatch(line, "result", "", &computed));
+        }
+        let given_commitment = optional(self.commitment_column);
+        if !given_commitment.is_empty() {
+            let what = match scheme {
+                SchemeId::Sha3 => "a commitment (SHA3-256 of the server seed)",
+                SchemeId::Stake => "a commitment (SHA-256 of the server seed)",
+            };
+            if parse_digest(given_commitment, what).map_err(|p| bad("commitment", p))? != *commitment {
+                mismatches.push(mismatch(line, "commitment", given_commitment, commitment));
+            }
+        }
+        Ok(RowCheck { line, mismatches, beyond_reference: beyond_reference(nonce), case: None })
+    }
+}
+
+impl<R: Read> Iterator for SchemeRoundsChecker<R> {
+    type Item = Result<RowCheck, RoundsError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.reader.read_record(&mut self.record) {
+            Ok(false) => None,
+            Ok(true) => Some(self.check_record()),
+            Err(error) => Some(Err(error.into())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Rounds;
+    use super::*;
+    use crate::columns::CsvLayout;
+
+    fn check(file: &str, scheme: Option<SchemeId>) -> Vec<Result<RowCheck, RoundsError>> {
+        Rounds::open(file.as_bytes(), &CsvLayout::default(), scheme).unwrap().collect()
+    }
+
+    #[test]
+    fn rows_of_both_schemes_are_replayed_in_their_own() {
+        let sha3 = crate::verify::replay(GameId::RouletteEuropean, "s", "c", 1).result;
+        let dice = stake::replay(&StakeGame::Dice, "s", "c", 1).result;
+        let file = format!(
+            "scheme,game,server_seed,client_seed,nonce,params,result\n\
+             sha3,roulette-european,s,c,1,,{sha3}\nstake,dice,s,c,1,,{dice}\nstake,dice,s,c,1,,{sha3}.00\n"
+        );
+        let rows = check(&file, None);
+        assert!(rows[0].as_ref().unwrap().mismatches.is_empty());
+        assert!(rows[1].as_ref().unwrap().mismatches.is_empty());
+        let wrong = &rows[2].as_ref().unwrap().mismatches;
+        if format!("{sha3}.00") != dice {
+            assert_eq!(wrong, &vec![mismatch(4, "result", &format!("{sha3}.00"), &dice)]);
+        }
+    }
+
+    #[test]
+    fn a_file_without_the_scheme_column_takes_the_scheme_given() {
+        let dice = stake::replay(&StakeGame::Dice, "s", "c", 0).result;
+        let file = format!("game,server_seed,client_seed,nonce,result\ndice,s,c,0,{dice}\n");
+        assert!(check(&file, Some(SchemeId::Stake))[0].as_ref().unwrap().mismatches.is_empty());
+        // Read as the default scheme's file, dice is no game of it.
+        let error = check(&file, None).remove(0).unwrap_err().to_string();
+        assert!(error.contains("unknown game 'dice'"), "{error}");
+    }
+
+    #[test]
+    fn bad_values_are_input_errors_naming_their_column() {
+        for (row, column, says) in [
+            ("stake,mines,s,c,0,,1 2 3", "params", "mines needs its mines"),
+            ("stake,mines,s,c,0,{\"mines\":3},1 2", "result", "not a mines result"),
+            ("stake,craps,s,c,0,,1", "game", "unknown game 'craps' of scheme stake"),
+            ("sha3,keno,s,c,0,{\"x\":1},1", "params", "takes no parameters"),
+            ("bcgame,dice,s,c,0,,1.00", "scheme", "unknown scheme 'bcgame'"),
+        ] {
+            let file = format!("scheme,game,server_seed,client_seed,nonce,params,result\n{row}\n");
+            match check(&file, None).remove(0) {
+                Err(RoundsError::BadField { column: named, problem, .. }) => {
+                    assert_eq!(named, column, "{row}");
+                    assert!(problem.contains(says), "{row}: {problem}");
+                }
+                other => panic!("{row}: {other:?}"),
+            }
+        }
+        let file = "scheme,game,server_seed,client_seed,nonce,params,result\nsha3,keno,s,c,0,,1\n";
+        let error = check(file, Some(SchemeId::Stake)).remove(0).unwrap_err().to_string();
+        assert!(error.contains("'sha3', but --scheme stake was given"), "{error}");
+    }
+}
