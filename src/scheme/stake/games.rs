@@ -18,16 +18,21 @@ pub fn roulette(float: UnitFloat) -> u8 {
 
 /// Draws `take` of `pool` without replacement, the family's way: float i picks
 /// `floor(float * remaining)` among what is left, which is taken out (`splice`), so the
-/// rest keep their order.
-fn draw_without_replacement(
+/// rest keep their order. (The pool lives on the stack: a round allocates only its result.)
+fn draw_without_replacement<const N: usize>(
     floats: &mut impl Iterator<Item = UnitFloat>,
-    pool: &mut Vec<u8>,
+    mut pool: [u8; N],
     take: usize,
 ) -> Vec<u8> {
+    let mut left = N;
     (0..take)
         .map(|_| {
             let float = floats.next().expect("the float stream is endless");
-            pool.remove(float.scale(pool.len() as u32) as usize)
+            let at = float.scale(left as u32) as usize;
+            let drawn = pool[at];
+            pool.copy_within(at + 1..left, at);
+            left -= 1;
+            drawn
         })
         .collect()
 }
@@ -35,7 +40,7 @@ fn draw_without_replacement(
 /// Keno: 10 numbers of 1..=40 in draw order (ten floats: the cursor crosses into the
 /// round's second block).
 pub fn keno(floats: &mut impl Iterator<Item = UnitFloat>) -> Vec<u8> {
-    draw_without_replacement(floats, &mut (1..=40).collect(), 10)
+    draw_without_replacement(floats, std::array::from_fn::<u8, 40, _>(|i| i as u8 + 1), 10)
 }
 
 /// The most mines a board of 25 tiles holds (at least one tile is safe).
@@ -43,7 +48,7 @@ pub const MOST_MINES: u8 = 24;
 
 /// Mines: the tiles (0..=24, row-major on the 5 x 5 board) of `mines` mines, in draw order.
 pub fn mines(floats: &mut impl Iterator<Item = UnitFloat>, mines: u8) -> Vec<u8> {
-    draw_without_replacement(floats, &mut (0..25).collect(), usize::from(mines))
+    draw_without_replacement(floats, std::array::from_fn::<u8, 25, _>(|i| i as u8), usize::from(mines))
 }
 
 /// Plinko: one float a row, `floor(float * 2)` (0 left, 1 right); the ball lands in the

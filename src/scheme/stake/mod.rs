@@ -16,6 +16,7 @@
 //! assert!(dice.read_result(&round.result).is_ok());
 //! ```
 
+pub mod exact;
 pub mod games;
 pub mod stream;
 
