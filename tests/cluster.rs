@@ -367,6 +367,15 @@ fn the_kubernetes_manifests_parse_and_their_command_lines_are_accepted() {
     assert_eq!(value_of("--threads"), "3", "--threads is the CPU request");
     assert!(!args.iter().any(|a| a == "--shard-index"), "the index comes from JOB_COMPLETION_INDEX");
     assert_eq!(pod["securityContext"]["runAsUser"].as_i64(), Some(4242));
+    // The restricted Pod Security level's fields on the shard container, and no rule that
+    // fails the Job on exit 2 (a lost node's lock also exits 2, and a retry gets past it).
+    let shard_security = &pod["containers"][0]["securityContext"];
+    assert_eq!(shard_security["runAsNonRoot"].as_bool(), Some(true));
+    assert_eq!(shard_security["allowPrivilegeEscalation"].as_bool(), Some(false));
+    assert_eq!(shard_security["capabilities"]["drop"][0].as_str(), Some("ALL"));
+    assert_eq!(pod["securityContext"]["seccompProfile"]["type"].as_str(), Some("RuntimeDefault"));
+    let rules = sweep["spec"]["podFailurePolicy"]["rules"].as_vec().unwrap();
+    assert!(rules.iter().all(|rule| rule["action"].as_str() == Some("Ignore")), "{rules:?}");
     let prepare = &pod["initContainers"][0];
     assert_eq!(prepare["securityContext"]["runAsUser"].as_i64(), Some(0));
     let script = prepare["args"][0].as_str().unwrap();

@@ -20,9 +20,11 @@
 #    sweep of the range on the host, byte for byte; `tar` and `sleep`, which the results
 #    pod and `kubectl cp` need, are there.
 #
-# Installs docker.io and debootstrap when missing (root). Without them and not root it
-# says so and stops after step 1, unless FAIRAUDIT_REQUIRE_DOCKER=1 (CI), where that is an
-# error. The EXIT trap stops dockerd and removes every file it made, even on failure.
+# Needs root for step 2 (dockerd, debootstrap, the volume's owner) and installs docker.io
+# and debootstrap when missing, without starting their services. Not root, it says so and
+# stops after step 1, unless FAIRAUDIT_REQUIRE_DOCKER=1 (CI), where that is an error. The
+# EXIT trap stops dockerd and removes every file it made, even on failure. (A containerd
+# the host already runs at /run/containerd is used by that dockerd, as dockerd does.)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 host_fairaudit=$(realpath "${1:-target/release/fairaudit}")
@@ -87,17 +89,27 @@ version=$("$binary" --version)
 echo "the context builds: $version"
 
 # ---- 2. the image, in a Docker of our own ----------------------------------------------
+if [ "$(id -u)" != 0 ]; then
+    # dockerd, debootstrap and the volume's chown need root.
+    [ "${FAIRAUDIT_REQUIRE_DOCKER:-0}" != 1 ] || fail "the image needs root (dockerd, debootstrap)"
+    echo "skipped the image: not root"
+    exit 0
+fi
 if ! command -v dockerd >/dev/null || ! command -v debootstrap >/dev/null; then
-    if [ "$(id -u)" = 0 ]; then
-        echo "installing docker.io and debootstrap"
-        apt-get update
-        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends docker.io debootstrap
-    elif [ "${FAIRAUDIT_REQUIRE_DOCKER:-0}" = 1 ]; then
-        fail "dockerd and debootstrap are needed (and root to install them)"
-    else
-        echo "skipped the image: no dockerd or debootstrap, and not root to install them"
-        exit 0
+    echo "installing docker.io and debootstrap"
+    apt-get update
+    # Installed, not started: on a host with an init system, a policy-rc.d that refuses
+    # keeps the packages' docker and containerd services stopped (this script runs its own).
+    policy_rc_d=/usr/sbin/policy-rc.d made_policy=no
+    if [ ! -e "$policy_rc_d" ]; then
+        printf '#!/bin/sh\nexit 101\n' >"$policy_rc_d"
+        chmod +x "$policy_rc_d"
+        made_policy=yes
     fi
+    installed=yes
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends docker.io debootstrap || installed=no
+    [ "$made_policy" = no ] || rm -f "$policy_rc_d"
+    [ "$installed" = yes ] || fail "could not install docker.io and debootstrap"
 fi
 export DOCKER_HOST=unix://$work/docker.sock DOCKER_BUILDKIT=0
 dockerd --data-root "$work/docker" --exec-root "$work/exec" --pidfile "$work/docker.pid" \

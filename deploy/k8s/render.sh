@@ -59,8 +59,8 @@ for knob in SHARDS PARALLELISM THREADS RUN_AS_USER; do check "$knob" '^[1-9][0-9
 for knob in MEMORY MERGE_MEMORY STORAGE_SIZE; do check "$knob" '^[1-9][0-9]*(Ki|Mi|Gi|Ti)?$' "a quantity (e.g. 512Mi, 2Gi)"; done
 check CHECKPOINT_EVERY '^[0-9]+(ms|s|m|h)$' "an interval (30s, 5m, 1h)"
 check PREPARE '^(yes|no)$' "yes or no"
-# A failed pod is retried; about two failures a shard before the Job gives up (disruptions
-# and bad input are handled by the podFailurePolicy, not counted here).
+# A failed pod is retried, within one budget for the whole Job of twice the shards
+# (disruptions are not counted: the podFailurePolicy ignores them).
 BACKOFF_LIMIT=$((2 * SHARDS))
 
 # One argument per line, as YAML double-quoted strings, at the placeholder's indentation.

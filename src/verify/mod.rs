@@ -102,6 +102,9 @@ pub enum RoundsError {
     /// cannot be judged (the illustrative paytable would make every row a finding).
     #[error("Keno payouts are judged against the operator's paytable, and none was given")]
     PaytableRequired,
+    /// A file that names its rows' schemes has a column only SPEC §7 files are checked on.
+    #[error("column '{0}' is checked in SPEC §7 rounds files, which have no scheme column; a file with a scheme column (or read with --scheme stake) is checked on result and commitment: leave the column out, or the scheme column")]
+    NotInSchemeFiles(&'static str),
     /// A field holds a value that cannot be used.
     #[error("line {line}: column '{column}': {problem}")]
     BadField {
@@ -547,11 +550,19 @@ impl<R: Read> Rounds<R> {
     pub fn open(input: R, layout: &CsvLayout, scheme: Option<SchemeId>) -> Result<Self, RoundsError> {
         let mut reader = layout.reader(input);
         let headers = reader.headers()?.clone();
-        let found = layout.columns.locate(&headers, &ALL_FIELDS)?;
-        let has_scheme = found.get(schemes::SCHEME_COLUMN).is_some();
+        let scheme_header = layout
+            .columns
+            .entries()
+            .iter()
+            .find(|(field, _)| field == schemes::SCHEME_COLUMN)
+            .map_or(schemes::SCHEME_COLUMN, |(_, header)| header.as_str());
+        let has_scheme = headers.iter().any(|header| header.trim() == scheme_header);
         if !has_scheme && scheme.unwrap_or_default() == SchemeId::Sha3 {
+            // Found exactly as [`RoundsChecker::with_layout`] finds them.
+            let found = layout.columns.locate(&headers, &FIELDS)?;
             Ok(Rounds::Sha3(Box::new(RoundsChecker::from_located(reader, &found)?)))
         } else {
+            let found = layout.columns.locate(&headers, &ALL_FIELDS)?;
             Ok(Rounds::Schemes(Box::new(SchemeRoundsChecker::from_located(reader, &found, scheme)?)))
         }
     }
@@ -592,7 +603,7 @@ impl<R: Read> Iterator for Rounds<R> {
 /// The seed pairs of the challenge's cases derived from its master seed (ordinary, nonce,
 /// pocket and coverage rounds): seeds no one else plays. The rejection rounds' pairs are
 /// left out, since one is the operator's own vector.
-fn derived_pairs() -> std::collections::HashSet<(String, String)> {
+pub(crate) fn derived_pairs() -> std::collections::HashSet<(String, String)> {
     use crate::conformance::Kind;
     challenge(&GameId::ALL)
         .into_iter()

@@ -44,6 +44,8 @@ pub struct SchemeRoundsChecker<R: Read> {
     /// The scheme the command names, if it names one.
     given: Option<SchemeId>,
     record: csv::StringRecord,
+    /// The seed pairs only the conformance challenge plays: answered in its own format.
+    challenge_pairs: std::collections::HashSet<(String, String)>,
     /// The last seed pair: its scheme, seeds, prepared state and commitment.
     cached: Option<(SchemeId, String, String, Prepared, String)>,
 }
@@ -64,6 +66,13 @@ impl<R: Read> SchemeRoundsChecker<R> {
         if scheme_column.is_none() && given.is_none() {
             return Err(RoundsError::MissingColumn(SCHEME_COLUMN));
         }
+        // Columns this checker does not judge are refused rather than passed over: a
+        // conformance answer or a wrong signature must not read as "0 mismatches".
+        for column in [super::CASE_COLUMN, "round_signature", "draw_order", "u32_used"] {
+            if found.get(column).is_some() {
+                return Err(RoundsError::NotInSchemeFiles(column));
+            }
+        }
         Ok(Self {
             reader,
             required,
@@ -72,6 +81,7 @@ impl<R: Read> SchemeRoundsChecker<R> {
             commitment_column: found.get("commitment"),
             given,
             record: csv::StringRecord::new(),
+            challenge_pairs: super::derived_pairs(),
             cached: None,
         })
     }
@@ -98,8 +108,15 @@ impl<R: Read> SchemeRoundsChecker<R> {
         };
         let nonce = parse_nonce(field(nonce_col)).map_err(|e| bad("nonce", e.to_string()))?;
         let (server, client) = (field(server_col), field(client_col));
-        let (game_name, params) = (field(game_col), optional(self.params_column));
+        let (game_name, params) = (field(game_col).trim(), optional(self.params_column));
 
+        if scheme == SchemeId::Sha3 && self.challenge_pairs.contains(&(server.to_owned(), client.to_owned()))
+        {
+            return Err(bad(
+                "server_seed",
+                "a seed pair of the conformance challenge: answer the challenge in its own format (SPEC §7 columns, no scheme column)".into(),
+            ));
+        }
         let cache_hit =
             matches!(&self.cached, Some((sc, s, c, _, _)) if *sc == scheme && s == server && c == client);
         if !cache_hit {
@@ -240,5 +257,26 @@ mod tests {
         let file = "scheme,game,server_seed,client_seed,nonce,params,result\nsha3,keno,s,c,0,,1\n";
         let error = check(file, Some(SchemeId::Stake)).remove(0).unwrap_err().to_string();
         assert!(error.contains("'sha3', but --scheme stake was given"), "{error}");
+    }
+
+    /// A column this checker does not judge (a conformance `case`, a round signature)
+    /// must not pass unjudged: the file is refused, naming it.
+    #[test]
+    fn columns_only_spec_files_are_checked_on_are_refused() {
+        for column in ["case", "round_signature", "draw_order", "u32_used"] {
+            let file =
+                format!("scheme,game,server_seed,client_seed,nonce,result,{column}\nsha3,keno,s,c,0,1,x\n");
+            let error = Rounds::open(file.as_bytes(), &CsvLayout::default(), None).err().unwrap().to_string();
+            assert!(error.contains(&format!("column '{column}' is checked in SPEC")), "{error}");
+        }
+        // A challenge's seed pair in a scheme file is refused too.
+        let cases = crate::conformance::challenge(&GameId::ALL);
+        let case = cases.iter().find(|case| matches!(case.kind, crate::conformance::Kind::Ordinary)).unwrap();
+        let file = format!(
+            "scheme,game,server_seed,client_seed,nonce,result\nsha3,{},{},{},{},1\n",
+            case.game, case.server_seed, case.client_seed, case.nonce
+        );
+        let error = check(&file, None).remove(0).unwrap_err().to_string();
+        assert!(error.contains("a seed pair of the conformance challenge"), "{error}");
     }
 }

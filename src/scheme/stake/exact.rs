@@ -132,6 +132,10 @@ mod tests {
                 assert!((0.985..=0.991).contains(&rtp), "{formula:?} {target}: {rtp}");
             }
         }
+        // At 1,000.00x (docs/schemes.md's table): 98.9974% and 98.9990% against 99.0000%.
+        assert_eq!(limbo_reaching(LimboFormula::Verifierform, 100_000), 4_251_904);
+        assert_eq!(limbo_reaching(LimboFormula::Fair, 100_000), 4_251_975);
+        assert_eq!(limbo_reaching(LimboFormula::StakePage, 100_000), 4_252_018);
         // At 1,000,000.00x the verifier's formula, which reads 24 bits, returns 95.4%
         // (4096 of 2^32 floats reach it); the others 99.02% (4253).
         assert_eq!(limbo_reaching(LimboFormula::Verifierform, 100_000_000), 4096);

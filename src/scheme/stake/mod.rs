@@ -112,7 +112,9 @@ impl StakeGame {
                     .into_iter()
                     .find(|formula| formula.name() == variant)
                     .ok_or_else(|| format!("limbo's variant '{}' is none of {LIMBO_VARIANTS}", crate::fields::Excerpt(&variant)))?,
-                Some(other) => return Err(format!("limbo's variant is one of {LIMBO_VARIANTS}, not {other}")),
+                Some(other) => {
+                    return Err(format!("limbo's variant is one of {LIMBO_VARIANTS}, not {}", excerpt_json(&other)))
+                }
                 // The published formulas disagree on 1.3% of floats and none is the
                 // operator's by evidence: the audit names the one it holds the operator to.
                 None => return Err(format!("limbo needs its variant, one of {LIMBO_VARIANTS} (docs/schemes.md says which source uses which): {{\"variant\":\"fair\"}}")),
@@ -124,7 +126,12 @@ impl StakeGame {
                         .into_iter()
                         .find(|level| level.name() == risk)
                         .ok_or_else(|| format!("plinko's risk '{}' is none of low, medium, high, expert", crate::fields::Excerpt(&risk)))?,
-                    Some(other) => return Err(format!("plinko's risk is a string (low, medium, high, expert), not {other}")),
+                    Some(other) => {
+                        return Err(format!(
+                            "plinko's risk is a string (low, medium, high, expert), not {}",
+                            excerpt_json(&other)
+                        ))
+                    }
                     None => return Err("plinko needs its risk: {\"rows\":R,\"risk\":\"low|medium|high|expert\"}".into()),
                 };
                 StakeGame::Plinko { rows, risk }
@@ -262,6 +269,11 @@ fn read_params(game: &str, params: &str) -> Result<Map<String, Value>, String> {
     }
 }
 
+/// A JSON value as an error shows it: cut short, controls escaped.
+fn excerpt_json(value: &Value) -> String {
+    crate::fields::Excerpt(&value.to_string()).to_string()
+}
+
 /// A whole-number parameter in `low..=high`, required.
 fn whole(params: &mut Map<String, Value>, game: &str, key: &str, low: u8, high: u8) -> Result<u8, String> {
     match params.remove(key) {
@@ -270,7 +282,9 @@ fn whole(params: &mut Map<String, Value>, game: &str, key: &str, low: u8, high: 
             .filter(|value| (u64::from(low)..=u64::from(high)).contains(value))
             .map(|value| value as u8)
             .ok_or_else(|| format!("{game}'s {key} is a whole number {low} to {high}, not {number}")),
-        Some(other) => Err(format!("{game}'s {key} is a whole number {low} to {high}, not {other}")),
+        Some(other) => {
+            Err(format!("{game}'s {key} is a whole number {low} to {high}, not {}", excerpt_json(&other)))
+        }
         None => Err(format!("{game} needs its {key} ({low} to {high}) in its parameters")),
     }
 }
