@@ -95,9 +95,8 @@ fn verify_one(args: VerifyArgs) -> Result<Verdict> {
     if args.params.is_some() {
         bail!("--params gives a game's parameters in scheme stake; {game} of scheme sha3 takes none");
     }
-    let (server, client) = (server.to_owned(), client.to_owned());
-    let round = replay(game, &server, &client, nonce);
-    if fairaudit::chain::seeds::seeds_are_ambiguous(&server, &client) {
+    let round = replay(game, server, client, nonce);
+    if fairaudit::chain::seeds::seeds_are_ambiguous(server, client) {
         errln!("warning: this seed pair {}", fairaudit::chain::seeds::AMBIGUOUS_SEEDS);
     }
     if beyond_reference(nonce) {

@@ -109,7 +109,8 @@ impl Iterator for Floats<'_> {
 /// The commitment the family shows before play: lowercase hex SHA-256 of the server seed.
 pub fn commitment(server_seed: &str) -> String {
     use sha2::Digest;
-    Sha256::digest(server_seed.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect()
+    let digest: [u8; 32] = Sha256::digest(server_seed.as_bytes()).into();
+    String::from_utf8(crate::chain::hex_lower(&digest).to_vec()).expect("hex is ASCII")
 }
 
 #[cfg(test)]
