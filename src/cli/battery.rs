@@ -6,7 +6,7 @@ use fairaudit::stats::battery::{p_value_text, Battery, TestResult, Verdict as Te
 
 /// The battery's counts in one sentence (the terminal's first line about it; the HTML
 /// report shows the same counts).
-pub fn counts_line(battery: &Battery) -> String {
+pub fn counts_line<G>(battery: &Battery<G>) -> String {
     let counts = battery.counts();
     format!(
         "battery at alpha {}: {} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
@@ -24,13 +24,13 @@ pub fn counts_line(battery: &Battery) -> String {
 /// grouped by name (one line per test and game, however many groups); with several rows
 /// per test, a count of PASS and INSUFFICIENT per test name. `groups` names what the rows
 /// are (seed pairs, players). Returns the verdict.
-pub fn print_battery(battery: &Battery, groups: &str) -> Verdict {
+pub fn print_battery<G: Copy + Ord + std::fmt::Display>(battery: &Battery<G>, groups: &str) -> Verdict {
     outln!("{}", counts_line(battery));
     let by_test = battery.counts_by_test();
     if by_test.values().any(|c| c.pass + c.weak + c.fail + c.insufficient > 1) {
         outln!("  per test: PASS / INSUFFICIENT of its rows ({groups}, all, across)");
         for ((game, test), c) in &by_test {
-            outln!("    {:<18} {:<44} {:>6} / {}", game.name(), test, c.pass, c.insufficient);
+            outln!("    {:<18} {:<44} {:>6} / {}", game.to_string(), test, c.pass, c.insufficient);
         }
     }
     for result in
@@ -48,7 +48,7 @@ pub fn print_battery(battery: &Battery, groups: &str) -> Verdict {
             Shown(&result.outcome.note)
         );
     }
-    let mut insufficient: Vec<(&TestResult, usize)> = Vec::new();
+    let mut insufficient: Vec<(&TestResult<G>, usize)> = Vec::new();
     for result in battery.results.iter().filter(|r| r.verdict == TestVerdict::Insufficient) {
         match insufficient
             .iter_mut()

@@ -21,6 +21,7 @@ mod rtp;
 mod shards;
 mod stream;
 mod sweep;
+mod sweep_stake;
 mod verify;
 
 use clap::{Parser, Subcommand};

@@ -4,7 +4,8 @@
 //! sweep is one shard of a larger one ([`super::shards`]).
 
 use super::args::{
-    command_line, load_claims, load_paytable, parse_game, parse_range, parse_threads, ReportArgs,
+    command_line, load_claims, load_paytable, parse_game, parse_range, parse_scheme, parse_threads,
+    ReportArgs,
 };
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
@@ -23,6 +24,7 @@ use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
 use fairaudit::rtp::claims::Claim;
 use fairaudit::rtp::Paytable;
+use fairaudit::scheme::{stake, SchemeId};
 use fairaudit::sweep::{
     rounds_remaining, run_with_checkpoints, CheckpointError, SweepControl, DEFAULT_CHUNK,
 };
@@ -35,12 +37,21 @@ const DEFAULT_NONCES: &str = "0..10000000";
 
 #[derive(Debug, Args)]
 pub struct SweepArgs {
+    /// The provably-fair scheme: sha3 (SPEC.md, the default) or stake (the HMAC-SHA256
+    /// family; one --game per run, see docs/schemes.md).
+    #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
+    pub(super) scheme: Option<SchemeId>,
     /// Game to sweep (repeat for several): keno, roulette-european, roulette-american. Default: all three.
-    #[arg(long = "game", value_name = "G", value_parser = parse_game)]
-    games: Vec<GameId>,
+    /// With --scheme stake: dice, limbo, keno, roulette, plinko or mines.
+    #[arg(long = "game", value_name = "G")]
+    pub(super) games: Vec<String>,
+    /// The game's parameters as compact JSON (--scheme stake): {"variant":"fair"} for
+    /// limbo, {"rows":16,"risk":"high"} for plinko, {"mines":3} for mines.
+    #[arg(long, value_name = "JSON", allow_hyphen_values = true)]
+    pub(super) params: Option<String>,
     /// Half-open nonce range A..B (plain decimal u64).
     #[arg(long, value_name = "A..B", default_value = DEFAULT_NONCES, value_parser = parse_range)]
-    nonces: NonceRange,
+    pub(super) nonces: NonceRange,
     /// Server seed of the one seed pair to sweep (with --client-seed).
     #[arg(long, value_name = "S", requires = "client_seed", allow_hyphen_values = true)]
     server_seed: Option<String>,
@@ -55,29 +66,29 @@ pub struct SweepArgs {
     master_seed: Option<String>,
     /// Worker threads, 1 to 512 (default: all cores); results do not depend on it.
     #[arg(long, value_name = "T", value_parser = parse_threads)]
-    threads: Option<u32>,
+    pub(super) threads: Option<u32>,
     /// Nonces per work chunk (does not change results).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_CHUNK, value_parser = clap::value_parser!(u64).range(1..))]
-    chunk_size: u64,
+    pub(super) chunk_size: u64,
     /// Output folder (with --shards, the folder of the shard folders).
     #[arg(long, value_name = "DIR", default_value = "reports")]
-    out: PathBuf,
+    pub(super) out: PathBuf,
     /// Continue the interrupted sweep in --out, and fail if there is none (the same command
     /// without --resume also continues one).
     #[arg(long)]
-    resume: bool,
+    pub(super) resume: bool,
     /// Replace another run's output in --out.
     #[arg(long, conflicts_with = "resume")]
-    force: bool,
+    pub(super) force: bool,
     /// No progress bar.
     #[arg(long)]
-    quiet: bool,
+    pub(super) quiet: bool,
     #[command(flatten)]
     keccak: super::args::KeccakArgs,
     #[command(flatten)]
-    report: ReportArgs,
+    pub(super) report: ReportArgs,
     #[command(flatten)]
-    cluster: ClusterArgs,
+    pub(super) cluster: ClusterArgs,
 }
 
 /// A sweep ready to run: every input read and checked (the output folder, claimed, comes
@@ -98,7 +109,7 @@ struct SweepRequest {
 
 impl SweepRequest {
     fn new(args: SweepArgs) -> Result<(SweepRequest, OutputFolder)> {
-        let mut plan = plan_of(&args);
+        let mut plan = plan_of(&args)?;
         let paytable = load_paytable(args.report.paytable.as_deref())?;
         let claims = load_claims(args.report.claims.as_deref())?;
         let shard = match args.cluster.shards {
@@ -157,8 +168,27 @@ impl SweepRequest {
     }
 }
 
-fn plan_of(args: &SweepArgs) -> Plan {
-    let (seed_source, seed_pairs) = match (&args.server_seed, &args.client_seed, args.seed_pairs) {
+fn plan_of(args: &SweepArgs) -> Result<Plan> {
+    if args.params.is_some() {
+        bail!("--params gives a game's parameters in scheme stake; the games of scheme sha3 take none");
+    }
+    let games = args
+        .games
+        .iter()
+        .map(|name| {
+            parse_game(name).map_err(|error| match stake::GAMES.contains(&name.as_str()) && name != "keno" {
+                true => anyhow::anyhow!("--game {name} is a game of scheme stake; pass --scheme stake"),
+                false => anyhow::anyhow!("invalid value for --game: {error}"),
+            })
+        })
+        .collect::<Result<Vec<GameId>>>()?;
+    let (seed_source, seed_pairs) = seed_pairs_of(args);
+    Ok(Plan { games: super::args::games_or_all(&games), nonces: vec![args.nonces], seed_source, seed_pairs })
+}
+
+/// The seed pairs to sweep: the one given, K derived from the master seed, or the default.
+pub(super) fn seed_pairs_of(args: &SweepArgs) -> (SeedSource, Vec<SeedPair>) {
+    match (&args.server_seed, &args.client_seed, args.seed_pairs) {
         (Some(server), Some(client), _) => {
             (SeedSource::Given, vec![SeedPair::new(server.as_str(), client.as_str())])
         }
@@ -168,8 +198,7 @@ fn plan_of(args: &SweepArgs) -> Plan {
             (SeedSource::Derived { master_seed: master }, pairs)
         }
         _ => (SeedSource::Default, vec![default_seed_pair()]),
-    };
-    Plan { games: super::args::games_or_all(&args.games), nonces: vec![args.nonces], seed_source, seed_pairs }
+    }
 }
 
 /// What the output folder's earlier sweep means for this one: the tallies to continue
@@ -227,7 +256,7 @@ fn made_by_this_version(folder: &OutputFolder) -> bool {
 /// `--dry-run`: every input checked as for a sweep, then the plan printed; nothing is
 /// claimed or written.
 fn dry_run(args: &SweepArgs) -> Result<Verdict> {
-    let plan = plan_of(args);
+    let plan = plan_of(args)?;
     load_paytable(args.report.paytable.as_deref())?;
     load_claims(args.report.claims.as_deref())?;
     let cut = match args.cluster.shards {
@@ -242,6 +271,9 @@ fn dry_run(args: &SweepArgs) -> Result<Verdict> {
 }
 
 pub fn run(args: SweepArgs) -> Result<Verdict> {
+    if args.scheme == Some(SchemeId::Stake) {
+        return super::sweep_stake::run(args);
+    }
     if args.cluster.dry_run {
         return dry_run(&args);
     }

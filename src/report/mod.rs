@@ -8,6 +8,7 @@ pub mod coverage;
 pub mod html;
 pub mod results;
 pub mod run_info;
+pub mod stake;
 pub mod svg;
 pub mod table;
 pub mod tallies;

@@ -2,7 +2,6 @@
 //! The statistics compute plain results; this module only decides how they are written.
 
 use super::table::{Cell, Table};
-use crate::games::GameId;
 use crate::rtp::empirical::{RtpBasis, RtpRow, RTP_TABLE};
 use crate::rtp::paytable::{PaytableOrigin, EXAMPLE_PAYTABLE_PATH, ILLUSTRATIVE_LABEL};
 use crate::stats::battery::{Battery, Verdict, VerdictCounts};
@@ -13,7 +12,7 @@ use serde::Serialize;
 /// The overall verdict as every file and the terminal write it: `FAIL` when a test fails;
 /// otherwise `PARTIAL` for a merge that lacks some shards (a pass would speak for nonces
 /// it never saw); otherwise the battery's verdict.
-pub fn overall_label(battery: &Battery, partial: Option<&PartialOf>) -> &'static str {
+pub fn overall_label<G>(battery: &Battery<G>, partial: Option<&PartialOf>) -> &'static str {
     match battery.overall() {
         Verdict::Fail => Verdict::Fail.as_str(),
         _ if partial.is_some() => PARTIAL,
@@ -34,12 +33,12 @@ pub fn verdict_label(verdict: Verdict, partial: Option<&PartialOf>) -> String {
 
 /// `tests.csv`: one row per test. p-values are numbers; one that underflowed below
 /// 1e-300 is written as 0 and its note starts with "p < 1e-300".
-pub fn tests_table(battery: &Battery) -> Table {
+pub fn tests_table<G: std::fmt::Display>(battery: &Battery<G>) -> Table {
     tests_table_of(battery, None)
 }
 
 /// [`tests_table`] of a merge that may lack shards: then every verdict says `(PARTIAL)`.
-pub fn tests_table_of(battery: &Battery, partial: Option<&PartialOf>) -> Table {
+pub fn tests_table_of<G: std::fmt::Display>(battery: &Battery<G>, partial: Option<&PartialOf>) -> Table {
     let mut table = Table::new(
         "tests.csv",
         vec![
@@ -63,7 +62,7 @@ pub fn tests_table_of(battery: &Battery, partial: Option<&PartialOf>) -> Table {
             note = format!("p < 1e-300; {note}");
         }
         table.push(vec![
-            r.game.name().into(),
+            r.game.to_string().into(),
             Cell::User(r.seed_pair.clone()),
             o.test.clone().into(),
             if o.statistic.is_nan() { Cell::Text(String::new()) } else { Cell::Num(o.statistic) },
@@ -81,17 +80,21 @@ pub fn tests_table_of(battery: &Battery, partial: Option<&PartialOf>) -> Table {
 
 /// `summary.json`: the overall verdict, counts, every FAIL and WEAK test, and the run's
 /// warnings (a seed holding `:`).
-pub fn summary_json(battery: &Battery, warnings: &[String]) -> Vec<u8> {
+pub fn summary_json<G: Serialize>(battery: &Battery<G>, warnings: &[String]) -> Vec<u8> {
     summary_json_of(battery, warnings, None)
 }
 
 /// [`summary_json`] of a merge that may lack shards: then `verdict` is `PARTIAL` (unless a
 /// test fails), `battery_verdict` holds what the battery found on the shards merged, and
 /// `partial` names the missing ones. A complete run's summary has neither field.
-pub fn summary_json_of(battery: &Battery, warnings: &[String], partial: Option<&PartialOf>) -> Vec<u8> {
+pub fn summary_json_of<G: Serialize>(
+    battery: &Battery<G>,
+    warnings: &[String],
+    partial: Option<&PartialOf>,
+) -> Vec<u8> {
     #[derive(Serialize)]
-    struct Flagged<'a> {
-        game: GameId,
+    struct Flagged<'a, G> {
+        game: &'a G,
         seed_pair: &'a str,
         test: &'a str,
         p_value: Option<f64>,
@@ -99,7 +102,7 @@ pub fn summary_json_of(battery: &Battery, warnings: &[String], partial: Option<&
         adjusted_p: Option<f64>,
     }
     #[derive(Serialize)]
-    struct Summary<'a> {
+    struct Summary<'a, G> {
         format: &'static str,
         version: u32,
         verdict: &'static str,
@@ -110,8 +113,8 @@ pub fn summary_json_of(battery: &Battery, warnings: &[String], partial: Option<&
         alpha: f64,
         tests: usize,
         counts: VerdictCounts,
-        failed: Vec<Flagged<'a>>,
-        weak: Vec<Flagged<'a>>,
+        failed: Vec<Flagged<'a, G>>,
+        weak: Vec<Flagged<'a, G>>,
         warnings: &'a [String],
     }
     let flagged = |verdict: Verdict| {
@@ -120,7 +123,7 @@ pub fn summary_json_of(battery: &Battery, warnings: &[String], partial: Option<&
             .iter()
             .filter(|r| r.verdict == verdict)
             .map(|r| Flagged {
-                game: r.game,
+                game: &r.game,
                 seed_pair: &r.seed_pair,
                 test: &r.outcome.test,
                 p_value: r.outcome.p_value,

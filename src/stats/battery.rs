@@ -58,11 +58,12 @@ impl Verdict {
     }
 }
 
-/// One row of `tests.csv`.
+/// One row of `tests.csv`. `G` names the game: [`GameId`] for the default scheme, the
+/// scheme's own game type for another ([`crate::scheme`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct TestResult {
+pub struct TestResult<G = GameId> {
     /// The game.
-    pub game: GameId,
+    pub game: G,
     /// `0`, `1`, … for one seed pair; `all` for their sum; `across` for tests across pairs;
     /// `log` (or a player) for an audit.
     pub seed_pair: String,
@@ -80,11 +81,11 @@ pub struct TestResult {
 
 /// The battery's results.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Battery {
+pub struct Battery<G = GameId> {
     /// The level.
     pub alpha: f64,
     /// One result per test.
-    pub results: Vec<TestResult>,
+    pub results: Vec<TestResult<G>>,
 }
 
 /// The tests on closed Keno tallies (see [`crate::tally::Closed`]). `with_positions` is
@@ -167,11 +168,11 @@ pub fn run_battery(file: &TallyFile, alpha: f64) -> Battery {
 
 /// Rows of one game: every group's tests, then the tests across the numbered groups (seed
 /// pairs, or players).
-pub fn with_across(
-    game: GameId,
+pub fn with_across<G: Copy>(
+    game: G,
     per_group: Vec<(String, Vec<TestOutcome>)>,
     alpha: f64,
-) -> Vec<(GameId, String, TestOutcome)> {
+) -> Vec<(G, String, TestOutcome)> {
     let across = across_pairs(&per_group, alpha);
     let mut rows = Vec::new();
     for (group, tests) in per_group {
@@ -182,10 +183,10 @@ pub fn with_across(
 }
 
 /// Adjusts raw outcomes for multiplicity and gives verdicts and detectable biases.
-pub fn assess(rows: Vec<(GameId, String, TestOutcome)>, alpha: f64) -> Battery {
+pub fn assess<G: Copy + PartialEq>(rows: Vec<(G, String, TestOutcome)>, alpha: f64) -> Battery<G> {
     // Games with an `all` row have several pairs: their per-pair rows are diagnostics.
-    let several: Vec<GameId> = rows.iter().filter(|(_, label, _)| label == "all").map(|r| r.0).collect();
-    let carries_verdict = |(game, label, _): &(GameId, String, TestOutcome)| {
+    let several: Vec<G> = rows.iter().filter(|(_, label, _)| label == "all").map(|r| r.0).collect();
+    let carries_verdict = |(game, label, _): &(G, String, TestOutcome)| {
         !several.contains(game) || label == "all" || label == "across"
     };
     let tested: Vec<usize> =
@@ -270,7 +271,7 @@ impl VerdictCounts {
     }
 }
 
-impl Battery {
+impl<G> Battery<G> {
     /// FAIL if any test failed, PASS otherwise.
     pub fn overall(&self) -> Verdict {
         if self.results.iter().any(|r| r.verdict == Verdict::Fail) {
@@ -286,11 +287,13 @@ impl Battery {
         self.results.iter().for_each(|r| counts.add(r.verdict));
         counts
     }
+}
 
+impl<G: Copy + Ord> Battery<G> {
     /// Per test name and game, how many rows got each verdict: what the terminal prints
     /// when there are too many rows to list (every FAIL and WEAK is still listed).
-    pub fn counts_by_test(&self) -> BTreeMap<(GameId, String), VerdictCounts> {
-        let mut by_test: BTreeMap<(GameId, String), VerdictCounts> = BTreeMap::new();
+    pub fn counts_by_test(&self) -> BTreeMap<(G, String), VerdictCounts> {
+        let mut by_test: BTreeMap<(G, String), VerdictCounts> = BTreeMap::new();
         for r in &self.results {
             let counts = by_test.entry((r.game, r.outcome.test.clone())).or_default();
             counts.add(r.verdict);

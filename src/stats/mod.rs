@@ -39,6 +39,7 @@ pub mod rejections;
 pub mod runs;
 pub mod saddlepoint;
 pub mod serial;
+pub mod stake;
 pub mod uniformity;
 
 #[cfg(test)]

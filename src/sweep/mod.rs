@@ -5,6 +5,7 @@
 pub mod checkpoint;
 pub mod runner;
 pub mod shards;
+pub mod stake;
 
 use crate::chain::{Kernel, RoundHasher};
 use crate::games::{GameId, Keno, Roulette};

@@ -19,6 +19,7 @@ pub mod keno;
 pub mod roulette;
 pub mod runs;
 pub mod shards;
+pub mod stake;
 pub mod stream;
 pub mod window;
 

@@ -58,7 +58,7 @@ pub fn plinko(floats: &mut impl Iterator<Item = UnitFloat>, rows: u8) -> u8 {
 }
 
 /// The published formulas of limbo's multiplier, which disagree (docs/schemes.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LimboFormula {
     /// stake.com's game-events page: `max(floor(1e8 / (float * 1e8) * 0.99 * 100) / 100, 1)`.
     StakePage,

@@ -16,6 +16,7 @@
 //! assert!(dice.read_result(&round.result).is_ok());
 //! ```
 
+pub mod cells;
 pub mod exact;
 pub mod games;
 pub mod stream;
@@ -32,7 +33,7 @@ const LIMBO_VARIANTS: &str = "stake_page, verifierform, fair";
 pub const GAMES: [&str; 6] = ["dice", "limbo", "keno", "roulette", "plinko", "mines"];
 
 /// Plinko's risk level: which multiplier table pays (the bucket does not depend on it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Risk {
     /// Low risk.
     Low,
@@ -56,8 +57,9 @@ impl Risk {
     }
 }
 
-/// A game of the family with its parameters: what a round is played as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A game of the family with its parameters: what a round is played as. Written (in
+/// reports) as its name and its parameters, `plinko {"rows":16,"risk":"high"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StakeGame {
     /// Dice: a roll 0.00 to 100.00.
     Dice,
@@ -79,6 +81,21 @@ pub enum StakeGame {
         /// Mines on the board, 1 to 24.
         mines: u8,
     },
+}
+
+impl std::fmt::Display for StakeGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.params() {
+            params if params.is_empty() => f.write_str(self.name()),
+            params => write!(f, "{} {params}", self.name()),
+        }
+    }
+}
+
+impl serde::Serialize for StakeGame {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
 }
 
 /// What one round of a game shows.

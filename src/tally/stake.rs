@@ -1,0 +1,183 @@
+//! The counts of a game of the HMAC-SHA256 family ([`crate::scheme::stake`]) over nonces
+//! of one seed pair, in the views of [`crate::scheme::stake::cells`]: the outcomes, the
+//! draw steps, and pairs of rounds.
+//!
+//! Pairs are the rounds of nonces `2k` and `2k + 1` (both in the range): they do not
+//! overlap, so the pair counts are multinomial with exact cell probabilities (the product
+//! of the coarse law with itself), and chunks that start at even nonces never split one.
+//! Every count is a sum, so tallies of chunks add up to the tally of their union whatever
+//! the order ([`crate::sweep::stake`] runs the chunks in parallel).
+
+use crate::scheme::stake::cells::{
+    coarse_cell, coarse_cells, draw_indices, low_values, outcome_cell, outcome_cells, step_sizes,
+};
+use crate::scheme::stake::stream::{Floats, SeedPair};
+use crate::scheme::stake::{StakeGame, StakeOutcome};
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+
+/// The counts of one game over some nonces of one seed pair.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StakeTally {
+    /// Rounds counted.
+    pub rounds: u64,
+    /// Rounds per outcome cell ([`super::cells::outcome_law`]); empty for Keno and mines.
+    pub outcomes: Vec<u64>,
+    /// Per draw step, rounds per index picked ([`super::cells::step_laws`]).
+    pub steps: Vec<Vec<u64>>,
+    /// Pairs of rounds (`2k`, `2k + 1`) per (coarse class of the first, of the second),
+    /// row by row ([`super::cells::coarse_law`]).
+    pub pairs: Vec<u64>,
+}
+
+impl StakeTally {
+    /// No rounds of `game`.
+    pub fn empty(game: &StakeGame) -> Self {
+        let coarse = coarse_cells(game);
+        StakeTally {
+            rounds: 0,
+            outcomes: vec![0; outcome_cells(game)],
+            steps: step_sizes(game).into_iter().map(|n| vec![0; n as usize]).collect(),
+            pairs: vec![0; coarse * coarse],
+        }
+    }
+
+    /// Adds `other`'s counts (of the same game).
+    pub fn add(&mut self, other: &StakeTally) {
+        fn add_to(into: &mut [u64], from: &[u64]) {
+            into.iter_mut().zip(from).for_each(|(a, b)| *a += b);
+        }
+        self.rounds += other.rounds;
+        add_to(&mut self.outcomes, &other.outcomes);
+        self.steps.iter_mut().zip(&other.steps).for_each(|(a, b)| add_to(a, b));
+        add_to(&mut self.pairs, &other.pairs);
+    }
+}
+
+/// What counting a round needs, prepared once per sweep.
+pub struct Counter {
+    game: StakeGame,
+    steps: Vec<u32>,
+    low: u32,
+    coarse: usize,
+}
+
+impl Counter {
+    /// The counter of `game`.
+    pub fn new(game: &StakeGame) -> Self {
+        Counter { game: *game, steps: step_sizes(game), low: low_values(game), coarse: coarse_cells(game) }
+    }
+
+    /// The tally of the rounds of `nonces` (a chunk starting at an even nonce or at the
+    /// sweep's start); a pair's second round must be below `end`.
+    pub fn count(&self, pair: &SeedPair, nonces: Range<u64>, end: u64) -> StakeTally {
+        let mut tally = StakeTally::empty(&self.game);
+        let mut first_of_pair = None;
+        for nonce in nonces {
+            let class = self.round(&mut tally, &mut pair.floats(nonce));
+            if nonce % 2 == 0 {
+                first_of_pair = (nonce + 1 < end).then_some(class);
+            } else if let Some(first) = first_of_pair.take() {
+                tally.pairs[first * self.coarse + class] += 1;
+            }
+        }
+        tally
+    }
+
+    /// Counts one round; returns its coarse class. Draws are counted from their floats
+    /// (the index each picks, and whether it picks a low value: the values left stay in
+    /// order, so the low ones are the first), without building the draw; a test holds
+    /// this equal to the game's own play.
+    fn round(&self, tally: &mut StakeTally, floats: &mut Floats<'_>) -> usize {
+        tally.rounds += 1;
+        let mut next = || floats.next().expect("the float stream is endless");
+        match self.game {
+            StakeGame::Dice | StakeGame::Roulette | StakeGame::Limbo(_) => {
+                let outcome = self.game.play(&mut std::iter::from_fn(|| Some(next())));
+                tally.outcomes[outcome_cell(&outcome)] += 1;
+                coarse_cell(&self.game, &outcome)
+            }
+            StakeGame::Plinko { .. } => {
+                let mut bucket = 0;
+                for row in &mut tally.steps {
+                    let right = next().scale(2) as usize;
+                    row[right] += 1;
+                    bucket += right;
+                }
+                tally.outcomes[bucket] += 1;
+                bucket
+            }
+            StakeGame::Keno | StakeGame::Mines { .. } => {
+                let mut low_left = self.low;
+                for (step, &size) in tally.steps.iter_mut().zip(&self.steps) {
+                    let index = next().scale(size);
+                    step[index as usize] += 1;
+                    if index < low_left {
+                        low_left -= 1;
+                    }
+                }
+                (self.low - low_left) as usize
+            }
+        }
+    }
+}
+
+/// The tally of the rounds of `nonces` counted through the games' own play and the draws'
+/// indices recovered from the draws (slower: tests hold [`Counter::count`] and the
+/// parallel sweep equal to it).
+pub fn tally_by_replay(game: &StakeGame, pair: &SeedPair, nonces: Range<u64>) -> StakeTally {
+    let mut tally = StakeTally::empty(game);
+    let coarse = coarse_cells(game);
+    let mut first_of_pair = None;
+    for nonce in nonces.clone() {
+        let outcome = game.play(&mut pair.floats(nonce));
+        tally.rounds += 1;
+        match (&outcome, game) {
+            (StakeOutcome::Drawn(drawn), _) => {
+                let first = if *game == StakeGame::Keno { 1 } else { 0 };
+                for (step, index) in tally.steps.iter_mut().zip(draw_indices(drawn, first)) {
+                    step[index] += 1;
+                }
+            }
+            (_, StakeGame::Plinko { .. }) => {
+                for (row, float) in tally.steps.iter_mut().zip(pair.floats(nonce)) {
+                    row[float.scale(2) as usize] += 1;
+                }
+                tally.outcomes[outcome_cell(&outcome)] += 1;
+            }
+            _ => tally.outcomes[outcome_cell(&outcome)] += 1,
+        }
+        let class = coarse_cell(game, &outcome);
+        if nonce % 2 == 0 {
+            first_of_pair = (nonce + 1 < nonces.end).then_some(class);
+        } else if let Some(first) = first_of_pair.take() {
+            tally.pairs[first * coarse + class] += 1;
+        }
+    }
+    tally
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scheme::stake::{LimboFormula, Risk};
+
+    #[test]
+    fn the_counter_counts_what_the_games_play() {
+        let pair = SeedPair::new("tally server", "tally client");
+        for game in [
+            StakeGame::Dice,
+            StakeGame::Roulette,
+            StakeGame::Keno,
+            StakeGame::Limbo(LimboFormula::Verifierform),
+            StakeGame::Plinko { rows: 16, risk: Risk::Low },
+            StakeGame::Mines { mines: 5 },
+            StakeGame::Mines { mines: 24 },
+        ] {
+            for nonces in [0..1_001, 7..500] {
+                let counted = Counter::new(&game).count(&pair, nonces.clone(), nonces.end);
+                assert_eq!(counted, tally_by_replay(&game, &pair, nonces.clone()), "{game:?} {nonces:?}");
+            }
+        }
+    }
+}
