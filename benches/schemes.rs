@@ -6,8 +6,11 @@
 //!   verifiers do (`createHmac(serverSeed)` per round);
 //! - `hmac_cached`: the bare block with the key's midstates and `client_seed:` absorbed once
 //!   per seed pair ([`SeedPair::block`]): the hardware figure the games are measured by;
-//! - `dice`, `keno`, `plinko_16`: whole rounds (blocks, floats, the game's outcome, what a
-//!   sweep would tally) from a [`SeedPair`], one, two and two blocks a round.
+//! - `dice`, `keno`, `plinko_16`: whole rounds (blocks, floats, the game's outcome) from a
+//!   [`SeedPair`], one, two and two blocks a round;
+//! - `sweep_dice`, `sweep_keno`, `sweep_plinko_16`, `sweep_mines_3`: what one thread of
+//!   `sweep --scheme stake` does (`Counter::count`: every round counted into its
+//!   outcome, draw steps and pairs of rounds), the figure the 70% target is about.
 //!
 //! As in `benches/share.rs`, the variants run interleaved and each keeps its best
 //! repetition, so that the ratios come from one run on a shared machine. With `node` on
@@ -17,6 +20,7 @@
 //! per repetition, default 200000).
 
 use fairaudit::scheme::stake::{SeedPair, StakeGame};
+use fairaudit::tally::stake::Counter;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use std::hint::black_box;
@@ -38,6 +42,9 @@ fn main() {
     let game = |name: &str, params: &str| StakeGame::new(name, params).unwrap();
     let (dice, keno, plinko) =
         (game("dice", ""), game("keno", ""), game("plinko", "{\"rows\":16,\"risk\":\"high\"}"));
+    let mines = game("mines", "{\"mines\":3}");
+    let counters: Vec<Counter> = [dice, keno, plinko, mines].iter().map(Counter::new).collect();
+    let sweep = |i: usize| drop(black_box(counters[i].count(&pair, nonces.clone(), nonces.end)));
     type Run<'a> = Box<dyn Fn() + 'a>;
     let variants: Vec<(&str, Run)> = vec![
         (
@@ -64,6 +71,10 @@ fn main() {
             "plinko_16",
             Box::new(|| nonces.clone().for_each(|n| drop(black_box(plinko.play(&mut pair.floats(n)))))),
         ),
+        ("sweep_dice", Box::new(|| sweep(0))),
+        ("sweep_keno", Box::new(|| sweep(1))),
+        ("sweep_plinko_16", Box::new(|| sweep(2))),
+        ("sweep_mines_3", Box::new(|| sweep(3))),
     ];
     let mut best = vec![Duration::MAX; variants.len()];
     for _ in 0..repeats {
@@ -75,15 +86,15 @@ fn main() {
     }
     let rate = |i: usize| rounds as f64 / best[i].as_secs_f64();
     let cached = rate(1);
-    println!("{:<14} {:>14} {:>16}", "variant", "rounds/s", "share of cached");
+    println!("{:<16} {:>14} {:>16}", "variant", "rounds/s", "share of cached");
     for (i, (name, _)) in variants.iter().enumerate() {
         // Blocks per round: keno and 16-row plinko read two.
         let blocks = match *name {
-            "keno" | "plinko_16" => 2.0,
+            "keno" | "plinko_16" | "sweep_keno" | "sweep_plinko_16" => 2.0,
             _ => 1.0,
         };
         println!(
-            "{name:<14} {:>14.0} {:>15.1}%  ({blocks} HMAC block(s) a round)",
+            "{name:<16} {:>14.0} {:>15.1}%  ({blocks} HMAC block(s) a round)",
             rate(i),
             100.0 * rate(i) * blocks / cached
         );
@@ -99,7 +110,7 @@ fn main() {
             let text = String::from_utf8_lossy(&output.stdout);
             let node: f64 = text.trim().parse().expect("stake-node.js prints rounds per second");
             println!(
-                "{:<14} {node:>14.0}   (Node {}: createHmac per block, floats, dice)",
+                "{:<16} {node:>14.0}   (Node {}: createHmac per block, floats, dice)",
                 "node_dice",
                 node_version()
             );
