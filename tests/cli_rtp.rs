@@ -198,3 +198,54 @@ fn a_missing_file_is_an_input_error() {
         .code(2)
         .stderr(predicate::str::contains("no-such-paytable.csv: cannot open"));
 }
+
+#[test]
+fn stake_bets_are_exact_over_the_floats_beside_the_advertised_rtp() {
+    // Plinko 16 rows, high risk: sum of C(16, k) x multiplier over 2^16, with 26 two buckets
+    // from each edge (Stake's table): 98.976440%, 162163/163840 exactly.
+    fairaudit()
+        .args(["rtp", "--scheme", "stake", "--game", "plinko", "--params", r#"{"rows":16,"risk":"high"}"#])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::is_match(
+                r"(?m)^drop +1000 +21\.011353 +98\.976440 +99\.000000 +-0\.0235595703 +162163/163840$",
+            )
+            .unwrap(),
+        );
+    // Limbo by the verifier's 24-bit formula: 4,096 floats reach 1,000,000x.
+    fairaudit()
+        .args(["rtp", "--scheme", "stake", "--game", "limbo", "--params", r#"{"variant":"verifierform"}"#])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("95.367432").and(predicate::str::contains("15625/16384")));
+    // Roulette: 37 straight bets and 12 outside bets, each off 36/37 by its preimages.
+    let output = fairaudit().args(["rtp", "--scheme", "stake", "--game", "roulette"]).output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().filter(|l| l.starts_with("straight ")).count(), 37);
+    assert!(text.contains("\nstraight 0     36   2.702703  97.297298     97.297297  0.0000006796"), "{text}");
+    for (args, says) in [
+        (vec!["--game", "dice"], "the exact RTP of dice needs its payout rule"),
+        (
+            vec!["--game", "mines", "--params", r#"{"mines":3}"#],
+            "the exact RTP of mines needs its payout rule",
+        ),
+        (vec![], "one game a run"),
+        (
+            vec!["--game", "roulette", "--claims", "data/claims.csv"],
+            "--paytable and --claims are the default scheme's",
+        ),
+    ] {
+        fairaudit()
+            .args(["rtp", "--scheme", "stake"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+    fairaudit()
+        .args(["rtp", "--game", "limbo"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--game limbo is a game of scheme stake; pass --scheme stake"));
+}

@@ -31,6 +31,23 @@ pub fn parse_game(text: &str) -> Result<GameId, String> {
     text.parse().map_err(|e: fairaudit::games::UnknownGame| e.to_string())
 }
 
+/// Games named with `--game` for the default scheme: an unknown name is an input error,
+/// and a game of scheme stake says to pass `--scheme stake` (its names are read after the
+/// scheme is known, so `--game` is parsed here rather than by clap).
+pub fn sha3_games(names: &[String]) -> Result<Vec<GameId>> {
+    names
+        .iter()
+        .map(|name| {
+            parse_game(name).map_err(|error| {
+                match fairaudit::scheme::stake::GAMES.contains(&name.as_str()) && name != "keno" {
+                    true => anyhow::anyhow!("--game {name} is a game of scheme stake; pass --scheme stake"),
+                    false => anyhow::anyhow!("invalid value for --game: {error}"),
+                }
+            })
+        })
+        .collect()
+}
+
 /// A nonce: plain decimal, 0 to 2^64 − 1.
 pub fn parse_nonce_arg(text: &str) -> Result<u64, String> {
     parse_nonce(text).map_err(|e| e.to_string())

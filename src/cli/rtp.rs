@@ -2,24 +2,35 @@
 //! against it. The figures come from the library (`fairaudit::rtp`); this file parses the
 //! arguments, reads the input files, prints and chooses the exit status.
 
-use super::args::{load_claims, load_paytable, parse_game};
+use super::args::{load_claims, load_paytable, parse_scheme, sha3_games};
 use super::Verdict;
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::Args;
 use fairaudit::games::GameId;
 use fairaudit::rtp::claims::{Claim, ClaimVerdict, BUILTIN_CLAIMS_PATH};
 use fairaudit::rtp::decimal::{format_fixed, format_fraction, format_trimmed, Percent};
 use fairaudit::rtp::paytable::ILLUSTRATIVE_LABEL;
 use fairaudit::rtp::{check_claim, exact_rtp, ExactRtp, Paytable};
+use fairaudit::scheme::stake::StakeGame;
+use fairaudit::scheme::SchemeId;
+use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct RtpArgs {
+    /// The provably-fair scheme: sha3 (SPEC.md, the default) or stake (the HMAC-SHA256
+    /// family: roulette, limbo and plinko, one --game a run).
+    #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
+    scheme: Option<SchemeId>,
     /// The game: keno, roulette-european or roulette-american; repeat for several
-    /// (default: all three).
-    #[arg(long = "game", value_name = "G", value_parser = parse_game)]
-    games: Vec<GameId>,
+    /// (default: all three). With --scheme stake: roulette, limbo or plinko.
+    #[arg(long = "game", value_name = "G")]
+    games: Vec<String>,
+    /// The game's parameters as compact JSON (--scheme stake): {"variant":"fair"} for
+    /// limbo, {"rows":16,"risk":"high"} for plinko.
+    #[arg(long, value_name = "JSON", allow_hyphen_values = true)]
+    params: Option<String>,
     /// The Keno paytable, CSV `picks,hits,multiplier` (multiplier = total return per unit
     /// stake). Default: the ILLUSTRATIVE example, NOT the operator's.
     #[arg(long, value_name = "FILE")]
@@ -34,7 +45,14 @@ pub struct RtpArgs {
 const PLACES: usize = 6;
 
 pub fn run(args: RtpArgs) -> Result<Verdict> {
-    let games = if args.games.is_empty() { GameId::ALL.to_vec() } else { dedup(args.games) };
+    if args.scheme == Some(SchemeId::Stake) {
+        return run_stake(&args);
+    }
+    if args.params.is_some() {
+        bail!("--params gives a game's parameters in scheme stake; the games of scheme sha3 take none");
+    }
+    let games = sha3_games(&args.games)?;
+    let games = if games.is_empty() { GameId::ALL.to_vec() } else { dedup(games) };
     let paytable = load_paytable(args.paytable.as_deref())?;
     let claims = load_claims(args.claims.as_deref())?;
     let claims_name = match &args.claims {
@@ -81,6 +99,45 @@ pub fn run(args: RtpArgs) -> Result<Verdict> {
         outln!("(Keno figures: {ILLUSTRATIVE_LABEL})");
     }
     Ok(if failed.is_empty() { Verdict::Clean } else { Verdict::Finding })
+}
+
+/// `rtp --scheme stake`: one game's bets, exact over the 2^32 floats, beside the
+/// advertised return (claims files name the default scheme's games, so there are none).
+fn run_stake(args: &RtpArgs) -> Result<Verdict> {
+    if args.paytable.is_some() || args.claims.is_some() {
+        bail!("--paytable and --claims are the default scheme's; --scheme stake uses the published tables (docs/schemes.md)");
+    }
+    let game = match args.games.as_slice() {
+        [name] => StakeGame::new(name, args.params.as_deref().unwrap_or("")).map_err(anyhow::Error::msg)?,
+        _ => bail!("--scheme stake shows one game a run: pass --game once (roulette, limbo or plinko)"),
+    };
+    let bets = fairaudit::rtp::stake::exact_rtp(&game).map_err(anyhow::Error::msg)?;
+    outln!("stake {game}: exact RTP per bet over the 2^32 equally likely floats, beside the advertised RTP");
+    if let StakeGame::Plinko { .. } = game {
+        outln!(
+            "multipliers: Stake's published table (provably-fair-betting paylines @855fd22; docs/schemes.md)"
+        );
+    }
+    let header = ["bet", "pays", "win_%", "rtp_%", "advertised_%", "deviation_pp", "rtp_exact"];
+    let rows: Vec<Vec<String>> = bets
+        .iter()
+        .map(|bet| {
+            let points = bet.deviation() * BigRational::from_integer(100.into());
+            vec![
+                bet.bet.clone(),
+                format_trimmed(&bet.pays, 12),
+                Percent::of_fraction(&bet.win_probability).text(),
+                Percent::of_fraction(&bet.rtp).text(),
+                Percent::of_fraction(&bet.advertised).text(),
+                format_fixed(&points, 10),
+                format_fraction(&bet.rtp),
+            ]
+        })
+        .collect();
+    for line in aligned(&header, &rows) {
+        outln!("{line}");
+    }
+    Ok(Verdict::Clean)
 }
 
 fn dedup(games: Vec<GameId>) -> Vec<GameId> {

@@ -4,8 +4,7 @@
 //! sweep is one shard of a larger one ([`super::shards`]).
 
 use super::args::{
-    command_line, load_claims, load_paytable, parse_game, parse_range, parse_scheme, parse_threads,
-    ReportArgs,
+    command_line, load_claims, load_paytable, parse_range, parse_scheme, parse_threads, ReportArgs,
 };
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
@@ -18,13 +17,12 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::chain::seeds::{default_seed_pair, derive_seed_pairs, SeedPair, DEFAULT_MASTER_SEED};
 use fairaudit::chain::{Kernel, REFERENCE_MAX_NONCE};
-use fairaudit::games::GameId;
 use fairaudit::report::run_info::ShardRun;
 use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
 use fairaudit::rtp::claims::Claim;
 use fairaudit::rtp::Paytable;
-use fairaudit::scheme::{stake, SchemeId};
+use fairaudit::scheme::SchemeId;
 use fairaudit::sweep::{
     rounds_remaining, run_with_checkpoints, CheckpointError, SweepControl, DEFAULT_CHUNK,
 };
@@ -172,16 +170,7 @@ fn plan_of(args: &SweepArgs) -> Result<Plan> {
     if args.params.is_some() {
         bail!("--params gives a game's parameters in scheme stake; the games of scheme sha3 take none");
     }
-    let games = args
-        .games
-        .iter()
-        .map(|name| {
-            parse_game(name).map_err(|error| match stake::GAMES.contains(&name.as_str()) && name != "keno" {
-                true => anyhow::anyhow!("--game {name} is a game of scheme stake; pass --scheme stake"),
-                false => anyhow::anyhow!("invalid value for --game: {error}"),
-            })
-        })
-        .collect::<Result<Vec<GameId>>>()?;
+    let games = super::args::sha3_games(&args.games)?;
     let (seed_source, seed_pairs) = seed_pairs_of(args);
     Ok(Plan { games: super::args::games_or_all(&games), nonces: vec![args.nonces], seed_source, seed_pairs })
 }

@@ -18,6 +18,7 @@ pub mod empirical;
 pub mod exact;
 pub mod paytable;
 pub mod roulette_bets;
+pub mod stake;
 
 pub use claims::{check_claim, parse_claims, Claim, ClaimVerdict, ClaimsError};
 pub use empirical::{rtp_rows, RtpRow, RTP_TABLE};
