@@ -194,6 +194,11 @@ pub struct KeccakArgs {
 const HIDE_PATHS_VARIABLE: &str = "FAIRAUDIT_KECCAK_HIDE";
 
 impl KeccakArgs {
+    /// Whether the widest path is asked for (the default): no particular path.
+    pub fn is_auto(&self) -> bool {
+        self.request == KeccakRequest::Auto
+    }
+
     /// The kernel asked for, or an error (exit 2) if the CPU lacks the forced path.
     pub fn kernel(&self) -> Result<Kernel> {
         let hidden: Vec<KeccakPath> = std::env::var(HIDE_PATHS_VARIABLE)

@@ -30,12 +30,20 @@ pub struct ClusterArgs {
     #[arg(long, value_name = "I", requires = "shards", value_parser = parse_index)]
     pub shard_index: Option<u64>,
     /// Save the tallies to --out this often while sweeping (and on Ctrl-C or SIGTERM), so
-    /// that the same command started again continues from there: 30s, 5m, 1h.
-    #[arg(long, value_name = "DURATION", default_value = DEFAULT_CHECKPOINT_EVERY, value_parser = parse_interval)]
-    pub checkpoint_every: Duration,
+    /// that the same command started again continues from there: 30s, 5m, 1h [default: 5m].
+    #[arg(long, value_name = "DURATION", value_parser = parse_interval)]
+    pub checkpoint_every: Option<Duration>,
     /// Print the plan (with --shards, the shard table) and exit without sweeping.
     #[arg(long)]
     pub dry_run: bool,
+}
+
+impl ClusterArgs {
+    /// The checkpoint interval: the one given, or [`DEFAULT_CHECKPOINT_EVERY`].
+    pub fn checkpoint_interval(&self) -> Duration {
+        self.checkpoint_every
+            .unwrap_or_else(|| parse_interval(DEFAULT_CHECKPOINT_EVERY).expect("the default is an interval"))
+    }
 }
 
 fn parse_index(text: &str) -> Result<u64, String> {

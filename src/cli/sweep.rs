@@ -82,7 +82,7 @@ pub struct SweepArgs {
     #[arg(long)]
     pub(super) quiet: bool,
     #[command(flatten)]
-    keccak: super::args::KeccakArgs,
+    pub(super) keccak: super::args::KeccakArgs,
     #[command(flatten)]
     pub(super) report: ReportArgs,
     #[command(flatten)]
@@ -145,7 +145,7 @@ impl SweepRequest {
             quiet: args.quiet,
             prior,
             shard,
-            checkpoint_every: args.cluster.checkpoint_every,
+            checkpoint_every: args.cluster.checkpoint_interval(),
         };
         Ok((request, folder))
     }

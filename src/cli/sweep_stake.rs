@@ -24,6 +24,12 @@ use std::time::Instant;
 
 pub fn run(args: SweepArgs) -> Result<Verdict> {
     refuse_unsupported(&args)?;
+    if !args.keccak.is_auto() {
+        errln!("note: --keccak (or FAIRAUDIT_KECCAK) chooses the sha3 scheme's Keccak path; the stake scheme hashes with SHA-256 (SHA-NI where the CPU has it)");
+    }
+    if args.nonces.end - 1 > fairaudit::chain::REFERENCE_MAX_NONCE {
+        errln!("note: nonces above 2^53 - 1 have no reference behaviour (the operators' JavaScript verifiers cannot represent them)");
+    }
     let game = match args.games.as_slice() {
         [name] => StakeGame::new(name, args.params.as_deref().unwrap_or("")).map_err(anyhow::Error::msg)?,
         [] => bail!(
@@ -55,7 +61,7 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
         .map_err(|error| anyhow::anyhow!("cannot start {threads} worker threads: {error}"))?;
     install_stop_handler()?;
 
-    let rounds = (nonces.end - nonces.start) * pairs.len() as u64;
+    let rounds = (nonces.end - nonces.start).saturating_mul(pairs.len() as u64);
     let bar = Progress::new(Some(rounds), Unit::Rounds, args.quiet);
     let started = Instant::now();
     let progress = |done: u64| bar.inc(done);
@@ -117,6 +123,7 @@ fn refuse_unsupported(args: &SweepArgs) -> Result<()> {
         (args.resume, "--resume"),
         (args.cluster.shards.is_some(), "--shards"),
         (args.cluster.dry_run, "--dry-run"),
+        (args.cluster.checkpoint_every.is_some(), "--checkpoint-every"),
         (args.report.paytable.is_some(), "--paytable"),
         (args.report.claims.is_some(), "--claims"),
     ];

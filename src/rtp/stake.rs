@@ -24,8 +24,8 @@ use num_traits::{One, Zero};
 
 /// Plinko's multipliers per rows and risk, half a table from the centre bucket to the
 /// edge (the table is symmetric), as Stake's calculator publishes them: the synced copy
-/// `src/lib/paylines/plinko-paylines.json` of github.com/provably-fair-betting (commit
-/// 855fd22c41e28982f5d0f1e9c1c1aca68e9c742a). Copies of one verifier differ at 16 rows,
+/// `src/lib/paylines/plinko-paylines.json` of github.com/provably-fair-betting/verifierform-stake
+/// (commit 855fd22c41e28982f5d0f1e9c1c1aca68e9c742a). Copies of one verifier differ at 16 rows,
 /// high risk, two buckets from each edge: 26 here (Stake's calculator, the `fair` crate),
 /// 27 in the verifier's hand-written copy, which would return 99.343% instead of 98.976%.
 const PLINKO_HALF_TABLES: [(u8, [&str; 4]); 9] = [

@@ -21,7 +21,8 @@ pub fn sweep(
     stop: &AtomicBool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Option<StakeTally> {
-    let chunk = chunk.max(2).next_multiple_of(2);
+    // Even, and small enough that chunk boundaries below 2^64 never overflow.
+    let chunk = chunk.clamp(2, 1 << 40).next_multiple_of(2);
     let first_chunk = nonces.start / chunk;
     let chunks = nonces.end.div_ceil(chunk) - first_chunk;
     let counter = Counter::new(game);
@@ -29,7 +30,7 @@ pub fn sweep(
         .into_par_iter()
         .map(|i| {
             let start = ((first_chunk + i) * chunk).max(nonces.start);
-            let end = ((first_chunk + i + 1) * chunk).min(nonces.end);
+            let end = (first_chunk + i + 1).saturating_mul(chunk).min(nonces.end);
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
@@ -85,6 +86,18 @@ mod tests {
         assert_eq!(tally.pairs.iter().sum::<u64>(), 3);
         let tally = sweep(&StakeGame::Dice, &pair, 3..9, 4, &stop, &|_| ()).unwrap();
         assert_eq!(tally.pairs.iter().sum::<u64>(), 2);
+    }
+
+    #[test]
+    fn the_last_nonces_below_2_to_the_64_are_swept_with_any_chunk() {
+        let pair = SeedPair::new("s", "c");
+        let stop = AtomicBool::new(false);
+        let nonces = u64::MAX - 1_001..u64::MAX;
+        let replayed = tally_by_replay(&StakeGame::Dice, &pair, nonces.clone());
+        for chunk in [2, 999, u64::MAX] {
+            let swept = sweep(&StakeGame::Dice, &pair, nonces.clone(), chunk, &stop, &|_| ());
+            assert_eq!(swept.as_ref(), Some(&replayed), "chunk {chunk}");
+        }
     }
 
     #[test]

@@ -254,6 +254,29 @@ mod tests {
     }
 
     #[test]
+    fn the_low_count_recursion_is_every_draw_enumerated() {
+        // Pool 1..=7, low values 1..=3, four taken: every sequence of indices, weighted by
+        // the exact laws, drawn from an ordered pool the family's way.
+        fn enumerate(pool: Vec<u32>, take: u32, weight: f64, by_low: &mut [f64]) {
+            if take == 0 {
+                by_low[3 - pool.iter().filter(|&&v| v <= 3).count()] += weight;
+                return;
+            }
+            for (index, &count) in law(pool.len() as u32).iter().enumerate() {
+                let mut left = pool.clone();
+                left.remove(index);
+                enumerate(left, take - 1, weight * count as f64 / FLOATS as f64, by_low);
+            }
+        }
+        let mut brute = vec![0.0; 4];
+        enumerate((1..=7).collect(), 4, 1.0, &mut brute);
+        let recursion = low_count_law(7, 3, 4);
+        for (k, (a, b)) in recursion.iter().zip(&brute).enumerate() {
+            assert!((a - b).abs() <= 1e-15, "{k}: {a} {b}");
+        }
+    }
+
+    #[test]
     fn limbo_bands_hold_the_multipliers_in_order() {
         assert_eq!(limbo_band(Some(99)), 0);
         assert_eq!(limbo_band(Some(100)), 1);
