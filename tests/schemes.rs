@@ -167,3 +167,197 @@ fn rigged_conversions_and_shaved_multipliers_are_caught() {
         .code(1)
         .stdout(predicate::str::contains(format!(", {expected_mismatches} mismatches")));
 }
+
+/// A row of a stake bet history: `game,params,server_seed,client_seed,nonce,result,bet,stake,payout`.
+fn history_row(game: &StakeGame, server: &str, nonce: u64, result: &str, bet: &str, paid: &str) -> String {
+    let params = game.params().replace('"', "\"\"");
+    format!("{},\"{params}\",{server},player seed,{nonce},{result},{bet},10,{paid}\n", game.name())
+}
+
+const HISTORY_HEADER: &str = "game,params,server_seed,client_seed,nonce,result,bet,stake,payout\n";
+
+/// An honest history of 6,000 rounds of limbo, roulette and plinko (payouts by the
+/// published rules), and dice, Keno and mines (results only).
+fn honest_history() -> String {
+    use fairaudit::rtp::stake::plinko_multipliers;
+    use fairaudit::scheme::stake::{LimboFormula, Risk, StakeOutcome};
+    use num_traits::ToPrimitive;
+    let server = "audit server seed";
+    let mut rows = String::from(HISTORY_HEADER);
+    let games = [
+        StakeGame::Limbo(LimboFormula::Fair),
+        StakeGame::Roulette,
+        StakeGame::Plinko { rows: 16, risk: Risk::High },
+        StakeGame::Dice,
+        StakeGame::Keno,
+        StakeGame::Mines { mines: 3 },
+    ];
+    for nonce in 0..6_000u64 {
+        let game = games[(nonce / 1_000) as usize];
+        let round = stake::replay(&game, server, "player seed", nonce);
+        let (bet, paid) = match (&game, &round.outcome) {
+            (StakeGame::Limbo(_), StakeOutcome::Multiplier(m)) => {
+                ("2.00", if m.is_none_or(|m| m >= 200) { "20" } else { "0" }.to_owned())
+            }
+            (StakeGame::Roulette, StakeOutcome::Pocket(p)) => {
+                ("dozen:1", if (1..=12).contains(p) { "30" } else { "0" }.to_owned())
+            }
+            (StakeGame::Plinko { rows, risk }, StakeOutcome::Bucket(b)) => {
+                let m = plinko_multipliers(*rows, *risk)[usize::from(*b)].to_f64().unwrap();
+                ("", format!("{}", (m * 10.0 * 100.0).round() / 100.0))
+            }
+            _ => ("", "5".to_owned()),
+        };
+        rows.push_str(&history_row(&game, server, nonce, &round.result, bet, &paid));
+    }
+    rows
+}
+
+fn audit(history: &str, out: Option<&std::path::Path>) -> assert_cmd::assert::Assert {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), history).unwrap();
+    let mut command = Command::cargo_bin("fairaudit").unwrap();
+    command.args(["audit", "--scheme", "stake", "--quiet", "--outcomes"]).arg(file.path());
+    if let Some(out) = out {
+        command.arg("--out").arg(out);
+    }
+    command.assert()
+}
+
+#[test]
+fn an_honest_stake_history_passes_with_its_payouts_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    audit(&honest_history(), Some(&dir.path().join("audit")))
+        .success()
+        .stdout(predicate::str::contains(
+            "6000 rounds read; 6000 replayed from their revealed seeds; 3000 payouts checked against the published tables",
+        ))
+        .stdout(predicate::str::contains("payouts of dice not checked on 1000 rows"))
+        .stdout(predicate::str::contains("findings:").not())
+        .stdout(predicate::str::contains(": PASS"));
+    let tests = std::fs::read_to_string(dir.path().join("audit/tests.csv")).unwrap();
+    for test in [
+        "\"limbo {\"\"variant\"\":\"\"fair\"\"}\",\"log\",\"outcome_frequency\"",
+        "\"keno\",\"log\",\"draw_steps\"",
+        "\"mines {\"\"mines\"\":3}\",\"log\",\"pairs\"",
+    ] {
+        assert!(tests.contains(test), "{test} in {tests}");
+    }
+    let findings = std::fs::read_to_string(dir.path().join("audit/findings.csv")).unwrap();
+    assert_eq!(findings.lines().count(), 1, "{findings}");
+}
+
+#[test]
+fn short_payouts_changed_results_and_reused_nonces_are_findings() {
+    let honest = honest_history();
+    let mut lines: Vec<String> = honest.lines().map(str::to_owned).collect();
+    // Plinko 16/high paying 25 where the table says 26 (buckets 2 and 14), a limbo win
+    // paid as a loss, a roulette result changed, and one nonce played twice.
+    let mut expected = std::collections::BTreeMap::new();
+    for line in lines.iter_mut().skip(1) {
+        if line.starts_with("plinko") && (line.contains(",2,,10,260") || line.contains(",14,,10,260")) {
+            *line = line.replace(",10,260", ",10,250");
+            *expected.entry("payout").or_insert(0) += 1;
+        }
+    }
+    let limbo_win = lines.iter().position(|l| l.starts_with("limbo") && l.ends_with(",20")).unwrap();
+    lines[limbo_win] = lines[limbo_win].replace(",2.00,10,20", ",2.00,10,0");
+    let spin = lines.iter().position(|l| l.starts_with("roulette") && l.contains(",0,dozen:1")).unwrap();
+    lines[spin] = lines[spin].replace(",0,dozen:1", ",1,dozen:1");
+    let last = lines.last().unwrap().clone();
+    lines.push(last);
+    let rigged = lines.join("\n") + "\n";
+    let payouts = expected.get("payout").copied().unwrap_or(0);
+    assert!(payouts > 0, "some plinko rounds land two buckets from an edge");
+    audit(&rigged, None)
+        .code(1)
+        .stdout(predicate::str::contains(format!("payout {}", payouts + 2)))
+        .stdout(predicate::str::contains("result 1"))
+        .stdout(predicate::str::contains("nonce_reused 1"))
+        .stdout(predicate::str::contains("the published multiplier gives 260"));
+}
+
+#[test]
+fn unrevealed_rounds_are_judged_by_the_battery_alone() {
+    use fairaudit::scheme::stake::{SeedPair, StakeOutcome, UnitFloat};
+    // 200,000 dice rolls from floats built of 16 bits, the server seed not revealed.
+    let pair = SeedPair::new("hidden", "player seed");
+    let history = |rig: bool| {
+        let mut rows = String::from("game,client_seed,commitment,nonce,result\n");
+        for nonce in 0..200_000u64 {
+            let float = pair.floats(nonce).next().unwrap();
+            let float = if rig { UnitFloat(float.0 & 0xFFFF_0000) } else { float };
+            let roll = StakeGame::Dice.result_text(&StakeOutcome::Roll(stake::games::dice(float)));
+            rows.push_str(&format!("dice,player seed,{},{nonce},{roll}\n", "ab".repeat(32)));
+        }
+        rows
+    };
+    audit(&history(false), None).success().stdout(predicate::str::contains("0 replayed"));
+    audit(&history(true), None)
+        .code(1)
+        .stdout(predicate::str::contains("FAIL         dice log outcome_frequency"));
+}
+
+#[test]
+fn bad_rows_of_a_stake_history_are_one_line_errors() {
+    for (row, says) in [
+        ("craps,,s,player seed,0,1,,10,0", "unknown game 'craps' of scheme stake"),
+        (
+            "limbo,\"{\"\"variant\"\":\"\"fair\"\"}\",s,player seed,0,1.50,2,10,0",
+            "limbo's bet is its target multiplier with two decimals",
+        ),
+        ("roulette,,s,player seed,0,7,straight:40,10,0", "not a pocket"),
+        ("dice,,s,player seed,0,50.5,,10,0", "not a dice result"),
+        ("dice,,s,player seed,0,50.50,,-1,0", "stake"),
+    ] {
+        audit(&format!("{HISTORY_HEADER}{row}\n"), None)
+            .code(2)
+            .stderr(predicate::str::contains("line 2").and(predicate::str::contains(says)));
+    }
+    Command::cargo_bin("fairaudit")
+        .unwrap()
+        .args(["audit", "--scheme", "stake", "--game", "keno", "--outcomes", "x.csv"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--game, --paytable and --max-gap-replay are the default scheme's"));
+    Command::cargo_bin("fairaudit")
+        .unwrap()
+        .args(["audit", "--outcomes", "tests/data/stake-history.csv"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--game is required"));
+}
+
+#[test]
+fn a_stake_audit_writes_its_files_and_is_not_certified_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("audit");
+    Command::cargo_bin("fairaudit")
+        .unwrap()
+        .args([
+            "audit",
+            "--scheme",
+            "stake",
+            "--quiet",
+            "--outcomes",
+            "tests/data/stake-history.csv",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .code(1);
+    let findings = std::fs::read_to_string(out.join("findings.csv")).unwrap();
+    assert_eq!(findings.lines().skip(1).collect::<Vec<_>>(), ["5,\"\",\"payout\",20,25"], "{findings}");
+    for file in ["tests.csv", "summary.json", "run.json"] {
+        assert!(out.join(file).exists(), "{file}");
+    }
+    Command::cargo_bin("fairaudit")
+        .unwrap()
+        .args(["certify", "--no-pdf", "--operator", "x", "--audit"])
+        .arg(&out)
+        .arg("--out")
+        .arg(dir.path().join("certificate"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("an audit of scheme stake cannot be certified yet"));
+}

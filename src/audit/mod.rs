@@ -21,6 +21,7 @@
 
 pub mod bets;
 pub mod money;
+pub mod stake;
 
 use crate::chain::seeds::{seeds_are_ambiguous, AMBIGUOUS_SEEDS};
 use crate::chain::{commitment, RoundHasher};

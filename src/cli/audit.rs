@@ -1,6 +1,8 @@
 //! `fairaudit audit`: an operator's bet history, checked row by row and tested.
 
-use super::args::{command_line, load_paytable, parse_alpha, parse_amount, parse_game, LayoutArgs};
+use super::args::{
+    command_line, load_paytable, parse_alpha, parse_amount, parse_game, parse_scheme, LayoutArgs,
+};
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::input::{self, install_stop_handler};
@@ -16,6 +18,7 @@ use fairaudit::report::results::{rtp_table, summary_json, tests_table};
 use fairaudit::report::run_info::{RunStamp, RUN_FORMAT};
 use fairaudit::report::{csv_writer, spreadsheet_safe, Table};
 use fairaudit::rtp::empirical::{rtp_rows_of, GameTallies};
+use fairaudit::scheme::SchemeId;
 use fairaudit::stats::battery::Verdict as TestVerdict;
 use fairaudit::verify::RoundsError;
 use serde::Serialize;
@@ -26,41 +29,48 @@ use std::time::SystemTime;
 
 #[derive(Debug, Args)]
 pub struct AuditArgs {
-    /// The game the history belongs to.
+    /// The provably-fair scheme: sha3 (SPEC.md, the default) or stake (the HMAC-SHA256
+    /// family: each row names its game; docs/audit.md).
+    #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
+    pub(super) scheme: Option<SchemeId>,
+    /// The game the history belongs to (the default scheme's; required with it).
     #[arg(long, value_name = "G", value_parser = parse_game)]
-    game: GameId,
+    pub(super) game: Option<GameId>,
     /// CSV of rounds in play order (`result` required; bets, stakes, payouts, players and
     /// seeds optional; see docs/audit.md); `-` reads stdin.
     #[arg(long, value_name = "FILE")]
-    outcomes: PathBuf,
+    pub(super) outcomes: PathBuf,
     /// Write tests.csv, summary.json, rtp.csv, findings.csv, nonce_gaps.csv and
     /// report.html to this folder.
     #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
+    pub(super) out: Option<PathBuf>,
     /// Replace those files in --out if they exist.
     #[arg(long, requires = "out")]
-    force: bool,
+    pub(super) force: bool,
     /// Level of the battery (family-wise, Holm-adjusted).
     #[arg(long, value_name = "A", default_value_t = 0.01, value_parser = parse_alpha)]
-    alpha: f64,
+    pub(super) alpha: f64,
     /// The operator's Keno paytable: payouts are judged against it (required for a Keno
     /// history with payouts), and rtp.csv uses it.
     #[arg(long, value_name = "FILE")]
-    paytable: Option<PathBuf>,
+    pub(super) paytable: Option<PathBuf>,
     /// A payout within this amount of stake x multiplier is not a finding (default 0:
     /// exact; e.g. 0.01 for payouts rounded to cents).
     #[arg(long, value_name = "AMOUNT", default_value = "0", value_parser = parse_amount)]
-    payout_tolerance: Money,
+    pub(super) payout_tolerance: Money,
     /// Gaps of at most N nonces are replayed for the skipped-rounds test; longer ones are
-    /// reported only.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    max_gap_replay: u64,
+    /// reported only [default: 10000].
+    #[arg(long, value_name = "N")]
+    pub(super) max_gap_replay: Option<u64>,
     /// No progress bar.
     #[arg(long)]
-    quiet: bool,
+    pub(super) quiet: bool,
     #[command(flatten)]
-    layout: LayoutArgs,
+    pub(super) layout: LayoutArgs,
 }
+
+/// Gaps replayed for the skipped-rounds test by default (`--max-gap-replay`).
+const MAX_GAP_REPLAY: u64 = 10_000;
 
 impl AuditArgs {
     /// The files the audit read: the bet history, the paytable and the `--columns`
@@ -78,13 +88,22 @@ impl AuditArgs {
         paytable: Option<fairaudit::rtp::Paytable>,
         columns: Option<&std::path::Path>,
     ) -> Result<(GameId, AuditOptions)> {
+        let game = self.game_of_default_scheme()?;
         let options = AuditOptions {
             paytable,
             payout_tolerance: self.payout_tolerance,
-            max_gap_replay: self.max_gap_replay,
-            layout: self.layout.layout_from(&fairaudit::audit::fields(self.game), columns)?,
+            max_gap_replay: self.max_gap_replay.unwrap_or(MAX_GAP_REPLAY),
+            layout: self.layout.layout_from(&fairaudit::audit::fields(game), columns)?,
         };
-        Ok((self.game, options))
+        Ok((game, options))
+    }
+
+    /// The game of an audit of the default scheme, or why there is none.
+    fn game_of_default_scheme(&self) -> Result<GameId> {
+        if self.scheme == Some(SchemeId::Stake) {
+            bail!("an audit of scheme stake cannot be certified yet (docs/schemes.md)");
+        }
+        self.game.context("--game is required: keno, roulette-european or roulette-american (or --scheme stake, whose rows name their games)")
     }
 }
 
@@ -188,7 +207,25 @@ fn describe(f: &Finding) -> String {
     format!("line {}{who}: {}: {what}", f.line, f.check)
 }
 
-fn staged_csv(folder: &OutputFolder, name: &str, header: &[&str]) -> Result<csv::Writer<BufWriter<File>>> {
+/// Claims an audit's output folder: one holding another run's files needs `--force`.
+pub(super) fn claim_output(dir: &std::path::Path, force: bool) -> Result<OutputFolder> {
+    let (folder, existing) = OutputFolder::claim(dir)?;
+    if let (Existing::Run { kind }, false) = (existing, force) {
+        let what = if kind.is_empty() { "an earlier run".to_owned() } else { format!("a fairaudit {kind}") };
+        bail!(
+            "{} holds the output of {what}; choose another --out, or pass --force to replace it",
+            dir.display()
+        );
+    }
+    Ok(folder)
+}
+
+/// A CSV file of the run, written into the staging folder as rows come.
+pub(super) fn staged_csv(
+    folder: &OutputFolder,
+    name: &str,
+    header: &[&str],
+) -> Result<csv::Writer<BufWriter<File>>> {
     let file = File::create(folder.staged(name)).with_context(|| format!("cannot write {name}"))?;
     let mut writer = csv_writer(BufWriter::new(file));
     writer.write_record(header)?;
@@ -196,23 +233,19 @@ fn staged_csv(folder: &OutputFolder, name: &str, header: &[&str]) -> Result<csv:
 }
 
 pub fn run(args: AuditArgs) -> Result<Verdict> {
+    if args.scheme == Some(SchemeId::Stake) {
+        return super::audit_stake::run(args);
+    }
+    let game = args.game_of_default_scheme()?;
     let started = SystemTime::now();
     let name = args.outcomes.display().to_string();
     let paytable = args.paytable.as_deref().map(|path| load_paytable(Some(path))).transpose()?;
-    let layout = args.layout.layout(&fairaudit::audit::fields(args.game))?;
+    let layout = args.layout.layout(&fairaudit::audit::fields(game))?;
     let mut observer = Observer { findings: None, gaps: None, shown: Vec::new(), printed: 0, error: None };
     // Claim the folder before reading a possibly huge file: a refusal writes nothing.
     let folder = match &args.out {
         Some(dir) => {
-            let (folder, existing) = OutputFolder::claim(dir)?;
-            if let (Existing::Run { kind }, false) = (existing, args.force) {
-                let what =
-                    if kind.is_empty() { "an earlier run".to_owned() } else { format!("a fairaudit {kind}") };
-                bail!(
-                    "{} holds the output of {what}; choose another --out, or pass --force to replace it",
-                    dir.display()
-                );
-            }
+            let folder = claim_output(dir, args.force)?;
             observer.findings =
                 Some(staged_csv(&folder, "findings.csv", &["line", "player", "check", "expected", "found"])?);
             observer.gaps = Some(staged_csv(
@@ -239,7 +272,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     let options = AuditOptions {
         paytable: paytable.clone(),
         payout_tolerance: args.payout_tolerance,
-        max_gap_replay: args.max_gap_replay,
+        max_gap_replay: args.max_gap_replay.unwrap_or(MAX_GAP_REPLAY),
         layout,
     };
     // Long runs of skipped nonces are replayed on every core, in rayon's global pool:
@@ -247,7 +280,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     rayon::ThreadPoolBuilder::new()
         .build_global()
         .map_err(|error| anyhow::anyhow!("cannot start the worker threads: {error}"))?;
-    let audit = match audit_history(args.game, input, &options, &mut observer) {
+    let audit = match audit_history(game, input, &options, &mut observer) {
         Err(error @ RoundsError::PaytableRequired) => bail!("{name}: {error}: pass it with --paytable FILE"),
         result => result.with_context(|| name.clone())?,
     };

@@ -185,7 +185,7 @@ pub fn keno_hits(tally: &KenoTally) -> Vec<TestOutcome> {
 /// exact moments of multinomial counts.
 pub(crate) fn ordered_fit(test: &str, observed: &[u64], probabilities: &[f64], note: &str) -> TestOutcome {
     match goodness_of_fit(observed, probabilities) {
-        None => TestOutcome::insufficient(test, "fewer than two bins expect 5 or more".into()),
+        None => TestOutcome::insufficient(test, format!("fewer than two bins expect {MIN_EXPECTED} or more")),
         Some(fit) => {
             let outcome = TestOutcome::valid(test, fit.statistic, Some(fit.df), fit.p_value, note.to_owned())
                 .with_power(Power::chi_square(fit.df, fit.noncentrality_per_unit_bias))

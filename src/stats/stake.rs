@@ -88,3 +88,13 @@ pub fn battery(game: &StakeGame, per_pair: &[StakeTally], alpha: f64) -> Battery
     }
     assess(with_across(*game, groups, alpha), alpha)
 }
+
+/// The battery of an audited history: each game's tests on its recorded results (rows
+/// labelled `log`), adjusted for multiplicity together.
+pub fn log_battery(tallies: &[(StakeGame, StakeTally)], alpha: f64) -> Battery<StakeGame> {
+    let rows = tallies
+        .iter()
+        .flat_map(|(game, tally)| tests(game, tally).into_iter().map(move |t| (*game, "log".to_owned(), t)))
+        .collect();
+    assess(rows, alpha)
+}

@@ -1,0 +1,289 @@
+//! Auditing a bet history of the HMAC-SHA256 family (`audit --scheme stake`), in one
+//! streaming pass: each row names its game (and its parameters), and is checked as the
+//! player experienced it.
+//!
+//! * **row checks** ([`Finding`]s with their lines): the result against the round replayed
+//!   from its seeds (rows whose server seed is revealed); the commitment against SHA-256
+//!   of the revealed server seed; no nonce used twice for a seed pair; the payout against
+//!   stake × the published multiplier of the bet for the recorded result, for the games
+//!   whose payout rule is sourced ([`crate::rtp::stake`]): plinko (its table for the
+//!   bucket), limbo (the target in `bet`, paid when the multiplier reaches it) and
+//!   roulette (`bet` as in the default scheme's audit: `straight:17`, `red`, `dozen:2`,
+//!   returning 36 over the pockets covered). Dice, Keno and mines payouts are counted as
+//!   unchecked, never judged by a guessed rule.
+//! * **the battery** on the recorded results, per game, against the exact laws
+//!   ([`crate::stats::stake`]): the outcomes, the draw steps (recovered from Keno's and
+//!   mines' draws in draw order; plinko's rows are not in its result, so it has none),
+//!   and pairs of rounds at nonces 2k and 2k + 1 of one seed pair and game, recorded one
+//!   after the other. Rows with unrevealed seeds are tested too: the battery is then the
+//!   only check of their fairness.
+//!
+//! Memory is bounded by the seed pairs and games, not the rows.
+
+use super::money::Money;
+use super::{insert_nonce, Finding};
+use crate::columns::CsvLayout;
+use crate::fields::{parse_digest, parse_nonce, Excerpt};
+use crate::games::roulette::Wheel;
+use crate::rtp::stake::plinko_multipliers;
+use crate::scheme::stake::cells::{coarse_cell, coarse_cells, draw_indices, outcome_cell};
+use crate::scheme::stake::{self, SeedPair, StakeGame, StakeOutcome};
+use crate::tally::stake::StakeTally;
+use crate::verify::RoundsError;
+use std::collections::{BTreeMap, HashMap};
+use std::io::Read;
+use std::ops::Range;
+
+/// The fields a history may have, by their names in `docs/audit.md`.
+pub const FIELDS: [&str; 12] = [
+    "scheme",
+    "game",
+    "params",
+    "result",
+    "nonce",
+    "server_seed",
+    "client_seed",
+    "commitment",
+    "player",
+    "bet",
+    "stake",
+    "payout",
+];
+
+/// What an audit of a history of the family found.
+#[derive(Clone, Debug)]
+pub struct StakeAudit {
+    /// Rows read.
+    pub rows: u64,
+    /// Rows replayed from their revealed seeds.
+    pub replayed: u64,
+    /// Payouts judged against the published rules.
+    pub payouts_checked: u64,
+    /// Rows with a payout whose game has no sourced payout rule, per game.
+    pub payouts_unchecked: BTreeMap<&'static str, u64>,
+    /// Findings per check (each one went to `on_finding` as it was made).
+    pub findings: BTreeMap<&'static str, u64>,
+    /// The recorded results counted per game, in the order the games first appear.
+    pub tallies: Vec<(StakeGame, StakeTally)>,
+}
+
+/// The columns found, by field.
+struct Columns {
+    get: HashMap<&'static str, usize>,
+}
+
+impl Columns {
+    fn of(&self, name: &str) -> Option<usize> {
+        self.get.get(name).copied()
+    }
+}
+
+/// A seed pair as the history names it: the revealed server seed, else the commitment,
+/// with the client seed.
+type PairKey = (String, String);
+
+/// Reads a bet history of the family (a header row; `game`, `nonce` and `result`
+/// required, the rest optional) and audits it; `on_finding` sees each finding as it is
+/// made (the terminal, a CSV file).
+///
+/// # Errors
+/// A malformed row (an unknown game, parameters that are not the game's, a result not in
+/// its written form, a bad amount or bet) stops the audit with its line and column.
+pub fn audit_stake_history<R: Read>(
+    input: R,
+    layout: &CsvLayout,
+    payout_tolerance: Money,
+    mut on_finding: impl FnMut(&Finding),
+) -> Result<StakeAudit, RoundsError> {
+    let mut reader = layout.reader(input);
+    let headers = reader.headers()?.clone();
+    let found = layout.columns.locate(&headers, &FIELDS)?;
+    let columns = Columns { get: FIELDS.iter().filter_map(|&f| found.get(f).map(|i| (f, i))).collect() };
+    for required in ["game", "nonce", "result"] {
+        columns.of(required).ok_or(RoundsError::MissingColumn(required))?;
+    }
+    if columns.of("stake").is_some() != columns.of("payout").is_some() {
+        return Err(RoundsError::MissingColumn(if columns.of("stake").is_some() {
+            "payout"
+        } else {
+            "stake"
+        }));
+    }
+
+    let mut audit = StakeAudit {
+        rows: 0,
+        replayed: 0,
+        payouts_checked: 0,
+        payouts_unchecked: BTreeMap::new(),
+        findings: BTreeMap::new(),
+        tallies: Vec::new(),
+    };
+    let mut nonces: HashMap<PairKey, Vec<Range<u64>>> = HashMap::new();
+    // Per seed pair and game: the last row's nonce and coarse class, for the pairs.
+    let mut last_round: HashMap<(PairKey, StakeGame), (u64, usize)> = HashMap::new();
+    let mut prepared: Option<(String, String, SeedPair, String)> = None;
+    let mut record = csv::StringRecord::new();
+    while reader.read_record(&mut record)? {
+        audit.rows += 1;
+        let line = record.position().map_or(0, csv::Position::line);
+        let field = |name: &str| columns.of(name).and_then(|i| record.get(i)).unwrap_or("");
+        let bad = |column: &'static str, problem: String| RoundsError::BadField { line, column, problem };
+        let mut found = |check: &'static str, expected: String, found: &str| {
+            let finding = Finding {
+                line,
+                player: field("player").to_owned(),
+                check,
+                expected,
+                found: found.to_owned(),
+            };
+            on_finding(&finding);
+            *audit.findings.entry(check).or_default() += 1;
+        };
+
+        if !matches!(field("scheme"), "" | "stake") {
+            return Err(bad(
+                "scheme",
+                format!("'{}' in a history audited as scheme stake", Excerpt(field("scheme"))),
+            ));
+        }
+        let name = field("game").trim();
+        let game = StakeGame::new(name, field("params"))
+            .map_err(|p| bad(if stake::GAMES.contains(&name) { "params" } else { "game" }, p))?;
+        let nonce = parse_nonce(field("nonce")).map_err(|e| bad("nonce", e.to_string()))?;
+        let recorded = game.read_result(field("result")).map_err(|p| bad("result", p))?;
+        let (server, client) = (field("server_seed"), field("client_seed"));
+
+        // The result and the commitment, where the server seed is revealed.
+        if !server.is_empty() {
+            let cached = matches!(&prepared, Some((s, c, _, _)) if s == server && c == client);
+            if !cached {
+                prepared = Some((
+                    server.to_owned(),
+                    client.to_owned(),
+                    SeedPair::new(server, client),
+                    stake::commitment(server),
+                ));
+            }
+            let (_, _, pair, commitment) = prepared.as_ref().expect("prepared above");
+            let round = stake::replay_with(&game, pair, String::new(), nonce);
+            audit.replayed += 1;
+            if round.outcome != recorded {
+                found("result", round.result, field("result"));
+            }
+            let given = field("commitment");
+            if !given.is_empty()
+                && parse_digest(given, "a commitment (SHA-256 of the server seed)")
+                    .map_err(|p| bad("commitment", p))?
+                    != *commitment
+            {
+                found("commitment", commitment.clone(), given);
+            }
+        }
+
+        // A nonce is played once per seed pair.
+        let key: PairKey =
+            (if server.is_empty() { field("commitment") } else { server }.to_owned(), client.to_owned());
+        let ranges = nonces.entry(key.clone()).or_default();
+        let at = ranges.partition_point(|r| r.end <= nonce);
+        if ranges.get(at).is_some_and(|r| r.contains(&nonce)) {
+            found("nonce_reused", "a nonce not played before with this seed pair".into(), field("nonce"));
+        } else {
+            insert_nonce(ranges, nonce);
+        }
+
+        // The payout, where the game's rule is sourced.
+        let (stake_text, payout_text) = (field("stake"), field("payout"));
+        if !stake_text.is_empty() || !payout_text.is_empty() {
+            let amount =
+                |column: &'static str, text: &str| Money::parse(text).map_err(|e| bad(column, e.to_string()));
+            let (wager, paid) = (amount("stake", stake_text)?, amount("payout", payout_text)?);
+            match multiplier(&game, &recorded, field("bet")).map_err(|p| bad("bet", p))? {
+                Some(multiplier) => {
+                    audit.payouts_checked += 1;
+                    let expected = wager.times(multiplier).ok_or_else(|| bad("stake", "too large".into()))?;
+                    let off = expected.distance(paid).ok_or_else(|| bad("payout", "too large".into()))?;
+                    if off.compare(payout_tolerance) == Some(std::cmp::Ordering::Greater) {
+                        found("payout", expected.to_string(), payout_text);
+                    }
+                }
+                None => *audit.payouts_unchecked.entry(game.name()).or_default() += 1,
+            }
+        }
+
+        // The recorded result, counted for the battery.
+        let index = match audit.tallies.iter().position(|(g, _)| *g == game) {
+            Some(index) => index,
+            None => {
+                let mut tally = StakeTally::empty(&game);
+                if let StakeGame::Plinko { .. } = game {
+                    tally.steps.clear();
+                }
+                audit.tallies.push((game, tally));
+                audit.tallies.len() - 1
+            }
+        };
+        let tally = &mut audit.tallies[index].1;
+        tally.rounds += 1;
+        match &recorded {
+            StakeOutcome::Drawn(drawn) => {
+                let first = if game == StakeGame::Keno { 1 } else { 0 };
+                for (step, index) in tally.steps.iter_mut().zip(draw_indices(drawn, first)) {
+                    step[index] += 1;
+                }
+            }
+            outcome => tally.outcomes[outcome_cell(outcome)] += 1,
+        }
+        let class = coarse_cell(&game, &recorded);
+        let last = last_round.insert((key, game), (nonce, class));
+        if let Some((previous, first_class)) = last {
+            if nonce % 2 == 1 && previous + 1 == nonce {
+                tally.pairs[first_class * coarse_cells(&game) + class] += 1;
+            }
+        }
+    }
+    Ok(audit)
+}
+
+/// What a bet returns per unit stake for the recorded outcome, by the game's published
+/// rule; `None` where fairaudit has no sourced rule for the game.
+fn multiplier(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option<Money>, String> {
+    Ok(Some(match (game, outcome) {
+        (StakeGame::Plinko { rows, risk }, StakeOutcome::Bucket(bucket)) => {
+            let table = plinko_multipliers(*rows, *risk);
+            let value = &table[usize::from(*bucket)];
+            Money::from_ratio(value).ok_or("a multiplier beyond amounts")?
+        }
+        (StakeGame::Limbo(_), StakeOutcome::Multiplier(multiplier)) => {
+            let target = Money::parse(bet)
+                .ok()
+                .filter(|target| {
+                    let cents = bet.split_once('.').is_some_and(|(_, cents)| cents.len() == 2);
+                    cents && target.compare(Money::parse("1.01").expect("an amount")) != Some(std::cmp::Ordering::Less)
+                })
+                .ok_or_else(|| format!("limbo's bet is its target multiplier with two decimals, 1.01 or more (e.g. 2.00), not '{}'", Excerpt(bet)))?;
+            let reached = match multiplier {
+                None => true,
+                Some(hundredths) => {
+                    Money::parse(&format!("{}.{:02}", hundredths / 100, hundredths % 100))
+                        .expect("a multiplier is an amount")
+                        .compare(target)
+                        != Some(std::cmp::Ordering::Less)
+                }
+            };
+            if reached {
+                target
+            } else {
+                Money::whole(0)
+            }
+        }
+        (StakeGame::Roulette, StakeOutcome::Pocket(pocket)) => {
+            let placed = super::bets::PlacedBet::parse_roulette(Wheel::European, bet)?;
+            if placed.covers(*pocket) {
+                Money::whole(36 / placed.pick_count() as u64)
+            } else {
+                Money::whole(0)
+            }
+        }
+        _ => return Ok(None),
+    }))
+}
