@@ -271,7 +271,7 @@ fn short_payouts_changed_results_and_reused_nonces_are_findings() {
     assert!(payouts > 0, "some plinko rounds land two buckets from an edge");
     audit(&rigged, None)
         .code(1)
-        .stdout(predicate::str::contains(format!("payout {}", payouts + 2)))
+        .stdout(predicate::str::contains(format!("payout {}, ", payouts + 2)))
         .stdout(predicate::str::contains("result 1"))
         .stdout(predicate::str::contains("nonce_reused 1"))
         .stdout(predicate::str::contains("the published multiplier gives 260"));
@@ -308,7 +308,12 @@ fn bad_rows_of_a_stake_history_are_one_line_errors() {
         ),
         ("roulette,,s,player seed,0,7,straight:40,10,0", "not a pocket"),
         ("dice,,s,player seed,0,50.5,,10,0", "not a dice result"),
-        ("dice,,s,player seed,0,50.50,,-1,0", "stake"),
+        ("dice,,s,player seed,0,50.50,,-1,0", "'-1' is negative"),
+        ("dice,,s,player seed,18446744073709551615,50.50,,1,0", "above the largest nonce a history can hold"),
+        (
+            "limbo,\"{\"\"variant\"\":\"\"fair\"\"}\",s,player seed,0,1.50,0002.00,10,0",
+            "limbo's bet is its target",
+        ),
     ] {
         audit(&format!("{HISTORY_HEADER}{row}\n"), None)
             .code(2)
@@ -360,4 +365,42 @@ fn a_stake_audit_writes_its_files_and_is_not_certified_yet() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("an audit of scheme stake cannot be certified yet"));
+}
+
+#[test]
+fn rows_are_placed_in_seed_pairs_by_seed_or_commitment_and_commitments_are_checked() {
+    let dice = |server: &str, nonce: u64| stake::replay(&StakeGame::Dice, server, "c", nonce);
+    let (a, b) = (dice("seed a", 0), dice("seed b", 0));
+    // Two seed pairs whose nonces both start at 0, not a reuse; seed b's nonce 0 again
+    // under its commitment (in capitals): the same pair, a reuse; rows naming neither seed
+    // nor commitment are in no pair (no reuse found). A wrong commitment is named.
+    let upper = stake::commitment("seed b").to_uppercase();
+    let history = format!(
+        "game,server_seed,client_seed,commitment,nonce,result\n\
+         dice,seed a,c,,0,{}\ndice,seed b,c,,0,{}\ndice,,c,{upper},0,{}\n\
+         dice,,c,,0,{}\ndice,,c,,0,{}\ndice,seed a,c,{},1,{}\n",
+        a.result,
+        b.result,
+        b.result,
+        a.result,
+        b.result,
+        "ab".repeat(32),
+        dice("seed a", 1).result,
+    );
+    let wrong = format!(
+        "line 7: commitment: file has {}, SHA-256 of the revealed server seed is {}",
+        "ab".repeat(32),
+        stake::commitment("seed a")
+    );
+    audit(&history, None)
+        .code(1)
+        .stdout(predicate::str::contains("findings: 2 (commitment 1, nonce_reused 1)"))
+        .stdout(predicate::str::contains("line 4: nonce_reused"))
+        .stdout(predicate::str::contains(wrong));
+    // The same round twice in one seed pair: reused, and counted once.
+    let twice = format!(
+        "game,server_seed,client_seed,nonce,result\ndice,seed a,c,0,{0}\ndice,seed a,c,0,{0}\n",
+        a.result
+    );
+    audit(&twice, None).code(1).stdout(predicate::str::contains("findings: 1 (nonce_reused 1)"));
 }

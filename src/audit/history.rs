@@ -212,6 +212,13 @@ impl<'o> Auditor<'o> {
             "" => None,
             text => Some(parse_nonce(text).map_err(|e| bad("nonce", e.to_string()))?),
         };
+        if nonce == Some(u64::MAX) {
+            // Nonces are kept as half-open ranges, which end at 2^64 - 1 at most.
+            return Err(bad(
+                "nonce",
+                "2^64 - 1 is above the largest nonce a history can hold (2^64 - 2)".into(),
+            ));
+        }
         Ok(Row {
             line,
             result_text,

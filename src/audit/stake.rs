@@ -3,8 +3,11 @@
 //! player experienced it.
 //!
 //! * **row checks** ([`Finding`]s with their lines): the result against the round replayed
-//!   from its seeds (rows whose server seed is revealed); the commitment against SHA-256
-//!   of the revealed server seed; no nonce used twice for a seed pair; the payout against
+//!   from its seeds (rows whose server seed is revealed, in a history with client seeds);
+//!   the commitment against SHA-256 of the revealed server seed; no nonce used twice for a
+//!   seed pair (a row names its pair by the revealed server seed or the commitment, with
+//!   the client seed; a row naming neither is in no pair, and a repeated round is not
+//!   counted again); the payout against
 //!   stake × the published multiplier of the bet for the recorded result, for the games
 //!   whose payout rule is sourced ([`crate::rtp::stake`]): plinko (its table for the
 //!   bucket), limbo (the target in `bet`, paid when the multiplier reaches it) and
@@ -15,8 +18,8 @@
 //!   ([`crate::stats::stake`]): the outcomes, the draw steps (recovered from Keno's and
 //!   mines' draws in draw order; plinko's rows are not in its result, so it has none),
 //!   and pairs of rounds at nonces 2k and 2k + 1 of one seed pair and game, recorded one
-//!   after the other. Rows with unrevealed seeds are tested too: the battery is then the
-//!   only check of their fairness.
+//!   after the other (in either order). Rows with unrevealed seeds are tested too: the
+//!   battery is then the only check of their fairness.
 //!
 //! Memory is bounded by the seed pairs and games, not the rows.
 
@@ -102,6 +105,7 @@ pub fn audit_stake_history<R: Read>(
     for required in ["game", "nonce", "result"] {
         columns.of(required).ok_or(RoundsError::MissingColumn(required))?;
     }
+    let has_client_column = columns.of("client_seed").is_some();
     if columns.of("stake").is_some() != columns.of("payout").is_some() {
         return Err(RoundsError::MissingColumn(if columns.of("stake").is_some() {
             "payout"
@@ -150,11 +154,32 @@ pub fn audit_stake_history<R: Read>(
         let game = StakeGame::new(name, field("params"))
             .map_err(|p| bad(if stake::GAMES.contains(&name) { "params" } else { "game" }, p))?;
         let nonce = parse_nonce(field("nonce")).map_err(|e| bad("nonce", e.to_string()))?;
+        if nonce == u64::MAX {
+            // Nonces are kept as half-open ranges, which end at 2^64 - 1 at most.
+            return Err(bad(
+                "nonce",
+                "2^64 - 1 is above the largest nonce a history can hold (2^64 - 2)".into(),
+            ));
+        }
         let recorded = game.read_result(field("result")).map_err(|p| bad("result", p))?;
         let (server, client) = (field("server_seed"), field("client_seed"));
+        let given = match field("commitment") {
+            "" => None,
+            text => Some(
+                parse_digest(text, "a commitment (SHA-256 of the server seed)")
+                    .map_err(|p| bad("commitment", p))?,
+            ),
+        };
 
-        // The result and the commitment, where the server seed is revealed.
-        if !server.is_empty() {
+        // The seed pair: its commitment (computed from the revealed server seed, else as
+        // given) and the client seed. A row naming neither seed nor commitment, or in a
+        // history without client seeds, is not placed in any seed pair.
+        let identified = has_client_column && (!server.is_empty() || given.is_some());
+        let key: Option<PairKey> = if !identified {
+            None
+        } else if server.is_empty() {
+            given.clone().map(|commitment| (commitment, client.to_owned()))
+        } else {
             let cached = matches!(&prepared, Some((s, c, _, _)) if s == server && c == client);
             if !cached {
                 prepared = Some((
@@ -165,30 +190,30 @@ pub fn audit_stake_history<R: Read>(
                 ));
             }
             let (_, _, pair, commitment) = prepared.as_ref().expect("prepared above");
+            // The result and the commitment, the server seed being revealed.
             let round = stake::replay_with(&game, pair, String::new(), nonce);
             audit.replayed += 1;
             if round.outcome != recorded {
                 found("result", round.result, field("result"));
             }
-            let given = field("commitment");
-            if !given.is_empty()
-                && parse_digest(given, "a commitment (SHA-256 of the server seed)")
-                    .map_err(|p| bad("commitment", p))?
-                    != *commitment
-            {
-                found("commitment", commitment.clone(), given);
+            if given.as_ref().is_some_and(|given| given != commitment) {
+                found("commitment", commitment.clone(), field("commitment"));
             }
-        }
+            Some((commitment.clone(), client.to_owned()))
+        };
 
-        // A nonce is played once per seed pair.
-        let key: PairKey =
-            (if server.is_empty() { field("commitment") } else { server }.to_owned(), client.to_owned());
-        let ranges = nonces.entry(key.clone()).or_default();
-        let at = ranges.partition_point(|r| r.end <= nonce);
-        if ranges.get(at).is_some_and(|r| r.contains(&nonce)) {
-            found("nonce_reused", "a nonce not played before with this seed pair".into(), field("nonce"));
-        } else {
-            insert_nonce(ranges, nonce);
+        // A nonce is played once per seed pair (the family's nonce counts every bet of a
+        // seed pair, whatever the game); a repeated round is not counted again.
+        let mut reused = false;
+        if let Some(key) = &key {
+            let ranges = nonces.entry(key.clone()).or_default();
+            let at = ranges.partition_point(|r| r.end <= nonce);
+            if ranges.get(at).is_some_and(|r| r.contains(&nonce)) {
+                found("nonce_reused", "a nonce not played before with this seed pair".into(), field("nonce"));
+                reused = true;
+            } else {
+                insert_nonce(ranges, nonce);
+            }
         }
 
         // The payout, where the game's rule is sourced.
@@ -202,7 +227,9 @@ pub fn audit_stake_history<R: Read>(
                     audit.payouts_checked += 1;
                     let expected = wager.times(multiplier).ok_or_else(|| bad("stake", "too large".into()))?;
                     let off = expected.distance(paid).ok_or_else(|| bad("payout", "too large".into()))?;
-                    if off.compare(payout_tolerance) == Some(std::cmp::Ordering::Greater) {
+                    let over =
+                        off.compare(payout_tolerance).ok_or_else(|| bad("payout", "too large".into()))?;
+                    if over == std::cmp::Ordering::Greater {
                         found("payout", expected.to_string(), payout_text);
                     }
                 }
@@ -211,6 +238,9 @@ pub fn audit_stake_history<R: Read>(
         }
 
         // The recorded result, counted for the battery.
+        if reused {
+            continue;
+        }
         let index = match audit.tallies.iter().position(|(g, _)| *g == game) {
             Some(index) => index,
             None => {
@@ -233,11 +263,15 @@ pub fn audit_stake_history<R: Read>(
             }
             outcome => tally.outcomes[outcome_cell(outcome)] += 1,
         }
+        // Rounds 2k and 2k + 1 of one seed pair and game, recorded one after the other (in
+        // either order: exports often list the newest first).
+        let Some(key) = key else { continue };
         let class = coarse_cell(&game, &recorded);
-        let last = last_round.insert((key, game), (nonce, class));
-        if let Some((previous, first_class)) = last {
-            if nonce % 2 == 1 && previous + 1 == nonce {
-                tally.pairs[first_class * coarse_cells(&game) + class] += 1;
+        if let Some((previous, previous_class)) = last_round.insert((key, game), (nonce, class)) {
+            if previous != nonce && previous / 2 == nonce / 2 {
+                let (first, second) =
+                    if previous < nonce { (previous_class, class) } else { (class, previous_class) };
+                tally.pairs[first * coarse_cells(&game) + second] += 1;
             }
         }
     }
@@ -254,24 +288,19 @@ fn multiplier(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Opt
             Money::from_ratio(value).ok_or("a multiplier beyond amounts")?
         }
         (StakeGame::Limbo(_), StakeOutcome::Multiplier(multiplier)) => {
-            let target = Money::parse(bet)
-                .ok()
-                .filter(|target| {
-                    let cents = bet.split_once('.').is_some_and(|(_, cents)| cents.len() == 2);
-                    cents && target.compare(Money::parse("1.01").expect("an amount")) != Some(std::cmp::Ordering::Less)
-                })
-                .ok_or_else(|| format!("limbo's bet is its target multiplier with two decimals, 1.01 or more (e.g. 2.00), not '{}'", Excerpt(bet)))?;
-            let reached = match multiplier {
-                None => true,
-                Some(hundredths) => {
-                    Money::parse(&format!("{}.{:02}", hundredths / 100, hundredths % 100))
-                        .expect("a multiplier is an amount")
-                        .compare(target)
-                        != Some(std::cmp::Ordering::Less)
+            // The target is written as results are (two decimals, no leading zeros), from
+            // 1.01x to 1,000,000.00x, Stake's range.
+            let target = match game.read_result(bet) {
+                Ok(StakeOutcome::Multiplier(Some(target))) if (101..=100_000_000).contains(&target) => target,
+                _ => {
+                    return Err(format!(
+                        "limbo's bet is its target multiplier with two decimals, 1.01 to 1000000.00 (e.g. 2.00), not '{}'",
+                        Excerpt(bet)
+                    ))
                 }
             };
-            if reached {
-                target
+            if multiplier.is_none_or(|m| m >= target) {
+                Money::parse(bet).expect("a target is an amount")
             } else {
                 Money::whole(0)
             }
@@ -286,4 +315,32 @@ fn multiplier(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Opt
         }
         _ => return Ok(None),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scheme::stake::{LimboFormula, Risk};
+
+    #[test]
+    fn multipliers_follow_the_published_rules() {
+        let limbo = StakeGame::Limbo(LimboFormula::Fair);
+        let pays = |game: &StakeGame, outcome: StakeOutcome, bet: &str| {
+            multiplier(game, &outcome, bet).map(|m| m.map(|m| m.to_string()))
+        };
+        // Infinity reaches every target; a multiplier reaches a target equal to it.
+        assert_eq!(pays(&limbo, StakeOutcome::Multiplier(None), "1000000.00"), Ok(Some("1000000".into())));
+        assert_eq!(pays(&limbo, StakeOutcome::Multiplier(Some(200)), "2.00"), Ok(Some("2".into())));
+        assert_eq!(pays(&limbo, StakeOutcome::Multiplier(Some(199)), "2.00"), Ok(Some("0".into())));
+        for bad in ["2", "0002.00", "1.00", "1000000.01", "2.5"] {
+            assert!(pays(&limbo, StakeOutcome::Multiplier(Some(300)), bad).is_err(), "{bad}");
+        }
+        let plinko = StakeGame::Plinko { rows: 16, risk: Risk::High };
+        assert_eq!(pays(&plinko, StakeOutcome::Bucket(2), ""), Ok(Some("26".into())));
+        assert_eq!(pays(&plinko, StakeOutcome::Bucket(8), ""), Ok(Some("0.2".into())));
+        assert_eq!(pays(&StakeGame::Roulette, StakeOutcome::Pocket(0), "straight:0"), Ok(Some("36".into())));
+        assert_eq!(pays(&StakeGame::Roulette, StakeOutcome::Pocket(1), "split:1-2"), Ok(Some("18".into())));
+        assert_eq!(pays(&StakeGame::Roulette, StakeOutcome::Pocket(0), "red"), Ok(Some("0".into())));
+        assert_eq!(pays(&StakeGame::Dice, StakeOutcome::Roll(5000), ""), Ok(None));
+    }
 }
