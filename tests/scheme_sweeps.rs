@@ -145,6 +145,15 @@ fn options_the_stake_sweep_lacks_are_refused_by_name() {
     };
     sweep_into("dice").success();
     sweep_into("roulette").code(2).stderr(predicates::str::contains("pass --force to replace it"));
+    // A sweep of the default scheme into it says what is there.
+    fairaudit()
+        .args(["sweep", "--game", "keno", "--nonces", "0..100", "--quiet", "--out"])
+        .arg(&other)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "holds a sweep of scheme stake; choose another --out, or pass --force",
+        ));
 }
 
 /// The tests' p-values of `pairs` seed pairs of `rounds` rounds each, per test name.

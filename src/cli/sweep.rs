@@ -208,6 +208,9 @@ fn earlier_sweep(
         Existing::Nothing if resume => bail!("{dir}: nothing to resume (no {TALLY_FILE})"),
         Existing::Nothing => Ok(None),
         Existing::Run { .. } if force => Ok(None),
+        Existing::Run { kind } if kind == "sweep" && earlier_scheme(folder).as_deref() == Some("stake") => {
+            bail!("{dir} holds a sweep of scheme stake; choose another --out, or pass --force to replace it")
+        }
         Existing::Run { kind } if kind.is_empty() || kind == "sweep" => {
             let existing = read_tally(&tally_path).with_context(|| {
                 format!("{dir} holds a {TALLY_FILE} fairaudit cannot use; pass --force to replace it")
@@ -232,6 +235,14 @@ fn earlier_sweep(
             bail!("{dir} holds the output of a fairaudit {kind}; choose another --out, or pass --force to replace it")
         }
     }
+}
+
+/// The scheme of the sweep whose `run.json` the folder holds, where it names one (a sweep
+/// of the default scheme does not).
+fn earlier_scheme(folder: &OutputFolder) -> Option<String> {
+    let bytes = std::fs::read(folder.target().join("run.json")).ok()?;
+    let run: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    run["plan"]["scheme"].as_str().map(str::to_owned)
 }
 
 /// Whether the folder's `run.json` was written by this version of fairaudit.
