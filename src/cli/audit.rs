@@ -108,7 +108,21 @@ impl AuditArgs {
 }
 
 /// Findings printed on the terminal; findings.csv holds them all.
-const FINDINGS_PRINTED: usize = 50;
+pub(super) const FINDINGS_PRINTED: usize = 50;
+
+/// The columns of findings.csv.
+pub(super) const FINDINGS_HEADER: [&str; 5] = ["line", "player", "check", "expected", "found"];
+
+/// A finding as a row of findings.csv; the file's text in it neutralised for spreadsheets.
+pub(super) fn findings_row(f: &Finding) -> [String; 5] {
+    [
+        f.line.to_string(),
+        spreadsheet_safe(&f.player).into_owned(),
+        f.check.to_owned(),
+        spreadsheet_safe(&f.expected).into_owned(),
+        spreadsheet_safe(&f.found).into_owned(),
+    ]
+}
 
 /// Prints the first findings, keeps the first for the report, and writes all of them and
 /// every gap to their CSVs as they come.
@@ -143,14 +157,7 @@ impl AuditObserver for Observer {
         if self.shown.len() < FINDINGS_SHOWN {
             self.shown.push(f.clone());
         }
-        let row = [
-            f.line.to_string(),
-            spreadsheet_safe(&f.player).into_owned(),
-            f.check.to_owned(),
-            spreadsheet_safe(&f.expected).into_owned(),
-            spreadsheet_safe(&f.found).into_owned(),
-        ];
-        Self::write(&mut self.findings, &mut self.error, &row);
+        Self::write(&mut self.findings, &mut self.error, &findings_row(f));
     }
 
     fn gap(&mut self, g: &Gap) {
@@ -246,8 +253,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     let folder = match &args.out {
         Some(dir) => {
             let folder = claim_output(dir, args.force)?;
-            observer.findings =
-                Some(staged_csv(&folder, "findings.csv", &["line", "player", "check", "expected", "found"])?);
+            observer.findings = Some(staged_csv(&folder, "findings.csv", &FINDINGS_HEADER)?);
             observer.gaps = Some(staged_csv(
                 &folder,
                 "nonce_gaps.csv",

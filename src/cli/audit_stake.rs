@@ -3,7 +3,7 @@
 //! results tested against the exact laws; with `--out`, findings.csv, tests.csv,
 //! summary.json and run.json.
 
-use super::audit::{claim_output, staged_csv, AuditArgs};
+use super::audit::{claim_output, findings_row, staged_csv, AuditArgs, FINDINGS_HEADER, FINDINGS_PRINTED};
 use super::battery::print_battery;
 use super::input;
 use super::Verdict;
@@ -13,14 +13,10 @@ use fairaudit::audit::Finding;
 use fairaudit::fields::Shown;
 use fairaudit::report::results::{summary_json, tests_table};
 use fairaudit::report::run_info::{RunStamp, RUN_FORMAT};
-use fairaudit::report::spreadsheet_safe;
 use fairaudit::stats::battery::Verdict as TestVerdict;
 use fairaudit::stats::stake::log_battery;
 use std::io::Write;
 use std::time::SystemTime;
-
-/// Findings printed on the terminal; findings.csv holds them all.
-const FINDINGS_PRINTED: usize = 50;
 
 pub fn run(args: AuditArgs) -> Result<Verdict> {
     let started = SystemTime::now();
@@ -31,10 +27,8 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     let layout = args.layout.layout(&FIELDS)?;
     // Claimed before reading a possibly huge file: a refusal writes nothing.
     let folder = args.out.as_deref().map(|dir| claim_output(dir, args.force)).transpose()?;
-    let mut findings_csv = folder
-        .as_ref()
-        .map(|folder| staged_csv(folder, "findings.csv", &["line", "player", "check", "expected", "found"]))
-        .transpose()?;
+    let mut findings_csv =
+        folder.as_ref().map(|folder| staged_csv(folder, "findings.csv", &FINDINGS_HEADER)).transpose()?;
     let (input, bar) = input::open_with_progress(&args.outcomes, args.quiet)?;
     let mut printed = 0;
     let mut write_error = None;
@@ -44,14 +38,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
             printed += 1;
         }
         if let Some(writer) = findings_csv.as_mut() {
-            let row = [
-                finding.line.to_string(),
-                spreadsheet_safe(&finding.player).into_owned(),
-                finding.check.to_owned(),
-                spreadsheet_safe(&finding.expected).into_owned(),
-                spreadsheet_safe(&finding.found).into_owned(),
-            ];
-            if let Err(error) = writer.write_record(&row) {
+            if let Err(error) = writer.write_record(findings_row(finding)) {
                 write_error.get_or_insert(error);
             }
         }

@@ -163,6 +163,12 @@ impl OutputFolder {
         Existing::Run { kind }
     }
 
+    /// The `run.json` of the earlier run in the folder, when it is there and reads as JSON.
+    pub fn earlier_run(&self) -> Option<serde_json::Value> {
+        let bytes = fs::read(self.target.join("run.json")).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
     /// The folder the run's files go to.
     pub fn target(&self) -> &Path {
         &self.target

@@ -240,17 +240,12 @@ fn earlier_sweep(
 /// The scheme of the sweep whose `run.json` the folder holds, where it names one (a sweep
 /// of the default scheme does not).
 fn earlier_scheme(folder: &OutputFolder) -> Option<String> {
-    let bytes = std::fs::read(folder.target().join("run.json")).ok()?;
-    let run: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-    run["plan"]["scheme"].as_str().map(str::to_owned)
+    folder.earlier_run()?["plan"]["scheme"].as_str().map(str::to_owned)
 }
 
 /// Whether the folder's `run.json` was written by this version of fairaudit.
 fn made_by_this_version(folder: &OutputFolder) -> bool {
-    std::fs::read(folder.target().join("run.json"))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-        .is_some_and(|run| run["fairaudit_version"] == env!("CARGO_PKG_VERSION"))
+    folder.earlier_run().is_some_and(|run| run["fairaudit_version"] == env!("CARGO_PKG_VERSION"))
 }
 
 /// `--dry-run`: every input checked as for a sweep, then the plan printed; nothing is

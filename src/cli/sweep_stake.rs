@@ -143,10 +143,7 @@ fn check_earlier_run(folder: &OutputFolder, existing: Existing, plan: &StakePlan
         Existing::Nothing => Ok(()),
         Existing::Run { .. } if force => Ok(()),
         Existing::Run { kind } => {
-            let earlier = std::fs::read(folder.target().join("run.json"))
-                .ok()
-                .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok());
-            let same = earlier.is_some_and(|run| {
+            let same = folder.earlier_run().is_some_and(|run| {
                 kind == "sweep" && run["plan"] == serde_json::to_value(plan).expect("a plan serialises")
             });
             if same {
