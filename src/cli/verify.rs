@@ -8,12 +8,12 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::chain::beyond_reference;
 use fairaudit::columns::CsvLayout;
-use fairaudit::conformance::Case;
 use fairaudit::fields::Shown;
 use fairaudit::games::GameId;
 use fairaudit::report::{csv_writer, spreadsheet_safe};
 use fairaudit::scheme::stake::{self, StakeGame};
 use fairaudit::scheme::SchemeId;
+use fairaudit::verify::schemes::PARAMS_COLUMN;
 use fairaudit::verify::{replay, Rounds, ALL_FIELDS, CASE_COLUMN, NO_CASE, REQUIRED};
 use std::path::PathBuf;
 
@@ -198,7 +198,11 @@ fn verify_file(
                 None => format!("line {}", m.line),
             };
             // In a challenge, an input that differs is compared with the challenge's.
-            let source = if REQUIRED.contains(&m.field) { "the challenge has" } else { "computed" };
+            let source = if REQUIRED.contains(&m.field) || m.field == PARAMS_COLUMN {
+                "the challenge has"
+            } else {
+                "computed"
+            };
             if m.field == CASE_COLUMN {
                 outln!("{at}: {NO_CASE} (seeds and nonce must be passed on unchanged)");
             } else {
@@ -229,7 +233,7 @@ fn verify_file(
     let unanswered = checker.unanswered();
     if let Some(writer) = report.as_mut() {
         for case in &unanswered {
-            writer.write_record(["", &spreadsheet_safe(&case.label), "case", "", "not answered"])?;
+            writer.write_record(["", &spreadsheet_safe(case), "case", "", "not answered"])?;
         }
     }
     if let Some(writer) = report {
@@ -252,18 +256,17 @@ fn verify_file(
 /// the games the file answers) pass, then each failing case with the fields it got
 /// wrong, and each case with no row.
 fn print_challenge_summary(
-    games: &[GameId],
+    games: &[&str],
     answered: u64,
     failed: &[(String, Vec<&'static str>)],
-    unanswered: &[&Case],
+    unanswered: &[&str],
 ) {
     let cases = answered + unanswered.len() as u64;
     let failing = (failed.len() + unanswered.len()) as u64;
-    let names: Vec<&str> = games.iter().map(|game| game.name()).collect();
     let head = format!(
         "conformance challenge of fairaudit {} ({}): {} of {cases} cases pass",
         env!("CARGO_PKG_VERSION"),
-        names.join(", "),
+        games.join(", "),
         cases - failing
     );
     if failing == 0 {
@@ -275,6 +278,6 @@ fn print_challenge_summary(
         outln!("  FAIL {case}: {}", fields.join(", "));
     }
     for case in unanswered {
-        outln!("  MISSING {}: no row answers it", case.label);
+        outln!("  MISSING {case}: no row answers it");
     }
 }

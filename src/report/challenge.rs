@@ -2,6 +2,7 @@
 //! from [`crate::conformance`]).
 
 use super::{Cell, Table};
+use crate::conformance::stake::{StakeCase, COLUMNS as STAKE_COLUMNS};
 use crate::conformance::{Case, CHALLENGE_COLUMNS, CHALLENGE_FILE};
 
 /// The challenge as a table: [`CHALLENGE_COLUMNS`], the outcome columns empty. Seeds are
@@ -27,6 +28,27 @@ pub fn challenge_table(cases: &[Case]) -> Table {
     table
 }
 
+/// The stake challenge as a table ([`STAKE_COLUMNS`], the scheme rounds format of
+/// `verify --rounds` with the case label): `commitment` and `result` empty. Seeds are
+/// written exactly, as in [`challenge_table`].
+pub fn stake_challenge_table(cases: &[StakeCase]) -> Table {
+    let mut table = Table::new(CHALLENGE_FILE, STAKE_COLUMNS.to_vec());
+    for case in cases {
+        table.push(vec![
+            Cell::Text("stake".to_owned()),
+            Cell::Text(case.game.name().to_owned()),
+            Cell::Text(case.server_seed.clone()),
+            Cell::Text(case.client_seed.clone()),
+            Cell::Int(case.nonce),
+            Cell::Text(case.game.params()),
+            Cell::Text(String::new()),
+            Cell::Text(String::new()),
+            Cell::Text(case.label.clone()),
+        ]);
+    }
+    table
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,9 +59,14 @@ mod tests {
     // A seed that a spreadsheet-safe writer would alter could not be written exactly.
     #[test]
     fn no_seed_starts_like_a_formula() {
-        for case in challenge(&GameId::ALL) {
-            assert_eq!(spreadsheet_safe(&case.server_seed), case.server_seed.as_str(), "{}", case.label);
-            assert_eq!(spreadsheet_safe(&case.client_seed), case.client_seed.as_str(), "{}", case.label);
+        let stake = crate::conformance::stake::challenge(&crate::conformance::stake::GROUPS);
+        let seeds = challenge(&GameId::ALL)
+            .into_iter()
+            .map(|case| (case.label, case.server_seed, case.client_seed))
+            .chain(stake.into_iter().map(|case| (case.label, case.server_seed, case.client_seed)));
+        for (label, server, client) in seeds {
+            assert_eq!(spreadsheet_safe(&server), server.as_str(), "{label}");
+            assert_eq!(spreadsheet_safe(&client), client.as_str(), "{label}");
         }
     }
 

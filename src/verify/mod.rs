@@ -13,10 +13,12 @@ use crate::conformance::{challenge, Case};
 use crate::fields::parse_digest;
 use crate::games::{parse, Game, GameId, Keno, Roulette};
 use crate::scheme::SchemeId;
-use std::collections::HashMap;
 use std::io::Read;
 
+mod answers;
 pub mod schemes;
+
+use answers::Answers;
 
 pub use schemes::SchemeRoundsChecker;
 
@@ -182,93 +184,6 @@ pub const FIELDS: [&str; 10] = [
     CASE_COLUMN,
 ];
 
-/// The conformance challenge a file answers, and which of its cases the rows read so far
-/// have answered. A file answers it by its `case` column, or, without one, by its inputs:
-/// its first row has a seed pair derived for the challenge (an adapter whose CSV writer dropped the column).
-struct Answers {
-    /// The `case` column; `None` when rows are matched to cases by their inputs.
-    column: Option<usize>,
-    cases: Vec<Case>,
-    by_label: HashMap<String, usize>,
-    by_inputs: HashMap<(GameId, String, String, u64), usize>,
-    /// The line answering each case.
-    answered: Vec<Option<u64>>,
-}
-
-impl Answers {
-    fn new(column: Option<usize>) -> Self {
-        let cases = challenge(&GameId::ALL);
-        let by_label = cases.iter().enumerate().map(|(i, case)| (case.label.clone(), i)).collect();
-        let by_inputs = cases
-            .iter()
-            .enumerate()
-            .map(|(i, c)| ((c.game, c.server_seed.clone(), c.client_seed.clone(), c.nonce), i))
-            .collect();
-        let answered = vec![None; cases.len()];
-        Self { column, cases, by_label, by_inputs, answered }
-    }
-
-    /// The case whose round these inputs are, if any.
-    fn case_of(&self, game: GameId, server: &str, client: &str, nonce: u64) -> Option<usize> {
-        self.by_inputs.get(&(game, server.to_owned(), client.to_owned(), nonce)).copied()
-    }
-
-    /// The case a row at `line` answers, by its label; each case once.
-    fn answer(&mut self, label: &str, line: u64) -> Result<&Case, RoundsError> {
-        let Some(&index) = self.by_label.get(label) else {
-            return Err(RoundsError::BadField {
-                line,
-                column: CASE_COLUMN,
-                problem: format!(
-                    "'{}' is not a case of this fairaudit version's conformance challenge",
-                    crate::fields::Excerpt(label)
-                ),
-            });
-        };
-        self.answer_index(index, line)
-    }
-
-    /// Case `index` answered by the row at `line`; each case once.
-    fn answer_index(&mut self, index: usize, line: u64) -> Result<&Case, RoundsError> {
-        if let Some(first) = self.answered[index] {
-            let label = &self.cases[index].label;
-            let problem = match self.column {
-                Some(_) => {
-                    format!("'{}' is answered twice (first on line {first})", crate::fields::Excerpt(label))
-                }
-                None => format!("the round of case '{label}' is answered twice (first on line {first})"),
-            };
-            return Err(RoundsError::BadField { line, column: CASE_COLUMN, problem });
-        }
-        self.answered[index] = Some(line);
-        Ok(&self.cases[index])
-    }
-
-    /// The games the file answers: those of the answered cases, or every game when
-    /// nothing was answered (an empty answer answers nothing, and must not pass).
-    fn games(&self) -> Vec<GameId> {
-        let answered =
-            |game| self.cases.iter().zip(&self.answered).any(|(c, a)| c.game == game && a.is_some());
-        let some: Vec<GameId> = GameId::ALL.into_iter().filter(|&game| answered(game)).collect();
-        if some.is_empty() {
-            GameId::ALL.to_vec()
-        } else {
-            some
-        }
-    }
-
-    /// Cases of the answered games with no row.
-    fn unanswered(&self) -> Vec<&Case> {
-        let games = self.games();
-        self.cases
-            .iter()
-            .zip(&self.answered)
-            .filter(|(case, line)| line.is_none() && games.contains(&case.game))
-            .map(|(case, _)| case)
-            .collect()
-    }
-}
-
 /// Streams a rounds file and checks every row against the chain.
 ///
 /// Required columns: `game, server_seed, client_seed, nonce`. Each of `commitment,
@@ -294,7 +209,7 @@ pub struct RoundsChecker<R: Read> {
     reader: csv::Reader<crate::columns::LfLines<R>>,
     required: [usize; 4],
     checked: [Option<usize>; 5],
-    answers: Option<Answers>,
+    answers: Option<Answers<Case>>,
     record: csv::StringRecord,
     /// The first row, read ahead (into `record`) to tell whether a file without a `case`
     /// column answers the challenge, and not yet checked; or the error reading it.
@@ -339,23 +254,19 @@ impl<R: Read> RoundsChecker<R> {
             reader,
             required,
             checked,
-            answers: find(CASE_COLUMN).map(|column| Answers::new(Some(column))),
+            answers: find(CASE_COLUMN).map(|column| Answers::new(Some(column), challenge(&GameId::ALL))),
             record: csv::StringRecord::new(),
             read_ahead: None,
             challenge_pairs: derived_pairs(),
             cached: None,
         };
         if checker.answers.is_none() {
-            match checker.reader.read_record(&mut checker.record) {
-                Ok(read) => checker.read_ahead = read.then_some(Ok(())),
-                // A malformed first row is reported in its turn, as any other.
-                Err(error) => checker.read_ahead = Some(Err(error)),
-            }
+            checker.read_ahead = read_first_row(&mut checker.reader, &mut checker.record);
             if matches!(checker.read_ahead, Some(Ok(()))) {
                 let field = |i: usize| checker.record.get(i).unwrap_or("");
                 let [_, server, client, _] = checker.required;
                 if checker.challenge_pairs.contains(&(field(server).to_owned(), field(client).to_owned())) {
-                    checker.answers = Some(Answers::new(None));
+                    checker.answers = Some(Answers::new(None, challenge(&GameId::ALL)));
                 }
             }
         }
@@ -377,8 +288,8 @@ impl<R: Read> RoundsChecker<R> {
 
     /// The games a conformance answer is judged on: those its rows answer, or all three
     /// when it answers none. Empty for files that answer no challenge.
-    pub fn answered_games(&self) -> Vec<GameId> {
-        self.answers.as_ref().map(Answers::games).unwrap_or_default()
+    pub fn answered_games(&self) -> Vec<&'static str> {
+        self.answers.as_ref().map(Answers::groups).unwrap_or_default()
     }
 
     fn check_record(&mut self) -> Result<RowCheck, RoundsError> {
@@ -399,7 +310,7 @@ impl<R: Read> RoundsChecker<R> {
             Some(answers) => {
                 let case = match answers.column {
                     Some(column) => Some(answers.answer(field(column).trim(), line)?),
-                    None => match answers.case_of(game, server, client, nonce) {
+                    None => match answers.case_of(&(game, server.to_owned(), client.to_owned(), nonce)) {
                         Some(index) => Some(answers.answer_index(index, line)?),
                         None => None,
                     },
@@ -567,24 +478,31 @@ impl<R: Read> Rounds<R> {
         }
     }
 
-    /// Whether the file answers the conformance challenge (only SPEC §7 files do).
+    /// Whether the file answers a conformance challenge (the default scheme's, or the
+    /// stake scheme's).
     pub fn is_challenge(&self) -> bool {
-        matches!(self, Rounds::Sha3(checker) if checker.is_challenge())
-    }
-
-    /// [`RoundsChecker::unanswered`]; empty for other files.
-    pub fn unanswered(&self) -> Vec<&Case> {
         match self {
-            Rounds::Sha3(checker) => checker.unanswered(),
-            Rounds::Schemes(_) => Vec::new(),
+            Rounds::Sha3(checker) => checker.is_challenge(),
+            Rounds::Schemes(checker) => checker.is_challenge(),
         }
     }
 
-    /// [`RoundsChecker::answered_games`]; empty for other files.
-    pub fn answered_games(&self) -> Vec<GameId> {
+    /// The labels of the cases no row answered ([`RoundsChecker::unanswered`],
+    /// [`SchemeRoundsChecker::unanswered`]); empty for files that answer no challenge.
+    pub fn unanswered(&self) -> Vec<&str> {
+        use crate::conformance::ChallengeCase;
+        match self {
+            Rounds::Sha3(checker) => checker.unanswered().into_iter().map(ChallengeCase::label).collect(),
+            Rounds::Schemes(checker) => checker.unanswered().into_iter().map(ChallengeCase::label).collect(),
+        }
+    }
+
+    /// The games (the stake challenge's groups) an answer is judged on; empty for files
+    /// that answer no challenge.
+    pub fn answered_games(&self) -> Vec<&'static str> {
         match self {
             Rounds::Sha3(checker) => checker.answered_games(),
-            Rounds::Schemes(_) => Vec::new(),
+            Rounds::Schemes(checker) => checker.answered_groups(),
         }
     }
 }
@@ -612,6 +530,28 @@ pub(crate) fn derived_pairs() -> std::collections::HashSet<(String, String)> {
         .collect()
 }
 
+/// Reads a file's first row ahead (to tell whether it answers a challenge): `None` for
+/// a file without rows; a malformed first row is kept, to be reported in its turn.
+fn read_first_row<R: Read>(
+    reader: &mut csv::Reader<crate::columns::LfLines<R>>,
+    record: &mut csv::StringRecord,
+) -> Option<Result<(), csv::Error>> {
+    match reader.read_record(record) {
+        Ok(read) => read.then_some(Ok(())),
+        Err(error) => Some(Err(error)),
+    }
+}
+
+/// The next row into `record`: the row read ahead if there is one, else the reader's
+/// next; `None` at the end.
+fn next_row<R: Read>(
+    read_ahead: &mut Option<Result<(), csv::Error>>,
+    reader: &mut csv::Reader<crate::columns::LfLines<R>>,
+    record: &mut csv::StringRecord,
+) -> Option<Result<(), csv::Error>> {
+    read_ahead.take().or_else(|| read_first_row(reader, record))
+}
+
 /// The computed side of a mismatch on `case`: a row of a challenge answer matched by
 /// inputs that is no case's round.
 pub const NO_CASE: &str = "no case of the challenge has these inputs";
@@ -624,14 +564,8 @@ impl<R: Read> Iterator for RoundsChecker<R> {
     type Item = Result<RowCheck, RoundsError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        match self.read_ahead.take() {
-            Some(Ok(())) => return Some(self.check_record()),
-            Some(Err(error)) => return Some(Err(error.into())),
-            None => {}
-        }
-        match self.reader.read_record(&mut self.record) {
-            Ok(false) => None,
-            Ok(true) => Some(self.check_record()),
+        match next_row(&mut self.read_ahead, &mut self.reader, &mut self.record)? {
+            Ok(()) => Some(self.check_record()),
             Err(error) => Some(Err(error.into())),
         }
     }

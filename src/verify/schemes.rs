@@ -9,9 +9,11 @@
 //! value not in its written form (a result, a commitment, a nonce) is an input error
 //! ([`RoundsError::BadField`]), as in the SPEC §7 checker, not a mismatch.
 
-use super::{mismatch, replay_outcome, RoundsError, RowCheck};
+use super::answers::Answers;
+use super::{mismatch, replay_outcome, RoundsError, RowCheck, CASE_COLUMN};
 use crate::chain::{beyond_reference, RoundHasher};
 use crate::columns::{LfLines, Located};
+use crate::conformance::stake::{challenge as stake_challenge, StakeCase, GROUPS as STAKE_GROUPS};
 use crate::fields::{parse_digest, parse_nonce, Excerpt};
 use crate::games::{parse, GameId};
 use crate::scheme::stake::{self, SeedPair, StakeGame};
@@ -34,6 +36,12 @@ enum Prepared {
 
 /// Streams a rounds file whose rows name their scheme (or are all of the scheme given),
 /// checking each row's `result` and, where the column is filled, its `commitment`.
+///
+/// A file with a `case` column, or whose first row has a seed pair derived for the stake
+/// conformance challenge ([`crate::conformance::stake`]), answers that challenge, and is
+/// judged case by case as [`super::RoundsChecker`] judges answers to the default
+/// scheme's: each case once, the row's inputs the case's, `result` filled, the cases no
+/// row answered listed at the end ([`SchemeRoundsChecker::unanswered`]).
 pub struct SchemeRoundsChecker<R: Read> {
     reader: csv::Reader<LfLines<R>>,
     /// `game, server_seed, client_seed, nonce, result`.
@@ -44,8 +52,15 @@ pub struct SchemeRoundsChecker<R: Read> {
     /// The scheme the command names, if it names one.
     given: Option<SchemeId>,
     record: csv::StringRecord,
-    /// The seed pairs only the conformance challenge plays: answered in its own format.
+    /// The first row, read ahead to tell whether a file without a `case` column answers
+    /// the stake challenge, and not yet checked; or the error reading it.
+    read_ahead: Option<Result<(), csv::Error>>,
+    /// The stake challenge this file answers, if it answers it.
+    answers: Option<Answers<StakeCase>>,
+    /// The seed pairs only the conformance challenges play: answered in their own format.
     challenge_pairs: std::collections::HashSet<(String, String)>,
+    /// The same for the stake challenge.
+    stake_challenge_pairs: std::collections::HashSet<(String, String)>,
     /// The last seed pair: its scheme, seeds, prepared state and commitment.
     cached: Option<(SchemeId, String, String, Prepared, String)>,
 }
@@ -67,13 +82,14 @@ impl<R: Read> SchemeRoundsChecker<R> {
             return Err(RoundsError::MissingColumn(SCHEME_COLUMN));
         }
         // Columns this checker does not judge are refused rather than passed over: a
-        // conformance answer or a wrong signature must not read as "0 mismatches".
-        for column in [super::CASE_COLUMN, "round_signature", "draw_order", "u32_used"] {
+        // wrong signature must not read as "0 mismatches".
+        for column in ["round_signature", "draw_order", "u32_used"] {
             if found.get(column).is_some() {
                 return Err(RoundsError::NotInSchemeFiles(column));
             }
         }
-        Ok(Self {
+        let stake_cases = || stake_challenge(&STAKE_GROUPS);
+        let mut checker = Self {
             reader,
             required,
             scheme_column,
@@ -81,9 +97,40 @@ impl<R: Read> SchemeRoundsChecker<R> {
             commitment_column: found.get("commitment"),
             given,
             record: csv::StringRecord::new(),
+            read_ahead: None,
+            answers: found.get(CASE_COLUMN).map(|column| Answers::new(Some(column), stake_cases())),
             challenge_pairs: super::derived_pairs(),
+            stake_challenge_pairs: stake_derived_pairs(),
             cached: None,
-        })
+        };
+        if checker.answers.is_none() {
+            checker.read_ahead = super::read_first_row(&mut checker.reader, &mut checker.record);
+            if matches!(checker.read_ahead, Some(Ok(()))) {
+                let field = |i: usize| checker.record.get(i).unwrap_or("").to_owned();
+                let seeds = (field(checker.required[1]), field(checker.required[2]));
+                if checker.stake_challenge_pairs.contains(&seeds) {
+                    checker.answers = Some(Answers::new(None, stake_cases()));
+                }
+            }
+        }
+        Ok(checker)
+    }
+
+    /// Whether the file answers the stake conformance challenge.
+    pub fn is_challenge(&self) -> bool {
+        self.answers.is_some()
+    }
+
+    /// The cases of the stake challenge no row answered, among the groups the file
+    /// answers (every case when it answers none); empty for other files. Complete once
+    /// every row has been read.
+    pub fn unanswered(&self) -> Vec<&StakeCase> {
+        self.answers.as_ref().map(Answers::unanswered).unwrap_or_default()
+    }
+
+    /// The groups of the stake challenge an answer is judged on; empty for other files.
+    pub fn answered_groups(&self) -> Vec<&'static str> {
+        self.answers.as_ref().map(Answers::groups).unwrap_or_default()
     }
 
     fn check_record(&mut self) -> Result<RowCheck, RoundsError> {
@@ -106,17 +153,78 @@ impl<R: Read> SchemeRoundsChecker<R> {
             }
             None => self.given.expect("a file without a scheme column has a given scheme"),
         };
-        let nonce = parse_nonce(field(nonce_col)).map_err(|e| bad("nonce", e.to_string()))?;
+        let mut nonce = parse_nonce(field(nonce_col)).map_err(|e| bad("nonce", e.to_string()))?;
         let (server, client) = (field(server_col), field(client_col));
         let (game_name, params) = (field(game_col).trim(), optional(self.params_column));
+        let stake_game = || {
+            StakeGame::new(game_name, params).map_err(|problem| {
+                bad(if stake::GAMES.contains(&game_name) { PARAMS_COLUMN } else { "game" }, problem)
+            })
+        };
 
-        if scheme == SchemeId::Sha3 && self.challenge_pairs.contains(&(server.to_owned(), client.to_owned()))
-        {
-            return Err(bad(
-                "server_seed",
-                "a seed pair of the conformance challenge: answer the challenge in its own format (SPEC §7 columns, no scheme column)".into(),
-            ));
+        let mut mismatches = Vec::new();
+        let mut answered: Option<StakeCase> = None;
+        let mut case_label = None;
+        if let Some(answers) = self.answers.as_mut() {
+            if scheme != SchemeId::Stake {
+                return Err(bad(
+                    SCHEME_COLUMN,
+                    format!("'{scheme}' in an answer to the conformance challenge of scheme stake (the default scheme's challenge has its own format, without a scheme column)"),
+                ));
+            }
+            let game = stake_game()?;
+            let case = match answers.column {
+                Some(column) => Some(answers.answer(field(column).trim(), line)?),
+                None => match answers.case_of(&(game, server.to_owned(), client.to_owned(), nonce)) {
+                    Some(index) => Some(answers.answer_index(index, line)?),
+                    None => None,
+                },
+            };
+            match case {
+                Some(case) => {
+                    let given_game = field(game_col).trim();
+                    let inputs = [
+                        ("game", given_game != case.game.name(), given_game, case.game.name().to_owned()),
+                        (
+                            PARAMS_COLUMN,
+                            game != case.game && given_game == case.game.name(),
+                            params,
+                            case.game.params(),
+                        ),
+                        ("server_seed", server != case.server_seed, server, case.server_seed.clone()),
+                        ("client_seed", client != case.client_seed, client, case.client_seed.clone()),
+                        ("nonce", nonce != case.nonce, field(nonce_col), case.nonce.to_string()),
+                    ];
+                    for (column, differs, given, expected) in inputs {
+                        if differs {
+                            mismatches.push(mismatch(line, column, given, &expected));
+                        }
+                    }
+                    case_label = Some(case.label.clone());
+                    answered = Some(case.clone());
+                }
+                // Matched by inputs: a row that is no case's round answers nothing.
+                None => mismatches.push(mismatch(line, CASE_COLUMN, "", super::NO_CASE)),
+            }
+        } else {
+            let pair = (server.to_owned(), client.to_owned());
+            let (pairs, challenge) = match scheme {
+                SchemeId::Sha3 => (&self.challenge_pairs, "the conformance challenge: answer it in its own format (SPEC §7 columns, no scheme column)"),
+                SchemeId::Stake => (&self.stake_challenge_pairs, "the stake conformance challenge, in a file whose first row is not one: answer the challenge in its own order (keep its `case` column)"),
+            };
+            if pairs.contains(&pair) {
+                return Err(bad("server_seed", format!("a seed pair of {challenge}")));
+            }
         }
+        // An answer is judged on the case's inputs, whatever the row says it answered.
+        let (server, client) = match &answered {
+            Some(case) => {
+                nonce = case.nonce;
+                (case.server_seed.as_str(), case.client_seed.as_str())
+            }
+            None => (server, client),
+        };
+
         let cache_hit =
             matches!(&self.cached, Some((sc, s, c, _, _)) if *sc == scheme && s == server && c == client);
         if !cache_hit {
@@ -133,7 +241,10 @@ impl<R: Read> SchemeRoundsChecker<R> {
         let (_, _, _, prepared, commitment) = self.cached.as_ref().expect("filled above");
 
         let given_result = field(result_col);
-        let mut mismatches = Vec::new();
+        let in_case = |problem: String| match &case_label {
+            Some(label) => format!("{problem} (answering case {})", crate::fields::Excerpt(label)),
+            None => problem,
+        };
         let computed = match prepared {
             Prepared::Sha3(hasher) => {
                 let game: GameId = game_name
@@ -156,12 +267,14 @@ impl<R: Read> SchemeRoundsChecker<R> {
                 result
             }
             Prepared::Stake(pair) => {
-                let game = StakeGame::new(game_name, params).map_err(|problem| {
-                    bad(if stake::GAMES.contains(&game_name) { PARAMS_COLUMN } else { "game" }, problem)
-                })?;
+                let game = match &answered {
+                    Some(case) => case.game,
+                    None => stake_game()?,
+                };
                 let round = stake::replay_with(&game, pair, String::new(), nonce);
                 if !given_result.is_empty() {
-                    let read = game.read_result(given_result).map_err(|problem| bad("result", problem))?;
+                    let read =
+                        game.read_result(given_result).map_err(|problem| bad("result", in_case(problem)))?;
                     if read != round.outcome {
                         mismatches.push(mismatch(line, "result", given_result, &round.result));
                     }
@@ -179,21 +292,33 @@ impl<R: Read> SchemeRoundsChecker<R> {
                 SchemeId::Sha3 => "a commitment (SHA3-256 of the server seed)",
                 SchemeId::Stake => "a commitment (SHA-256 of the server seed)",
             };
-            if parse_digest(given_commitment, what).map_err(|p| bad("commitment", p))? != *commitment {
+            if parse_digest(given_commitment, what).map_err(|p| bad("commitment", in_case(p)))? != *commitment
+            {
                 mismatches.push(mismatch(line, "commitment", given_commitment, commitment));
             }
         }
-        Ok(RowCheck { line, mismatches, beyond_reference: beyond_reference(nonce), case: None })
+        Ok(RowCheck { line, mismatches, beyond_reference: beyond_reference(nonce), case: case_label })
     }
+}
+
+/// The seed pairs of the stake challenge's cases derived from its master seed: seeds no
+/// one else plays (the seed-length and seed-text cases' are left out: an empty seed or
+/// `café-crème` could be anyone's).
+fn stake_derived_pairs() -> std::collections::HashSet<(String, String)> {
+    use crate::conformance::stake::Kind;
+    stake_challenge(&STAKE_GROUPS)
+        .into_iter()
+        .filter(|case| !matches!(case.kind, Kind::KeyLength | Kind::MessageLength | Kind::SeedText))
+        .map(|case| (case.server_seed, case.client_seed))
+        .collect()
 }
 
 impl<R: Read> Iterator for SchemeRoundsChecker<R> {
     type Item = Result<RowCheck, RoundsError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        match self.reader.read_record(&mut self.record) {
-            Ok(false) => None,
-            Ok(true) => Some(self.check_record()),
+        match super::next_row(&mut self.read_ahead, &mut self.reader, &mut self.record)? {
+            Ok(()) => Some(self.check_record()),
             Err(error) => Some(Err(error.into())),
         }
     }
@@ -259,16 +384,23 @@ mod tests {
         assert!(error.contains("'sha3', but --scheme stake was given"), "{error}");
     }
 
-    /// A column this checker does not judge (a conformance `case`, a round signature)
-    /// must not pass unjudged: the file is refused, naming it.
+    /// A column this checker does not judge (a round signature) must not pass unjudged:
+    /// the file is refused, naming it. A `case` column makes the file an answer to the
+    /// stake challenge, whose rows are judged against its cases.
     #[test]
     fn columns_only_spec_files_are_checked_on_are_refused() {
-        for column in ["case", "round_signature", "draw_order", "u32_used"] {
+        for column in ["round_signature", "draw_order", "u32_used"] {
             let file =
                 format!("scheme,game,server_seed,client_seed,nonce,result,{column}\nsha3,keno,s,c,0,1,x\n");
             let error = Rounds::open(file.as_bytes(), &CsvLayout::default(), None).err().unwrap().to_string();
             assert!(error.contains(&format!("column '{column}' is checked in SPEC")), "{error}");
         }
+        let file = "scheme,game,server_seed,client_seed,nonce,result,case\nsha3,keno,s,c,0,1,x\n";
+        let error = check(file, None).remove(0).unwrap_err().to_string();
+        assert!(
+            error.contains("'sha3' in an answer to the conformance challenge of scheme stake"),
+            "{error}"
+        );
         // A challenge's seed pair in a scheme file is refused too.
         let cases = crate::conformance::challenge(&GameId::ALL);
         let case = cases.iter().find(|case| matches!(case.kind, crate::conformance::Kind::Ordinary)).unwrap();

@@ -31,11 +31,13 @@ use crate::games::{Game, GameId, Keno, KenoRound, Roulette, Spin};
 use crate::sampler::rejected_values;
 use std::sync::OnceLock;
 
+pub mod stake;
+
 /// Where the rejection rounds live in the repository.
 pub const REJECTIONS_PATH: &str = "data/conformance-rejections.csv";
 
 /// The rejection rounds (one per game and `P`), built into the library.
-pub const REJECTIONS_CSV: &str = include_str!("../data/conformance-rejections.csv");
+pub const REJECTIONS_CSV: &str = include_str!("../../data/conformance-rejections.csv");
 
 /// Where the limit-word rounds live in the repository.
 pub const LIMIT_WORDS_PATH: &str = "data/conformance-limit-words.csv";
@@ -44,7 +46,7 @@ pub const LIMIT_WORDS_PATH: &str = "data/conformance-limit-words.csv";
 /// wheel), built into the library: only such a word tells `r >= limit` (reject) from
 /// `r > limit` (accept it as 0). Keno needs none of its own: its rejection rounds
 /// already meet limit words (a test of mutants shows which rounds catch what).
-pub const LIMIT_WORDS_CSV: &str = include_str!("../data/conformance-limit-words.csv");
+pub const LIMIT_WORDS_CSV: &str = include_str!("../../data/conformance-limit-words.csv");
 
 /// The name of the file `fairaudit conformance` writes.
 pub const CHALLENGE_FILE: &str = "challenge.csv";
@@ -130,6 +132,36 @@ pub struct Case {
     pub client_seed: String,
     /// The nonce (at most 2^53 − 1: every case has reference behaviour).
     pub nonce: u64,
+}
+
+/// A case of a conformance challenge, as `verify --rounds` judges an answer to it: by
+/// its label, or, in an answer without a `case` column, by its inputs.
+pub trait ChallengeCase {
+    /// The round's inputs, by which an answer without a `case` column is matched.
+    type Inputs: Eq + std::hash::Hash;
+    /// The case's label, unique within its challenge.
+    fn label(&self) -> &str;
+    /// The group the case belongs to (its game): an answer is judged on the groups it
+    /// answers.
+    fn group(&self) -> &'static str;
+    /// The round's inputs.
+    fn inputs(&self) -> Self::Inputs;
+}
+
+impl ChallengeCase for Case {
+    type Inputs = (GameId, String, String, u64);
+
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn group(&self) -> &'static str {
+        self.game.name()
+    }
+
+    fn inputs(&self) -> Self::Inputs {
+        (self.game, self.server_seed.clone(), self.client_seed.clone(), self.nonce)
+    }
 }
 
 /// A round that rejects a word at one draw: one row of [`REJECTIONS_CSV`].
@@ -260,10 +292,13 @@ pub const SEED_LENGTHS: [usize; 7] = [0, 1, 64, 135, 136, 137, 300];
 
 /// An ASCII seed of `len` bytes: hex digits from derived seeds, concatenated.
 fn seed_of_length(len: usize) -> String {
-    let hex: String = derive_seed_pairs(&format!("{MASTER_SEED}/seed-length"), len.div_ceil(64))
-        .into_iter()
-        .map(|pair| pair.server_seed)
-        .collect();
+    hex_seed(&format!("{MASTER_SEED}/seed-length"), len)
+}
+
+/// An ASCII seed of `len` hex digits derived from `master`.
+fn hex_seed(master: &str, len: usize) -> String {
+    let hex: String =
+        derive_seed_pairs(master, len.div_ceil(64)).into_iter().map(|pair| pair.server_seed).collect();
     hex[..len].to_owned()
 }
 
@@ -351,25 +386,34 @@ fn keno_coverage_nonces(cases: &[Case], pair: &SeedPair) -> Vec<u64> {
         }
     }
     let hasher = RoundHasher::new(&pair.server_seed, &pair.client_seed);
-    let pool: Vec<[u8; DRAWN]> = (0..COVERAGE_POOL)
+    let pool: Vec<Vec<usize>> = (0..COVERAGE_POOL)
         .map(|nonce| {
             let mut round = KenoRound::default();
             Keno.draw(&mut hasher.words(nonce), &mut round);
-            round.order
+            round.order.iter().enumerate().map(|(position, &number)| cell(position, number)).collect()
         })
         .collect();
+    greedy_cover(&mut empty, &pool)
+}
+
+/// Greedy set cover: the rounds (indices into `pool`, each the cells its round fills)
+/// that fill every cell still `empty`, each time the round that fills the most, the
+/// lowest on a tie. Greedy is within a factor ln(cells a round fills) + 1 of the fewest.
+///
+/// # Panics
+/// If the pool cannot fill every cell (the challenges' tests check that it does).
+fn greedy_cover(empty: &mut [bool], pool: &[Vec<usize>]) -> Vec<u64> {
     let mut chosen = Vec::new();
     while empty.iter().any(|&e| e) {
-        let gain =
-            |order: &[u8; DRAWN]| order.iter().enumerate().filter(|&(k, &n)| empty[cell(k, n)]).count();
+        let gain = |cells: &[usize]| cells.iter().filter(|&&cell| empty[cell]).count();
         let (best, filled) = pool
             .iter()
             .enumerate()
-            .map(|(nonce, order)| (nonce, gain(order)))
+            .map(|(round, cells)| (round, gain(cells)))
             .fold((0, 0), |best, next| if next.1 > best.1 { next } else { best });
-        assert!(filled > 0, "the coverage pool of {COVERAGE_POOL} rounds leaves a Keno cell empty");
-        for (position, &number) in pool[best].iter().enumerate() {
-            empty[cell(position, number)] = false;
+        assert!(filled > 0, "the coverage pool of {} rounds leaves a cell empty", pool.len());
+        for &cell in &pool[best] {
+            empty[cell] = false;
         }
         chosen.push(best as u64);
     }

@@ -1,0 +1,99 @@
+//! Which cases of a conformance challenge an answer has answered so far: each case once,
+//! by its label (the `case` column) or by its inputs (an answer whose CSV writer dropped
+//! the column), and at the end the cases no row answered. Shared by the challenges of
+//! every scheme ([`ChallengeCase`]).
+
+use super::{RoundsError, CASE_COLUMN};
+use crate::conformance::ChallengeCase;
+use crate::fields::Excerpt;
+use std::collections::HashMap;
+
+/// The conformance challenge a file answers, and which of its cases the rows read so far
+/// have answered.
+pub(super) struct Answers<C: ChallengeCase> {
+    /// The `case` column; `None` when rows are matched to cases by their inputs.
+    pub(super) column: Option<usize>,
+    cases: Vec<C>,
+    by_label: HashMap<String, usize>,
+    by_inputs: HashMap<C::Inputs, usize>,
+    /// The line answering each case.
+    answered: Vec<Option<u64>>,
+}
+
+impl<C: ChallengeCase> Answers<C> {
+    /// The answers to `cases`, read by the `case` column `column` or, without one, by inputs.
+    pub(super) fn new(column: Option<usize>, cases: Vec<C>) -> Self {
+        let by_label = cases.iter().enumerate().map(|(i, case)| (case.label().to_owned(), i)).collect();
+        let by_inputs = cases.iter().enumerate().map(|(i, case)| (case.inputs(), i)).collect();
+        let answered = vec![None; cases.len()];
+        Self { column, cases, by_label, by_inputs, answered }
+    }
+
+    /// The case whose round these inputs are, if any.
+    pub(super) fn case_of(&self, inputs: &C::Inputs) -> Option<usize> {
+        self.by_inputs.get(inputs).copied()
+    }
+
+    /// The case a row at `line` answers, by its label; each case once.
+    pub(super) fn answer(&mut self, label: &str, line: u64) -> Result<&C, RoundsError> {
+        let Some(&index) = self.by_label.get(label) else {
+            return Err(RoundsError::BadField {
+                line,
+                column: CASE_COLUMN,
+                problem: format!(
+                    "'{}' is not a case of this fairaudit version's conformance challenge",
+                    Excerpt(label)
+                ),
+            });
+        };
+        self.answer_index(index, line)
+    }
+
+    /// Case `index` answered by the row at `line`; each case once.
+    pub(super) fn answer_index(&mut self, index: usize, line: u64) -> Result<&C, RoundsError> {
+        if let Some(first) = self.answered[index] {
+            let label = self.cases[index].label();
+            let problem = match self.column {
+                Some(_) => format!("'{}' is answered twice (first on line {first})", Excerpt(label)),
+                None => format!("the round of case '{label}' is answered twice (first on line {first})"),
+            };
+            return Err(RoundsError::BadField { line, column: CASE_COLUMN, problem });
+        }
+        self.answered[index] = Some(line);
+        Ok(&self.cases[index])
+    }
+
+    /// The groups (games) the file answers, in the challenge's order: those of the
+    /// answered cases, or every group when nothing was answered (an empty answer answers
+    /// nothing, and must not pass).
+    pub(super) fn groups(&self) -> Vec<&'static str> {
+        let mut all: Vec<&'static str> = Vec::new();
+        let mut answered: Vec<&'static str> = Vec::new();
+        for (case, line) in self.cases.iter().zip(&self.answered) {
+            if !all.contains(&case.group()) {
+                all.push(case.group());
+            }
+            if line.is_some() && !answered.contains(&case.group()) {
+                answered.push(case.group());
+            }
+        }
+        let order = |group: &&str| all.iter().position(|g| g == group);
+        answered.sort_by_key(order);
+        if answered.is_empty() {
+            all
+        } else {
+            answered
+        }
+    }
+
+    /// Cases of the answered groups with no row.
+    pub(super) fn unanswered(&self) -> Vec<&C> {
+        let groups = self.groups();
+        self.cases
+            .iter()
+            .zip(&self.answered)
+            .filter(|(case, line)| line.is_none() && groups.contains(&case.group()))
+            .map(|(case, _)| case)
+            .collect()
+    }
+}
