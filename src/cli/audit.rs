@@ -240,6 +240,7 @@ pub(super) fn staged_csv(
 }
 
 pub fn run(args: AuditArgs) -> Result<Verdict> {
+    super::args::refuse_crash_scheme(args.scheme, "audit")?;
     if args.scheme == Some(SchemeId::Stake) {
         return super::audit_stake::run(args);
     }

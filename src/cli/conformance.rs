@@ -56,6 +56,9 @@ pub fn run(args: ConformanceArgs) -> Result<Verdict> {
             let counts: Vec<(&str, usize)> = groups.iter().map(|&group| (group, count(group))).collect();
             (stake_challenge_table(&cases), counts, stake_rows(&cases))
         }
+        scheme @ (SchemeId::BustabitV1 | SchemeId::Roobet) => {
+            bail!("scheme {scheme} has no conformance challenge yet: verify its games with verify --rounds (docs/schemes.md)")
+        }
     };
     match args.out {
         Some(dir) => write_challenge(&dir, args.force, &table, &counts)?,

@@ -8,9 +8,11 @@ use anyhow::{bail, Result};
 use clap::Args;
 use fairaudit::games::GameId;
 use fairaudit::rtp::claims::{Claim, ClaimVerdict, BUILTIN_CLAIMS_PATH};
+use fairaudit::rtp::crash::{cash_out_rtp, instant_probability, TARGETS};
 use fairaudit::rtp::decimal::{format_fixed, format_fraction, format_trimmed, Percent};
 use fairaudit::rtp::paytable::ILLUSTRATIVE_LABEL;
 use fairaudit::rtp::{check_claim, exact_rtp, ExactRtp, Paytable};
+use fairaudit::scheme::crash::CrashVariant;
 use fairaudit::scheme::stake::StakeGame;
 use fairaudit::scheme::SchemeId;
 use num_rational::BigRational;
@@ -19,8 +21,9 @@ use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct RtpArgs {
-    /// The provably-fair scheme: sha3 (SPEC.md, the default) or stake (the HMAC-SHA256
-    /// family: roulette, limbo and plinko, one --game a run).
+    /// The provably-fair scheme: sha3 (SPEC.md, the default), stake (the HMAC-SHA256
+    /// family: roulette, limbo and plinko, one --game a run), or bustabit-v1 or roobet
+    /// (crash: each cash-out target).
     #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
     scheme: Option<SchemeId>,
     /// The game: keno, roulette-european or roulette-american; repeat for several
@@ -47,6 +50,9 @@ const PLACES: usize = 6;
 pub fn run(args: RtpArgs) -> Result<Verdict> {
     if args.scheme == Some(SchemeId::Stake) {
         return run_stake(&args);
+    }
+    if let Some(variant) = args.scheme.and_then(SchemeId::crash_variant) {
+        return run_crash(&args, variant);
     }
     if args.params.is_some() {
         bail!("--params gives a game's parameters in scheme stake; the games of scheme sha3 take none");
@@ -131,6 +137,44 @@ fn run_stake(args: &RtpArgs) -> Result<Verdict> {
                 Percent::of_fraction(&bet.advertised).text(),
                 format_fixed(&points, 10),
                 format_fraction(&bet.rtp),
+            ]
+        })
+        .collect();
+    for line in aligned(&header, &rows) {
+        outln!("{line}");
+    }
+    Ok(Verdict::Clean)
+}
+
+/// `rtp --scheme bustabit-v1|roobet`: each cash-out target's exact return over the 2^256
+/// digests, and what each rule takes (docs/schemes.md).
+fn run_crash(args: &RtpArgs, variant: CrashVariant) -> Result<Verdict> {
+    let scheme = args.scheme.expect("a crash scheme");
+    if args.paytable.is_some() || args.claims.is_some() || args.params.is_some() {
+        bail!("--paytable, --claims and --params are not for scheme {scheme}: a crash bet pays its cash-out target");
+    }
+    if args.games.iter().any(|game| game != "crash") {
+        bail!("scheme {scheme} has one game, crash");
+    }
+    let m = variant.instant_divisor();
+    outln!("{scheme} crash: exact return of a cash-out at each target over the 2^256 equally likely HMAC digests");
+    outln!(
+        "a cash-out at T pays T when the crash point reaches T; 1 game in {m} crashes at once (shown {}: exactly {}% of the digests), and the formula floor((100 e - h) / (e - h)) reaches T for h >= h_T",
+        variant.shown(fairaudit::scheme::crash::CrashPoint::Instant),
+        Percent::of_fraction(&instant_probability(variant)).text(),
+    );
+    let header = ["cash_out", "h_T", "win_%", "rtp_%", "house_edge_%"];
+    let rows: Vec<Vec<String>> = TARGETS
+        .iter()
+        .map(|&target| {
+            let bet = cash_out_rtp(variant, target);
+            let edge = BigRational::from_integer(1.into()) - &bet.rtp;
+            vec![
+                format!("{}.{:02}x", target / 100, target % 100),
+                bet.threshold.to_string(),
+                Percent::of_fraction(&bet.win_probability).text(),
+                Percent::of_fraction(&bet.rtp).text(),
+                Percent::of_fraction(&edge).text(),
             ]
         })
         .collect();

@@ -266,6 +266,7 @@ fn dry_run(args: &SweepArgs) -> Result<Verdict> {
 }
 
 pub fn run(args: SweepArgs) -> Result<Verdict> {
+    super::args::refuse_crash_scheme(args.scheme, "sweep")?;
     if args.scheme == Some(SchemeId::Stake) {
         return super::sweep_stake::run(args);
     }

@@ -11,6 +11,7 @@ use fairaudit::columns::CsvLayout;
 use fairaudit::fields::Shown;
 use fairaudit::games::GameId;
 use fairaudit::report::{csv_writer, spreadsheet_safe};
+use fairaudit::scheme::crash::{self, CrashVariant};
 use fairaudit::scheme::stake::{self, StakeGame};
 use fairaudit::scheme::SchemeId;
 use fairaudit::verify::schemes::PARAMS_COLUMN;
@@ -19,12 +20,14 @@ use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// The provably-fair scheme: sha3 (SPEC.md, the default) or stake (the HMAC-SHA256
-    /// family). With --rounds: the scheme of a file without a `scheme` column.
+    /// The provably-fair scheme: sha3 (SPEC.md, the default), stake (the HMAC-SHA256
+    /// family), bustabit-v1 or roobet (crash games from a hash chain: the server seed is
+    /// the game hash, the client seed the salt, the nonce the game number). With
+    /// --rounds: the scheme of a file without a `scheme` column.
     #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
     scheme: Option<SchemeId>,
     /// The game: keno, roulette-european or roulette-american; with --scheme stake: dice,
-    /// limbo, keno, roulette, plinko or mines.
+    /// limbo, keno, roulette, plinko or mines; with a crash scheme: crash.
     #[arg(long, value_name = "G", required_unless_present = "rounds")]
     game: Option<String>,
     /// The game's parameters as compact JSON (--scheme stake): {"variant":"fair"} for
@@ -87,6 +90,9 @@ fn verify_one(args: VerifyArgs) -> Result<Verdict> {
     if scheme == SchemeId::Stake {
         return verify_one_stake(&args, name, server, client, nonce);
     }
+    if let Some(variant) = scheme.crash_variant() {
+        return verify_one_crash(&args, scheme, variant, name, server, client, nonce);
+    }
     let game: GameId =
         name.parse().map_err(|error: fairaudit::games::UnknownGame| match stake::GAMES.contains(&name) {
             true => anyhow::anyhow!("--game {name} is a game of scheme stake; pass --scheme stake"),
@@ -137,6 +143,54 @@ fn verify_one_stake(
     outln!("result:          {}", round.result);
     outln!("floats used:     {}", round.floats_used);
     Ok(check_commitment(args.commitment.as_deref(), &round.commitment))
+}
+
+/// One crash game (`--scheme bustabit-v1|roobet --game crash`): the server seed is the
+/// game's hash, the client seed the salt, the nonce the game's number.
+fn verify_one_crash(
+    args: &VerifyArgs,
+    scheme: SchemeId,
+    variant: CrashVariant,
+    name: &str,
+    hash: &str,
+    salt: &str,
+    game: u64,
+) -> Result<Verdict> {
+    if name != "crash" {
+        bail!("unknown game '{}' of scheme {scheme} (expected crash)", fairaudit::fields::Excerpt(name));
+    }
+    if args.params.is_some() {
+        bail!("--params gives a game's parameters in scheme stake; crash of scheme {scheme} takes none");
+    }
+    if !crash::is_game_hash(hash) {
+        bail!("--server-seed '{}' is not a game hash of scheme {scheme}: 64 lowercase hex digits, as the chain writes them", fairaudit::fields::Excerpt(hash));
+    }
+    if salt != variant.salt() {
+        errln!("note: the salt is not the one of {scheme}'s seeding event ({}); the crash point is computed with the salt given", variant.salt());
+    }
+    let digest = crash::game_digest(hash, salt);
+    let divisor = variant.instant_divisor();
+    let rest = crash::digest_mod(&digest, divisor);
+    let point = crash::point_of_digest(variant, &digest);
+    let previous = crash::previous_hash(hash);
+    outln!("scheme:          {scheme}");
+    outln!("game:            crash");
+    outln!("game number:     {game}");
+    outln!("game hash:       {hash}");
+    // The hash before it in the chain: game n - 1's, or the published hash at the end.
+    outln!("hashes to:       {previous} (SHA-256 of the game hash's text)");
+    outln!("HMAC-SHA256:     {}", String::from_utf8_lossy(&fairaudit::chain::hex_lower(&digest)));
+    match point {
+        crash::CrashPoint::Instant => outln!("instant crash:   yes (the digest is a multiple of {divisor})"),
+        crash::CrashPoint::Hundredths(_) => {
+            outln!(
+                "instant crash:   no (the digest is {rest} modulo {divisor}); top 52 bits h = {}",
+                crash::top_bits(&digest)
+            )
+        }
+    }
+    outln!("result:          {}", variant.shown(point));
+    Ok(check_commitment(args.commitment.as_deref(), &previous))
 }
 
 /// Compares the commitment given with the server seed's, saying which.
@@ -197,11 +251,14 @@ fn verify_file(
                 Some(case) => format!("line {} ({case})", m.line),
                 None => format!("line {}", m.line),
             };
-            // In a challenge, an input that differs is compared with the challenge's.
-            let source = if REQUIRED.contains(&m.field) || m.field == PARAMS_COLUMN {
-                "the challenge has"
-            } else {
-                "computed"
+            let source = match m.field {
+                // In a challenge, an input that differs is compared with the challenge's.
+                field if challenge && (REQUIRED.contains(&field) || field == PARAMS_COLUMN) => {
+                    "the challenge has"
+                }
+                // Outside one, a crash game's hash is compared with its neighbour's in the chain.
+                "server_seed" => "the chain link needs",
+                _ => "computed",
             };
             if m.field == CASE_COLUMN {
                 outln!("{at}: {NO_CASE} (seeds and nonce must be passed on unchanged)");

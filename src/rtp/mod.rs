@@ -13,6 +13,7 @@
 //! roulette bets and the pockets each covers are in [`roulette_bets`].
 
 pub mod claims;
+pub mod crash;
 pub mod decimal;
 pub mod empirical;
 pub mod exact;

@@ -9,9 +9,12 @@
 //!   Keno 10-of-40 and European and American roulette ([`crate::chain`], [`crate::games`]).
 //! - [`SchemeId::Stake`]: the HMAC-SHA256 family that Stake published and many operators
 //!   copy ([`stake`]), with dice, limbo, Keno, roulette, plinko and mines.
+//! - [`SchemeId::BustabitV1`] and [`SchemeId::Roobet`]: crash games played from a hash
+//!   chain ([`crash`]).
 //!
 //! Adding a scheme is one module here, its games, and its vectors.
 
+pub mod crash;
 pub mod stake;
 
 use std::fmt;
@@ -26,17 +29,23 @@ pub enum SchemeId {
     Sha3,
     /// The HMAC-SHA256 family of Stake and its copies.
     Stake,
+    /// bustabit v1's crash game: a SHA-256 hash chain, 1 game in 101 crashing at once.
+    BustabitV1,
+    /// Roobet's crash game: bustabit v1's chain and formula, 1 game in 25 crashing at once.
+    Roobet,
 }
 
 impl SchemeId {
     /// Every scheme, the default first.
-    pub const ALL: [SchemeId; 2] = [SchemeId::Sha3, SchemeId::Stake];
+    pub const ALL: [SchemeId; 4] = [SchemeId::Sha3, SchemeId::Stake, SchemeId::BustabitV1, SchemeId::Roobet];
 
     /// The name used on the command line and in files.
     pub const fn name(self) -> &'static str {
         match self {
             SchemeId::Sha3 => "sha3",
             SchemeId::Stake => "stake",
+            SchemeId::BustabitV1 => "bustabit-v1",
+            SchemeId::Roobet => "roobet",
         }
     }
 
@@ -45,6 +54,7 @@ impl SchemeId {
         match self {
             SchemeId::Sha3 => &["keno", "roulette-european", "roulette-american"],
             SchemeId::Stake => &stake::GAMES,
+            SchemeId::BustabitV1 | SchemeId::Roobet => &crash::GAMES,
         }
     }
 
@@ -57,6 +67,21 @@ impl SchemeId {
             SchemeId::Stake => {
                 "SHA-256 commitment, HMAC-SHA256(server seed, client:nonce:round) bytes, 4 bytes to a float in [0, 1)"
             }
+            SchemeId::BustabitV1 => {
+                "SHA-256 hash chain of hex text, HMAC-SHA256(game hash, salt), instant crash 1 in 101 (0.00), 52-bit formula"
+            }
+            SchemeId::Roobet => {
+                "SHA-256 hash chain of hex text, HMAC-SHA256(game hash, salt), instant crash 1 in 25 (1.00), 52-bit formula"
+            }
+        }
+    }
+
+    /// The crash variant of a crash scheme.
+    pub const fn crash_variant(self) -> Option<crash::CrashVariant> {
+        match self {
+            SchemeId::BustabitV1 => Some(crash::CrashVariant::BustabitV1),
+            SchemeId::Roobet => Some(crash::CrashVariant::Roobet),
+            _ => None,
         }
     }
 }
@@ -69,7 +94,7 @@ impl fmt::Display for SchemeId {
 
 /// The error for a scheme name that is none of the known ones.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown scheme '{}' (expected sha3 or stake)", crate::fields::Excerpt(.0))]
+#[error("unknown scheme '{}' (expected sha3, stake, bustabit-v1 or roobet)", crate::fields::Excerpt(.0))]
 pub struct UnknownScheme(pub String);
 
 impl FromStr for SchemeId {
@@ -95,7 +120,7 @@ mod tests {
         assert_eq!(SchemeId::default(), SchemeId::Sha3);
         assert_eq!(
             "Stake".parse::<SchemeId>().unwrap_err().to_string(),
-            "unknown scheme 'Stake' (expected sha3 or stake)"
+            "unknown scheme 'Stake' (expected sha3, stake, bustabit-v1 or roobet)"
         );
     }
 }

@@ -9,10 +9,10 @@
 //! the order ([`crate::sweep::stake`] runs the chunks in parallel).
 
 use crate::scheme::stake::cells::{
-    coarse_cell, coarse_cells, draw_indices, low_values, outcome_cell, outcome_cells, step_sizes,
+    coarse_cell, coarse_cells, low_values, outcome_cell, outcome_cells, step_sizes,
 };
 use crate::scheme::stake::stream::{Floats, SeedPair};
-use crate::scheme::stake::{StakeGame, StakeOutcome};
+use crate::scheme::stake::StakeGame;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
@@ -124,8 +124,11 @@ impl Counter {
 
 /// The tally of the rounds of `nonces` counted through the games' own play and the draws'
 /// indices recovered from the draws (slower: tests hold [`Counter::count`] and the
-/// parallel sweep equal to it).
-pub fn tally_by_replay(game: &StakeGame, pair: &SeedPair, nonces: Range<u64>) -> StakeTally {
+/// parallel sweep equal to it). Test-only: the sweep counts through [`Counter`].
+#[cfg(test)]
+pub(crate) fn tally_by_replay(game: &StakeGame, pair: &SeedPair, nonces: Range<u64>) -> StakeTally {
+    use crate::scheme::stake::cells::draw_indices;
+    use crate::scheme::stake::StakeOutcome;
     let mut tally = StakeTally::empty(game);
     let coarse = coarse_cells(game);
     let mut first_of_pair = None;

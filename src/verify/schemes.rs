@@ -16,6 +16,7 @@ use crate::columns::{LfLines, Located};
 use crate::conformance::stake::{challenge as stake_challenge, StakeCase, GROUPS as STAKE_GROUPS};
 use crate::fields::{parse_digest, parse_nonce, Excerpt};
 use crate::games::{parse, GameId};
+use crate::scheme::crash::{self, CrashVariant};
 use crate::scheme::stake::{self, SeedPair, StakeGame};
 use crate::scheme::SchemeId;
 use std::io::Read;
@@ -32,6 +33,7 @@ const REQUIRED: [&str; 5] = ["game", "server_seed", "client_seed", "nonce", "res
 enum Prepared {
     Sha3(RoundHasher),
     Stake(SeedPair),
+    Crash(CrashVariant),
 }
 
 /// Streams a rounds file whose rows name their scheme (or are all of the scheme given),
@@ -63,6 +65,8 @@ pub struct SchemeRoundsChecker<R: Read> {
     stake_challenge_pairs: std::collections::HashSet<(String, String)>,
     /// The last seed pair: its scheme, seeds, prepared state and commitment.
     cached: Option<(SchemeId, String, String, Prepared, String)>,
+    /// The last crash game read: its scheme, salt, number and hash (for the chain link).
+    last_crash_game: Option<(SchemeId, String, u64, String)>,
 }
 
 impl<R: Read> SchemeRoundsChecker<R> {
@@ -102,6 +106,7 @@ impl<R: Read> SchemeRoundsChecker<R> {
             challenge_pairs: super::derived_pairs(),
             stake_challenge_pairs: stake_derived_pairs(),
             cached: None,
+            last_crash_game: None,
         };
         if checker.answers.is_none() {
             checker.read_ahead = super::read_first_row(&mut checker.reader, &mut checker.record);
@@ -208,11 +213,12 @@ impl<R: Read> SchemeRoundsChecker<R> {
             }
         } else {
             let pair = (server.to_owned(), client.to_owned());
-            let (pairs, challenge) = match scheme {
-                SchemeId::Sha3 => (&self.challenge_pairs, "the conformance challenge: answer it in its own format (SPEC §7 columns, no scheme column)"),
-                SchemeId::Stake => (&self.stake_challenge_pairs, "the stake conformance challenge, in a file whose first row is not one: answer the challenge in its own order (keep its `case` column)"),
+            let challenge = match scheme {
+                SchemeId::Sha3 => Some((&self.challenge_pairs, "the conformance challenge: answer it in its own format (SPEC §7 columns, no scheme column)")),
+                SchemeId::Stake => Some((&self.stake_challenge_pairs, "the stake conformance challenge, in a file whose first row is not one: answer the challenge in its own order (keep its `case` column)")),
+                SchemeId::BustabitV1 | SchemeId::Roobet => None,
             };
-            if pairs.contains(&pair) {
+            if let Some((_, challenge)) = challenge.filter(|(pairs, _)| pairs.contains(&pair)) {
                 return Err(bad("server_seed", format!("a seed pair of {challenge}")));
             }
         }
@@ -234,6 +240,16 @@ impl<R: Read> SchemeRoundsChecker<R> {
                 }
                 SchemeId::Stake => {
                     (Prepared::Stake(SeedPair::new(server, client)), stake::commitment(server))
+                }
+                SchemeId::BustabitV1 | SchemeId::Roobet => {
+                    if !crash::is_game_hash(server) {
+                        return Err(bad(
+                            "server_seed",
+                            format!("'{}' is not a game hash of scheme {scheme}: 64 lowercase hex digits, as the chain writes them", Excerpt(server)),
+                        ));
+                    }
+                    let variant = scheme.crash_variant().expect("a crash scheme");
+                    (Prepared::Crash(variant), crash::previous_hash(server))
                 }
             };
             self.cached = Some((scheme, server.to_owned(), client.to_owned(), prepared, commitment));
@@ -281,6 +297,29 @@ impl<R: Read> SchemeRoundsChecker<R> {
                 }
                 round.result
             }
+            Prepared::Crash(variant) => {
+                if !crash::GAMES.contains(&game_name) {
+                    return Err(bad(
+                        "game",
+                        format!("unknown game '{}' of scheme {scheme} (expected crash)", Excerpt(game_name)),
+                    ));
+                }
+                if !params.is_empty() {
+                    return Err(bad(
+                        PARAMS_COLUMN,
+                        format!("crash of scheme {scheme} takes no parameters, got '{}'", Excerpt(params)),
+                    ));
+                }
+                let shown = variant.shown(crash::crash_point(*variant, server, client));
+                if !given_result.is_empty() {
+                    let read = crash::read_shown(given_result).map_err(|problem| bad("result", problem))?;
+                    if read != crash::read_shown(&shown).expect("shown in its own form") {
+                        mismatches.push(mismatch(line, "result", given_result, &shown));
+                    }
+                }
+                check_link(&mut self.last_crash_game, scheme, line, server, client, nonce, &mut mismatches);
+                shown
+            }
         };
         // A row must state something: an empty result is a wrong one.
         if given_result.is_empty() {
@@ -291,14 +330,57 @@ impl<R: Read> SchemeRoundsChecker<R> {
             let what = match scheme {
                 SchemeId::Sha3 => "a commitment (SHA3-256 of the server seed)",
                 SchemeId::Stake => "a commitment (SHA-256 of the server seed)",
+                SchemeId::BustabitV1 | SchemeId::Roobet => {
+                    "a commitment (the previous game's hash: SHA-256 of the game hash's text)"
+                }
             };
             if parse_digest(given_commitment, what).map_err(|p| bad("commitment", in_case(p)))? != *commitment
             {
                 mismatches.push(mismatch(line, "commitment", given_commitment, commitment));
             }
         }
-        Ok(RowCheck { line, mismatches, beyond_reference: beyond_reference(nonce), case: case_label })
+        // A crash game's nonce is its number in the chain, not a JavaScript nonce.
+        let beyond = beyond_reference(nonce) && scheme.crash_variant().is_none();
+        Ok(RowCheck { line, mismatches, beyond_reference: beyond, case: case_label })
     }
+}
+
+/// Checks the chain link between this crash game and the row before it, when that row
+/// is the game just before or just after it in the same chain (the same scheme and
+/// salt): game n - 1's hash is SHA-256 of game n's hash's text. A broken link is a
+/// mismatch on `server_seed` naming the hash the neighbour calls for.
+fn check_link(
+    last_crash_game: &mut Option<(SchemeId, String, u64, String)>,
+    scheme: SchemeId,
+    line: u64,
+    hash: &str,
+    salt: &str,
+    game: u64,
+    mismatches: &mut Vec<super::Mismatch>,
+) {
+    if let Some((last_scheme, last_salt, last_game, last_hash)) = last_crash_game.as_ref() {
+        if *last_scheme == scheme && last_salt == salt {
+            let expected = if last_game.checked_sub(1) == Some(game) {
+                Some(crash::previous_hash(last_hash))
+            } else if game.checked_sub(1) == Some(*last_game) && crash::previous_hash(hash) != *last_hash {
+                // Game n's hash is not checked from game n - 1's: say which link broke.
+                mismatches.push(super::Mismatch {
+                    line,
+                    field: "server_seed",
+                    file_value: hash.to_owned(),
+                    computed_value: format!("a hash whose SHA-256 is game {last_game}'s, {last_hash}"),
+                });
+                None
+            } else {
+                None
+            };
+            if let Some(expected) = expected.filter(|expected| expected != hash) {
+                let named = format!("{expected} (SHA-256 of game {last_game}'s hash)");
+                mismatches.push(mismatch(line, "server_seed", hash, &named));
+            }
+        }
+    }
+    *last_crash_game = Some((scheme, salt.to_owned(), game, hash.to_owned()));
 }
 
 /// The seed pairs of the stake challenge's cases derived from its master seed: seeds no

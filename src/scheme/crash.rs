@@ -1,0 +1,202 @@
+//! Crash games played from a hash chain: bustabit v1 and Roobet.
+//!
+//! The operator commits to a whole sequence of games at once: a chain of SHA-256 hashes in
+//! which each game's hash is the SHA-256 of the next game's hash (as its 64-character
+//! lowercase hex text: both operators hash text, not bytes), played in reverse, the last
+//! hash of the chain published before play. A game's crash point comes from
+//! HMAC-SHA256(key = the game hash as hex text, message = a public salt, the hash of a
+//! Bitcoin block chosen before it was mined): when the digest, as a 256-bit number, is a
+//! multiple of the instant-crash divisor (101 for bustabit v1, 25 for Roobet) the game
+//! crashes at once; otherwise, with `h` the digest's top 52 bits and `e = 2^52`, the crash
+//! point in hundredths is `floor((100 e - h) / (e - h))`, computed in 64-bit floats as the
+//! operators' JavaScript computes it. Where each line comes from: docs/schemes.md.
+//!
+//! ```
+//! use fairaudit::scheme::crash::{crash_point, previous_hash, CrashVariant};
+//! let game = "45c7aac99b649ed50b255430e66e63e0c581e199702d3cd25f94284be3a10b29";
+//! let point = crash_point(CrashVariant::BustabitV1, game, CrashVariant::BustabitV1.salt());
+//! assert_eq!(CrashVariant::BustabitV1.shown(point), "1.56");
+//! assert_eq!(previous_hash(game).len(), 64);
+//! ```
+
+use hmac::{Hmac, Mac};
+use sha2::{Digest, Sha256};
+
+/// The game a crash scheme plays.
+pub const GAMES: [&str; 1] = ["crash"];
+
+/// A crash scheme: the instant-crash rule, how an instant crash is shown, the salt of its
+/// published seeding event, and how games are numbered along the chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CrashVariant {
+    /// bustabit v1 (2015 to 2018, the moneypot code): 1 game in 101 crashes at once,
+    /// shown 0.00.
+    BustabitV1,
+    /// Roobet (from December 2019): 1 game in 25 crashes at once, shown 1.00.
+    Roobet,
+}
+
+/// A game's crash point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CrashPoint {
+    /// The digest is a multiple of the instant-crash divisor: every bet loses.
+    Instant,
+    /// The multiplier in hundredths (100 = 1.00x), truncated.
+    Hundredths(u64),
+}
+
+impl CrashVariant {
+    /// Every variant.
+    pub const ALL: [CrashVariant; 2] = [CrashVariant::BustabitV1, CrashVariant::Roobet];
+
+    /// One game in this many crashes at once: the digest is a multiple of it.
+    pub const fn instant_divisor(self) -> u64 {
+        match self {
+            CrashVariant::BustabitV1 => 101,
+            CrashVariant::Roobet => 25,
+        }
+    }
+
+    /// The salt of the operator's seeding event: the hash of the Bitcoin block announced
+    /// before it was mined (bustabit v1: block 339300; Roobet: block 610546).
+    pub const fn salt(self) -> &'static str {
+        match self {
+            CrashVariant::BustabitV1 => "000000000000000007a9a31ff7f07463d91af6b5454241d5faf282e5e0fe1b3a",
+            CrashVariant::Roobet => "0000000000000000000fa3b65e43e4240d71762a5bf397d5304b2596d116859c",
+        }
+    }
+
+    /// How the operator shows an instant crash, in hundredths: bustabit stores and shows
+    /// 0 (0.00x), Roobet's verifier returns 1 (1.00x).
+    pub const fn instant_shown(self) -> u64 {
+        match self {
+            CrashVariant::BustabitV1 => 0,
+            CrashVariant::Roobet => 100,
+        }
+    }
+
+    /// The crash point as the operator shows it: two decimals, truncated.
+    pub fn shown(self, point: CrashPoint) -> String {
+        let hundredths = match point {
+            CrashPoint::Instant => self.instant_shown(),
+            CrashPoint::Hundredths(h) => h,
+        };
+        format!("{}.{:02}", hundredths / 100, hundredths % 100)
+    }
+}
+
+/// HMAC-SHA256 keyed by the game hash (its text) over the salt (its text).
+pub fn game_digest(game_hash: &str, salt: &str) -> [u8; 32] {
+    let mut mac =
+        Hmac::<Sha256>::new_from_slice(game_hash.as_bytes()).expect("HMAC takes keys of any length");
+    mac.update(salt.as_bytes());
+    mac.finalize().into_bytes().into()
+}
+
+/// The digest as a 256-bit big-endian number, modulo `m`: what the operators' `divisible`
+/// computes four hex digits at a time.
+pub fn digest_mod(digest: &[u8; 32], m: u64) -> u64 {
+    digest.iter().fold(0, |rest, &byte| (rest * 256 + u64::from(byte)) % m)
+}
+
+/// The top 52 bits of the digest (its first 13 hex digits).
+pub fn top_bits(digest: &[u8; 32]) -> u64 {
+    u64::from_be_bytes(digest[..8].try_into().expect("eight bytes")) >> 12
+}
+
+/// The crash point of a digest's top 52 bits when the game does not crash at once:
+/// `floor((100 e - h) / (e - h))` hundredths in 64-bit floats, the operators' arithmetic
+/// (`100 e - h` is rounded to a double before the division, as in JavaScript).
+pub fn formula_hundredths(h: u64) -> u64 {
+    let e = (1u64 << 52) as f64;
+    let h = h as f64;
+    ((100.0 * e - h) / (e - h)).floor() as u64
+}
+
+/// A game's crash point from its digest.
+pub fn point_of_digest(variant: CrashVariant, digest: &[u8; 32]) -> CrashPoint {
+    if digest_mod(digest, variant.instant_divisor()) == 0 {
+        CrashPoint::Instant
+    } else {
+        CrashPoint::Hundredths(formula_hundredths(top_bits(digest)))
+    }
+}
+
+/// A game's crash point from its hash (hex text) and the salt.
+pub fn crash_point(variant: CrashVariant, game_hash: &str, salt: &str) -> CrashPoint {
+    point_of_digest(variant, &game_digest(game_hash, salt))
+}
+
+/// The hash of the game before this one: SHA-256 of this game's hash as text, in
+/// lowercase hex.
+pub fn previous_hash(game_hash: &str) -> String {
+    let digest: [u8; 32] = Sha256::digest(game_hash.as_bytes()).into();
+    String::from_utf8(crate::chain::hex_lower(&digest).to_vec()).expect("hex is ASCII")
+}
+
+/// Whether `text` is a game hash as the chain writes it: 64 lowercase hex digits.
+pub fn is_game_hash(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// A crash point as the operator shows it (`1.56`, `0.00`), or what is wrong with it.
+pub fn read_shown(text: &str) -> Result<u64, String> {
+    let bad =
+        || format!("'{}' is not a crash point: two decimals, as 1.56 or 0.00", crate::fields::Excerpt(text));
+    let (whole, cents) = text.split_once('.').ok_or_else(bad)?;
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || cents.len() != 2 || !digits(cents) || (whole.len() > 1 && whole.starts_with('0')) {
+        return Err(bad());
+    }
+    let whole: u64 = whole.parse().map_err(|_| bad())?;
+    whole
+        .checked_mul(100)
+        .and_then(|w| w.checked_add(cents.parse::<u64>().expect("two digits")))
+        .ok_or_else(bad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn divisibility_is_the_whole_digest_modulo() {
+        // 2^255 mod 101 and mod 25, by repeated doubling.
+        let mut digest = [0u8; 32];
+        digest[0] = 0x80;
+        let pow = |m: u64| (0..255).fold(1u64, |x, _| x * 2 % m);
+        assert_eq!(digest_mod(&digest, 101), pow(101));
+        assert_eq!(digest_mod(&digest, 25), pow(25));
+        assert_eq!(digest_mod(&[0; 32], 101), 0);
+        assert_eq!(top_bits(&[0xff; 32]), (1 << 52) - 1);
+    }
+
+    #[test]
+    fn the_formula_at_its_edges() {
+        // h = 0 is 1.00x; the formula is 100 + 99 h / (e - h), floored.
+        assert_eq!(formula_hundredths(0), 100);
+        assert_eq!(formula_hundredths(1 << 51), 199);
+        let e = 1u64 << 52;
+        // Against exact integer arithmetic where the double is exact enough.
+        for h in [1, 12_345, 1 << 40, e / 3, e - 1_000_000] {
+            let exact = (100 * u128::from(e) - u128::from(h)) / (u128::from(e) - u128::from(h));
+            assert_eq!(u128::from(formula_hundredths(h)), exact, "h = {h}");
+        }
+        // Near the top the double rounds 100 e - h to a multiple of 64 first, as
+        // JavaScript does: (99 e + 2) / 2 floors to 99 e / 2, not 99 e / 2 + 1.
+        assert_eq!(formula_hundredths(e - 2), 99 * e / 2);
+    }
+
+    #[test]
+    fn shown_and_read_back() {
+        let v1 = CrashVariant::BustabitV1;
+        assert_eq!(v1.shown(CrashPoint::Instant), "0.00");
+        assert_eq!(CrashVariant::Roobet.shown(CrashPoint::Instant), "1.00");
+        assert_eq!(v1.shown(CrashPoint::Hundredths(123_456)), "1234.56");
+        assert_eq!(read_shown("1234.56"), Ok(123_456));
+        assert_eq!(read_shown("0.00"), Ok(0));
+        for bad in ["1.5", "01.50", "1,234.56", "", "1.", ".50", "x.00", "1.500"] {
+            assert!(read_shown(bad).is_err(), "{bad}");
+        }
+    }
+}

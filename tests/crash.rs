@@ -1,0 +1,159 @@
+//! Crash games played from a hash chain (schemes `bustabit-v1` and `roobet`): every
+//! vector of `data/vectors/crash.csv` reproduces through the library and `verify
+//! --rounds`, a changed crash point and a flipped chain link are named, one game is
+//! verified step by step, and `rtp` states each cash-out's exact return.
+
+use assert_cmd::Command;
+use fairaudit::scheme::crash::{crash_point, previous_hash, CrashPoint, CrashVariant};
+use predicates::prelude::*;
+use std::path::Path;
+
+fn fairaudit() -> Command {
+    Command::cargo_bin("fairaudit").unwrap()
+}
+
+const VECTORS: &str = "data/vectors/crash.csv";
+
+fn vectors() -> Vec<csv::StringRecord> {
+    let mut reader = csv::Reader::from_path(Path::new(env!("CARGO_MANIFEST_DIR")).join(VECTORS)).unwrap();
+    reader.records().map(Result::unwrap).collect()
+}
+
+fn variant(scheme: &str) -> CrashVariant {
+    match scheme {
+        "bustabit-v1" => CrashVariant::BustabitV1,
+        "roobet" => CrashVariant::Roobet,
+        other => panic!("{other}"),
+    }
+}
+
+#[test]
+fn every_vector_reproduces_through_the_library() {
+    let rows = vectors();
+    assert_eq!(rows.len(), 53);
+    let mut instant = [0, 0];
+    for row in &rows {
+        let variant = variant(&row[0]);
+        let point = crash_point(variant, &row[2], &row[3]);
+        assert_eq!(variant.shown(point), &row[6], "{row:?}");
+        if point == CrashPoint::Instant {
+            instant[usize::from(variant == CrashVariant::Roobet)] += 1;
+        }
+        assert!(!row[7].is_empty(), "every vector names its source");
+    }
+    // Instant crashes of both schemes, shown 0.00 and 1.00, are among them.
+    assert!(instant[0] >= 3 && instant[1] >= 3, "{instant:?}");
+    // Consecutive games are linked: game n - 1's hash is SHA-256 of game n's text.
+    let linked = rows
+        .windows(2)
+        .filter(|pair| pair[0][4].parse::<u64>().unwrap() == pair[1][4].parse::<u64>().unwrap() + 1)
+        .inspect(|pair| assert_eq!(previous_hash(&pair[0][2]), &pair[1][2]))
+        .count();
+    assert!(linked >= 38, "{linked} links");
+}
+
+#[test]
+fn every_vector_reproduces_through_verify_rounds() {
+    fairaudit()
+        .args(["verify", "--rounds", VECTORS, "--quiet"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .assert()
+        .code(0)
+        .stdout("53 rounds checked, 0 mismatches\n");
+}
+
+#[test]
+fn a_changed_crash_point_and_a_flipped_link_are_named_by_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = vectors();
+    let flipped = rows.iter().position(|row| &row[4] == "1273930").unwrap();
+    let mut fields: Vec<String> = rows[flipped].iter().map(str::to_owned).collect();
+    let last = if fields[2].ends_with('0') { '1' } else { '0' };
+    fields[2] = format!("{}{last}", &fields[2][..63]);
+    rows[flipped] = csv::StringRecord::from(fields);
+    let shaved = rows.iter().position(|row| &row[4] == "1273928").unwrap();
+    let mut fields: Vec<String> = rows[shaved].iter().map(str::to_owned).collect();
+    assert_eq!(fields[6], "81.42");
+    fields[6] = "81.41".into();
+    rows[shaved] = csv::StringRecord::from(fields);
+    let path = dir.path().join("rounds.csv");
+    let mut writer = csv::Writer::from_path(&path).unwrap();
+    writer
+        .write_record(["scheme", "game", "server_seed", "client_seed", "nonce", "params", "result", "source"])
+        .unwrap();
+    for row in &rows {
+        writer.write_record(row).unwrap();
+    }
+    writer.flush().unwrap();
+    let line = |index: usize| index + 2;
+    fairaudit()
+        .args(["verify", "--rounds"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!(
+            "line {}: server_seed: file has '{}', the chain link needs",
+            line(flipped),
+            &rows[flipped][2]
+        )))
+        .stdout(predicate::str::contains("(SHA-256 of game 1273931's hash)"))
+        .stdout(predicate::str::contains("(SHA-256 of game 1273930's hash)"))
+        .stdout(predicate::str::contains(format!(
+            "line {}: result: file has '81.41', computed '81.42'",
+            line(shaved)
+        )));
+}
+
+#[test]
+fn one_game_is_shown_step_by_step() {
+    let row = &vectors()[1];
+    fairaudit()
+        .args([
+            "verify",
+            "--scheme",
+            "bustabit-v1",
+            "--game",
+            "crash",
+            "--server-seed",
+            &row[2],
+            "--client-seed",
+            &row[3],
+            "--nonce",
+            &row[4],
+        ])
+        .args(["--commitment", &previous_hash(&row[2])])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(format!("result:          {}\n", &row[6])))
+        .stdout(predicate::str::contains("commitment check: OK"));
+    // A game hash in capitals is not the chain's text: an input error, not another game.
+    fairaudit()
+        .args(["verify", "--scheme", "roobet", "--game", "crash", "--client-seed", "s", "--nonce", "1"])
+        .args(["--server-seed", &row[2].to_uppercase()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not a game hash of scheme roobet"));
+}
+
+#[test]
+fn rtp_states_each_cash_out_and_commands_without_crash_support_refuse_it() {
+    fairaudit().args(["rtp", "--scheme", "bustabit-v1"]).assert().code(0).stdout(predicate::str::contains(
+        "      2.00x  2263115390638441  49.256182  98.512364      1.487636",
+    ));
+    fairaudit()
+        .args(["rtp", "--scheme", "roobet"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("exactly 4.000000% of the digests"));
+    for command in [
+        vec!["sweep", "--scheme", "roobet", "--nonces", "0..10"],
+        vec!["audit", "--scheme", "bustabit-v1", "--outcomes", "x.csv"],
+    ] {
+        fairaudit().args(&command).assert().code(2).stderr(predicate::str::contains("does not take scheme"));
+    }
+    fairaudit()
+        .args(["conformance", "--scheme", "roobet", "--list"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("scheme roobet has no conformance challenge yet"));
+}
