@@ -10,7 +10,8 @@
 //!
 //! - the stream: an HMAC key over 64 bytes cut to 64 instead of hashed, a hex server seed
 //!   decoded to bytes, key and message swapped, the message as `nonce:client:round`,
-//!   little-endian floats, a float from three bytes (where the fourth can matter), the
+//!   little-endian floats, a float from three bytes (where the fourth can matter), floats
+//!   held as 32-bit floats (but in plinko, where that changes one round in millions), the
 //!   nonce from 1, the round from 1, the cursor staying in block 0 (games of several
 //!   floats), seeds trimmed;
 //! - dice: rounded instead of floored, scaled by 10,000;
@@ -41,6 +42,7 @@ enum Fault {
     NonceFirst,
     LittleEndian,
     ThreeByteFloat,
+    SinglePrecision,
     NonceFromOne,
     RoundFromOne,
     CursorStaysInBlock0,
@@ -109,7 +111,17 @@ fn floats(case: &StakeCase, fault: Fault) -> impl Iterator<Item = f64> {
                     four.reverse();
                 }
                 let used = if fault == Fault::ThreeByteFloat { 3 } else { 4 };
-                four[..used].iter().enumerate().map(|(j, &b)| f64::from(b) / 256f64.powi(j as i32 + 1)).sum()
+                let float: f64 = four[..used]
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &b)| f64::from(b) / 256f64.powi(j as i32 + 1))
+                    .sum();
+                // `Math.fround`, a `Float32Array` or an `f32` holding the float.
+                if fault == Fault::SinglePrecision {
+                    f64::from(float as f32)
+                } else {
+                    float
+                }
             })
             .collect::<Vec<f64>>()
     })
@@ -284,6 +296,11 @@ fn mutants() -> Vec<Mutant> {
         if !matches!(group, "plinko" | "limbo-verifierform") {
             push(Fault::ThreeByteFloat);
         }
+        // Not plinko: 32-bit floats change about one round in four million there, past
+        // what the challenge searches (a known gap, docs/schemes.md).
+        if group != "plinko" {
+            push(Fault::SinglePrecision);
+        }
         let transpose_all = |push: &mut dyn FnMut(Fault), rows: u8, low: u8, high: u8| {
             for a in low..=high {
                 for b in a + 1..=high {
@@ -358,5 +375,5 @@ fn the_correct_implementation_passes_and_every_mutant_fails_the_challenge_alone(
     );
     let per_group: Vec<usize> =
         GROUPS.iter().map(|group| mutants.iter().filter(|m| m.group == *group).count()).collect();
-    assert_eq!(per_group, [11, 14, 12, 13, 794, 677, 743, 314], "docs/schemes.md gives these counts");
+    assert_eq!(per_group, [12, 15, 13, 14, 795, 678, 743, 315], "docs/schemes.md gives these counts");
 }

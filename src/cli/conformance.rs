@@ -6,8 +6,8 @@ use super::output::AtomicFile;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use fairaudit::conformance::stake::{self, StakeCase};
-use fairaudit::conformance::{challenge, Case, CHALLENGE_FILE};
+use fairaudit::conformance::stake;
+use fairaudit::conformance::{challenge, ChallengeCase, CHALLENGE_FILE};
 use fairaudit::games::GameId;
 use fairaudit::report::challenge::{challenge_table, stake_challenge_table};
 use fairaudit::report::Table;
@@ -46,7 +46,7 @@ pub fn run(args: ConformanceArgs) -> Result<Verdict> {
             let count = |name: &str| cases.iter().filter(|case| case.game.name() == name).count();
             let counts: Vec<(&str, usize)> =
                 games.iter().map(|game| (game.name(), count(game.name()))).collect();
-            (challenge_table(&cases), counts, sha3_rows(&cases))
+            (challenge_table(&cases), counts, rows(&cases))
         }
         SchemeId::Stake => {
             let groups = stake_groups(&args.games)?;
@@ -54,7 +54,7 @@ pub fn run(args: ConformanceArgs) -> Result<Verdict> {
             let count =
                 |group: &str| cases.iter().filter(|case| stake::group_of(&case.game) == group).count();
             let counts: Vec<(&str, usize)> = groups.iter().map(|&group| (group, count(group))).collect();
-            (stake_challenge_table(&cases), counts, stake_rows(&cases))
+            (stake_challenge_table(&cases), counts, rows(&cases))
         }
         scheme @ (SchemeId::BustabitV1 | SchemeId::Roobet) => {
             bail!("scheme {scheme} has no conformance challenge yet: verify its games with verify --rounds (docs/schemes.md)")
@@ -109,17 +109,14 @@ fn write_challenge(dir: &Path, force: bool, table: &Table, counts: &[(&str, usiz
 /// One listed case: kind, nonce, server and client seed lengths in bytes, label.
 type Row = (&'static str, u64, usize, usize, String);
 
-fn sha3_rows(cases: &[Case]) -> Vec<Row> {
+/// The listing of a challenge's cases.
+fn rows<C: ChallengeCase>(cases: &[C]) -> Vec<Row> {
     cases
         .iter()
-        .map(|c| (c.kind.name(), c.nonce, c.server_seed.len(), c.client_seed.len(), c.label.clone()))
-        .collect()
-}
-
-fn stake_rows(cases: &[StakeCase]) -> Vec<Row> {
-    cases
-        .iter()
-        .map(|c| (c.kind.name(), c.nonce, c.server_seed.len(), c.client_seed.len(), c.label.clone()))
+        .map(|c| {
+            let (server, client) = c.seeds();
+            (c.kind_name(), c.nonce(), server.len(), client.len(), c.label().to_owned())
+        })
         .collect()
 }
 

@@ -305,6 +305,12 @@ fn verify_file(
         if rounds > cases_answered {
             outln!("  and {} rows that answer no case (each a mismatch above)", rounds - cases_answered);
         }
+        // Leaving a game out is a choice (an operator without it, one limbo formula), but
+        // it must be seen: a CI job whose adapter skipped a game would otherwise pass.
+        let unjudged = checker.unjudged_games();
+        if !unjudged.is_empty() {
+            outln!("  not judged (no row answers them): {}", unjudged.join(", "));
+        }
     }
     Ok(if mismatches == 0 && unanswered.is_empty() { Verdict::Clean } else { Verdict::Finding })
 }

@@ -1,6 +1,8 @@
 //! The conformance challenge: the rounds another implementation of the chain (an
 //! operator's sampler in JavaScript, Go, Rust …) must reproduce to be bit-exact, aimed at
-//! the places where implementations go wrong.
+//! the places where implementations go wrong. This module is the default scheme's
+//! challenge; [`stake`] is the HMAC-SHA256 family's, and [`ChallengeCase`] is what
+//! `verify --rounds` judges answers to either by.
 //!
 //! [`challenge`] lists the cases: for every game, ordinary rounds, nonces at every
 //! digit-count boundary up to 2^53 − 1 (with 64-character seeds, 99999 → 100000 is also
@@ -146,6 +148,12 @@ pub trait ChallengeCase {
     fn group(&self) -> &'static str;
     /// The round's inputs.
     fn inputs(&self) -> Self::Inputs;
+    /// The name of what the case is aimed at, in listings.
+    fn kind_name(&self) -> &'static str;
+    /// The round's nonce.
+    fn nonce(&self) -> u64;
+    /// The round's server and client seeds.
+    fn seeds(&self) -> (&str, &str);
 }
 
 impl ChallengeCase for Case {
@@ -161,6 +169,18 @@ impl ChallengeCase for Case {
 
     fn inputs(&self) -> Self::Inputs {
         (self.game, self.server_seed.clone(), self.client_seed.clone(), self.nonce)
+    }
+
+    fn kind_name(&self) -> &'static str {
+        self.kind.name()
+    }
+
+    fn nonce(&self) -> u64 {
+        self.nonce
+    }
+
+    fn seeds(&self) -> (&str, &str) {
+        (&self.server_seed, &self.client_seed)
     }
 }
 

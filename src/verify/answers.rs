@@ -86,6 +86,19 @@ impl<C: ChallengeCase> Answers<C> {
         }
     }
 
+    /// The groups of the challenge no row answers, when some group is answered (an
+    /// answer is judged on the groups it answers; these are not judged at all).
+    pub(super) fn unjudged(&self) -> Vec<&'static str> {
+        let judged = self.groups();
+        let mut unjudged: Vec<&'static str> = Vec::new();
+        for case in &self.cases {
+            if !judged.contains(&case.group()) && !unjudged.contains(&case.group()) {
+                unjudged.push(case.group());
+            }
+        }
+        unjudged
+    }
+
     /// Cases of the answered groups with no row.
     pub(super) fn unanswered(&self) -> Vec<&C> {
         let groups = self.groups();

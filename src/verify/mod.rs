@@ -261,7 +261,7 @@ impl<R: Read> RoundsChecker<R> {
             cached: None,
         };
         if checker.answers.is_none() {
-            checker.read_ahead = read_first_row(&mut checker.reader, &mut checker.record);
+            checker.read_ahead = read_row(&mut checker.reader, &mut checker.record);
             if matches!(checker.read_ahead, Some(Ok(()))) {
                 let field = |i: usize| checker.record.get(i).unwrap_or("");
                 let [_, server, client, _] = checker.required;
@@ -290,6 +290,12 @@ impl<R: Read> RoundsChecker<R> {
     /// when it answers none. Empty for files that answer no challenge.
     pub fn answered_games(&self) -> Vec<&'static str> {
         self.answers.as_ref().map(Answers::groups).unwrap_or_default()
+    }
+
+    /// The games of the challenge no row answers, which are not judged (empty when the
+    /// answer answers none, and so is judged on all).
+    pub fn unjudged_games(&self) -> Vec<&'static str> {
+        self.answers.as_ref().map(Answers::unjudged).unwrap_or_default()
     }
 
     fn check_record(&mut self) -> Result<RowCheck, RoundsError> {
@@ -497,6 +503,15 @@ impl<R: Read> Rounds<R> {
         }
     }
 
+    /// The games (the stake challenge's groups) no row of an answer answers, which are
+    /// not judged; empty for files that answer no challenge.
+    pub fn unjudged_games(&self) -> Vec<&'static str> {
+        match self {
+            Rounds::Sha3(checker) => checker.unjudged_games(),
+            Rounds::Schemes(checker) => checker.unjudged_groups(),
+        }
+    }
+
     /// The games (the stake challenge's groups) an answer is judged on; empty for files
     /// that answer no challenge.
     pub fn answered_games(&self) -> Vec<&'static str> {
@@ -530,9 +545,9 @@ pub(crate) fn derived_pairs() -> std::collections::HashSet<(String, String)> {
         .collect()
 }
 
-/// Reads a file's first row ahead (to tell whether it answers a challenge): `None` for
-/// a file without rows; a malformed first row is kept, to be reported in its turn.
-fn read_first_row<R: Read>(
+/// Reads the next row into `record` (the first one ahead, to tell whether a file answers
+/// a challenge): `None` at the end; a malformed row is kept, to be reported in its turn.
+fn read_row<R: Read>(
     reader: &mut csv::Reader<crate::columns::LfLines<R>>,
     record: &mut csv::StringRecord,
 ) -> Option<Result<(), csv::Error>> {
@@ -549,7 +564,7 @@ fn next_row<R: Read>(
     reader: &mut csv::Reader<crate::columns::LfLines<R>>,
     record: &mut csv::StringRecord,
 ) -> Option<Result<(), csv::Error>> {
-    read_ahead.take().or_else(|| read_first_row(reader, record))
+    read_ahead.take().or_else(|| read_row(reader, record))
 }
 
 /// The computed side of a mismatch on `case`: a row of a challenge answer matched by

@@ -60,7 +60,7 @@ pub struct SchemeRoundsChecker<R: Read> {
     /// The stake challenge this file answers, if it answers it.
     answers: Option<Answers<StakeCase>>,
     /// The seed pairs only the conformance challenges play: answered in their own format.
-    challenge_pairs: std::collections::HashSet<(String, String)>,
+    sha3_challenge_pairs: std::collections::HashSet<(String, String)>,
     /// The same for the stake challenge.
     stake_challenge_pairs: std::collections::HashSet<(String, String)>,
     /// The last seed pair: its scheme, seeds, prepared state and commitment.
@@ -103,13 +103,13 @@ impl<R: Read> SchemeRoundsChecker<R> {
             record: csv::StringRecord::new(),
             read_ahead: None,
             answers: found.get(CASE_COLUMN).map(|column| Answers::new(Some(column), stake_cases())),
-            challenge_pairs: super::derived_pairs(),
-            stake_challenge_pairs: stake_derived_pairs(),
+            sha3_challenge_pairs: super::derived_pairs(),
+            stake_challenge_pairs: crate::conformance::stake::derived_seed_pairs(),
             cached: None,
             last_crash_game: None,
         };
         if checker.answers.is_none() {
-            checker.read_ahead = super::read_first_row(&mut checker.reader, &mut checker.record);
+            checker.read_ahead = super::read_row(&mut checker.reader, &mut checker.record);
             if matches!(checker.read_ahead, Some(Ok(()))) {
                 let field = |i: usize| checker.record.get(i).unwrap_or("").to_owned();
                 let seeds = (field(checker.required[1]), field(checker.required[2]));
@@ -136,6 +136,12 @@ impl<R: Read> SchemeRoundsChecker<R> {
     /// The groups of the stake challenge an answer is judged on; empty for other files.
     pub fn answered_groups(&self) -> Vec<&'static str> {
         self.answers.as_ref().map(Answers::groups).unwrap_or_default()
+    }
+
+    /// The groups of the stake challenge no row answers (not judged); empty for other
+    /// files and for answers that answer none.
+    pub fn unjudged_groups(&self) -> Vec<&'static str> {
+        self.answers.as_ref().map(Answers::unjudged).unwrap_or_default()
     }
 
     fn check_record(&mut self) -> Result<RowCheck, RoundsError> {
@@ -214,7 +220,7 @@ impl<R: Read> SchemeRoundsChecker<R> {
         } else {
             let pair = (server.to_owned(), client.to_owned());
             let challenge = match scheme {
-                SchemeId::Sha3 => Some((&self.challenge_pairs, "the conformance challenge: answer it in its own format (SPEC §7 columns, no scheme column)")),
+                SchemeId::Sha3 => Some((&self.sha3_challenge_pairs, "the conformance challenge: answer the challenge in its own format (SPEC §7 columns, no scheme column)")),
                 SchemeId::Stake => Some((&self.stake_challenge_pairs, "the stake conformance challenge, in a file whose first row is not one: answer the challenge in its own order (keep its `case` column)")),
                 SchemeId::BustabitV1 | SchemeId::Roobet => None,
             };
@@ -381,18 +387,6 @@ fn check_link(
         }
     }
     *last_crash_game = Some((scheme, salt.to_owned(), game, hash.to_owned()));
-}
-
-/// The seed pairs of the stake challenge's cases derived from its master seed: seeds no
-/// one else plays (the seed-length and seed-text cases' are left out: an empty seed or
-/// `café-crème` could be anyone's).
-fn stake_derived_pairs() -> std::collections::HashSet<(String, String)> {
-    use crate::conformance::stake::Kind;
-    stake_challenge(&STAKE_GROUPS)
-        .into_iter()
-        .filter(|case| !matches!(case.kind, Kind::KeyLength | Kind::MessageLength | Kind::SeedText))
-        .map(|case| (case.server_seed, case.client_seed))
-        .collect()
 }
 
 impl<R: Read> Iterator for SchemeRoundsChecker<R> {
