@@ -26,6 +26,7 @@ pub mod battery;
 pub mod bets;
 pub mod binomial_sum;
 pub mod chisquare;
+pub mod crash;
 pub mod distributions;
 pub mod frequency;
 pub mod gaps;

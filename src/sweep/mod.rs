@@ -3,6 +3,7 @@
 //! ([`checkpoint`]), mergeable across shards ([`shards`]).
 
 pub mod checkpoint;
+pub mod crash;
 pub mod runner;
 pub mod shards;
 pub mod stake;

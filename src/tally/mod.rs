@@ -13,6 +13,7 @@
 
 pub mod anchor;
 pub mod bets;
+pub mod crash;
 pub mod file;
 pub mod gaps;
 pub mod keno;

@@ -19,6 +19,8 @@
 //! assert_eq!(previous_hash(game).len(), 64);
 //! ```
 
+pub mod exact;
+
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
