@@ -160,7 +160,7 @@ fn run_crash(args: &RtpArgs, variant: CrashVariant) -> Result<Verdict> {
     let m = variant.instant_divisor();
     outln!("{scheme} crash: exact return of a cash-out at each target over the 2^256 equally likely HMAC digests");
     outln!(
-        "a cash-out at T pays T when the crash point reaches T; 1 game in {m} crashes at once (shown {}: exactly {}% of the digests), and the formula floor((100 e - h) / (e - h)) reaches T for h >= h_T",
+        "a cash-out at T pays T when the crash point reaches T; 1 game in {m} crashes at once (shown {}: {}% of the digests, to six places), and the formula floor((100 e - h) / (e - h)) reaches T for h >= h_T",
         variant.shown(fairaudit::scheme::crash::CrashPoint::Instant),
         Percent::of_fraction(&instant_probability(variant)).text(),
     );
@@ -171,7 +171,7 @@ fn run_crash(args: &RtpArgs, variant: CrashVariant) -> Result<Verdict> {
             let bet = cash_out_rtp(variant, target);
             let edge = BigRational::from_integer(1.into()) - &bet.rtp;
             vec![
-                format!("{}.{:02}x", target / 100, target % 100),
+                format!("{}x", fairaudit::scheme::crash::hundredths_text(target)),
                 bet.threshold.to_string(),
                 Percent::of_fraction(&bet.win_probability).text(),
                 Percent::of_fraction(&bet.rtp).text(),

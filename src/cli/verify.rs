@@ -14,7 +14,7 @@ use fairaudit::report::{csv_writer, spreadsheet_safe};
 use fairaudit::scheme::crash::{self, CrashVariant};
 use fairaudit::scheme::stake::{self, StakeGame};
 use fairaudit::scheme::SchemeId;
-use fairaudit::verify::schemes::PARAMS_COLUMN;
+use fairaudit::verify::schemes::{MAX_WALK, PARAMS_COLUMN};
 use fairaudit::verify::{replay, Rounds, ALL_FIELDS, CASE_COLUMN, NO_CASE, REQUIRED};
 use std::path::PathBuf;
 
@@ -165,8 +165,11 @@ fn verify_one_crash(
     if !crash::is_game_hash(hash) {
         bail!("--server-seed '{}' is not a game hash of scheme {scheme}: 64 lowercase hex digits, as the chain writes them", fairaudit::fields::Excerpt(hash));
     }
-    if salt != variant.salt() {
-        errln!("note: the salt is not the one of {scheme}'s seeding event ({}); the crash point is computed with the salt given", variant.salt());
+    if !variant.published_salts().contains(&salt) {
+        errln!("note: the salt is none of {scheme}'s published seeding events' ({}); the crash point is computed with the salt given", variant.published_salts().join(", "));
+    }
+    if variant == CrashVariant::BustabitV1 && game < 1_000_000 {
+        errln!("note: bustabit v1's provably fair games start at 1,000,000 (its published hash is the sentinel game 999,999); the game number is not checked against the chain here");
     }
     let digest = crash::game_digest(hash, salt);
     let divisor = variant.instant_divisor();
@@ -300,6 +303,16 @@ fn verify_file(
         errln!("{BEYOND_REFERENCE_NOTE} ({beyond} rounds)");
     }
     outln!("{rounds} rounds checked, {mismatches} mismatches");
+    if let Some(links) = checker.chain_links().filter(|links| links.rows > 0) {
+        outln!(
+            "crash games: {} of {} checked against the game on the row before them; the others stand alone (another chain, or more than {MAX_WALK} games away)",
+            links.linked,
+            links.rows
+        );
+        if links.other_salts > 0 {
+            outln!("note: {} crash rows use a salt that is none of the published seeding events' (docs/schemes.md)", links.other_salts);
+        }
+    }
     if challenge {
         print_challenge_summary(&checker.answered_games(), cases_answered, &failed, &unanswered);
         if rounds > cases_answered {

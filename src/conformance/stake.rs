@@ -240,8 +240,8 @@ fn usual_game(group: &str) -> StakeGame {
     }
 }
 
-/// Every parameter setting of a group other than its usual one's: plinko's rows (its risk
-/// levels in turn: they change the payout, not the bucket) and mines' counts.
+/// Every parameter setting of a group with parameters: plinko's rows (its risk levels in
+/// turn: they change the payout, not the bucket) and mines' counts.
 fn other_settings(group: &str) -> Vec<StakeGame> {
     let risks = [Risk::Low, Risk::Medium, Risk::High, Risk::Expert];
     match group {

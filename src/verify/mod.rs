@@ -493,6 +493,14 @@ impl<R: Read> Rounds<R> {
         }
     }
 
+    /// The chain links between a scheme file's crash rows; `None` for SPEC §7 files.
+    pub fn chain_links(&self) -> Option<&schemes::ChainLinks> {
+        match self {
+            Rounds::Sha3(_) => None,
+            Rounds::Schemes(checker) => Some(checker.chain_links()),
+        }
+    }
+
     /// The labels of the cases no row answered ([`RoundsChecker::unanswered`],
     /// [`SchemeRoundsChecker::unanswered`]); empty for files that answer no challenge.
     pub fn unanswered(&self) -> Vec<&str> {

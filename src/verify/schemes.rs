@@ -10,7 +10,7 @@
 //! ([`RoundsError::BadField`]), as in the SPEC §7 checker, not a mismatch.
 
 use super::answers::Answers;
-use super::{mismatch, replay_outcome, RoundsError, RowCheck, CASE_COLUMN};
+use super::{mismatch, replay_outcome, Mismatch, RoundsError, RowCheck, CASE_COLUMN};
 use crate::chain::{beyond_reference, RoundHasher};
 use crate::columns::{LfLines, Located};
 use crate::conformance::stake::{challenge as stake_challenge, StakeCase, GROUPS as STAKE_GROUPS};
@@ -65,8 +65,8 @@ pub struct SchemeRoundsChecker<R: Read> {
     stake_challenge_pairs: std::collections::HashSet<(String, String)>,
     /// The last seed pair: its scheme, seeds, prepared state and commitment.
     cached: Option<(SchemeId, String, String, Prepared, String)>,
-    /// The last crash game read: its scheme, salt, number and hash (for the chain link).
-    last_crash_game: Option<(SchemeId, String, u64, String)>,
+    /// The chain links between crash rows.
+    links: ChainLinks,
 }
 
 impl<R: Read> SchemeRoundsChecker<R> {
@@ -106,7 +106,7 @@ impl<R: Read> SchemeRoundsChecker<R> {
             sha3_challenge_pairs: super::derived_pairs(),
             stake_challenge_pairs: crate::conformance::stake::derived_seed_pairs(),
             cached: None,
-            last_crash_game: None,
+            links: ChainLinks::default(),
         };
         if checker.answers.is_none() {
             checker.read_ahead = super::read_row(&mut checker.reader, &mut checker.record);
@@ -131,6 +131,11 @@ impl<R: Read> SchemeRoundsChecker<R> {
     /// every row has been read.
     pub fn unanswered(&self) -> Vec<&StakeCase> {
         self.answers.as_ref().map(Answers::unanswered).unwrap_or_default()
+    }
+
+    /// The chain links between the file's crash rows.
+    pub fn chain_links(&self) -> &ChainLinks {
+        &self.links
     }
 
     /// The groups of the stake challenge an answer is judged on; empty for other files.
@@ -316,15 +321,15 @@ impl<R: Read> SchemeRoundsChecker<R> {
                         format!("crash of scheme {scheme} takes no parameters, got '{}'", Excerpt(params)),
                     ));
                 }
-                let shown = variant.shown(crash::crash_point(*variant, server, client));
+                let point = crash::crash_point(*variant, server, client);
                 if !given_result.is_empty() {
                     let read = crash::read_shown(given_result).map_err(|problem| bad("result", problem))?;
-                    if read != crash::read_shown(&shown).expect("shown in its own form") {
-                        mismatches.push(mismatch(line, "result", given_result, &shown));
+                    if read != variant.shown_hundredths(point) {
+                        mismatches.push(mismatch(line, "result", given_result, &variant.shown(point)));
                     }
                 }
-                check_link(&mut self.last_crash_game, scheme, line, server, client, nonce, &mut mismatches);
-                shown
+                mismatches.extend(self.links.check(scheme, line, server, client, nonce));
+                variant.shown(point)
             }
         };
         // A row must state something: an empty result is a wrong one.
@@ -351,42 +356,62 @@ impl<R: Read> SchemeRoundsChecker<R> {
     }
 }
 
-/// Checks the chain link between this crash game and the row before it, when that row
-/// is the game just before or just after it in the same chain (the same scheme and
-/// salt): game n - 1's hash is SHA-256 of game n's hash's text. A broken link is a
-/// mismatch on `server_seed` naming the hash the neighbour calls for.
-fn check_link(
-    last_crash_game: &mut Option<(SchemeId, String, u64, String)>,
-    scheme: SchemeId,
-    line: u64,
-    hash: &str,
-    salt: &str,
-    game: u64,
-    mismatches: &mut Vec<super::Mismatch>,
-) {
-    if let Some((last_scheme, last_salt, last_game, last_hash)) = last_crash_game.as_ref() {
-        if *last_scheme == scheme && last_salt == salt {
-            let expected = if last_game.checked_sub(1) == Some(game) {
-                Some(crash::previous_hash(last_hash))
-            } else if game.checked_sub(1) == Some(*last_game) && crash::previous_hash(hash) != *last_hash {
-                // Game n's hash is not checked from game n - 1's: say which link broke.
-                mismatches.push(super::Mismatch {
-                    line,
-                    field: "server_seed",
-                    file_value: hash.to_owned(),
-                    computed_value: format!("a hash whose SHA-256 is game {last_game}'s, {last_hash}"),
-                });
-                None
-            } else {
-                None
-            };
-            if let Some(expected) = expected.filter(|expected| expected != hash) {
-                let named = format!("{expected} (SHA-256 of game {last_game}'s hash)");
-                mismatches.push(mismatch(line, "server_seed", hash, &named));
-            }
+/// The most games apart two crash rows may be for their link to be walked (SHA-256 at
+/// each step: 10,000 steps take a few milliseconds).
+pub const MAX_WALK: u64 = 10_000;
+
+/// The chain links of a rounds file's crash games: each game is checked against the crash
+/// game on the row before it when both are of one chain (the same scheme and salt) and
+/// their numbers are at most [`MAX_WALK`] apart, by walking from the higher game down
+/// (game n - 1's hash is SHA-256 of game n's text). A game number given twice with two
+/// hashes is a mismatch too. Rows that meet neither condition stand alone, and are
+/// counted, so that the summary says how much of the file the links cover.
+#[derive(Debug, Default)]
+pub struct ChainLinks {
+    /// The last crash row: its scheme, salt, game number, hash and line.
+    last: Option<(SchemeId, String, u64, String, u64)>,
+    /// Crash rows read.
+    pub rows: u64,
+    /// Crash rows checked against the row before them.
+    pub linked: u64,
+    /// Crash rows whose salt is none of the scheme's published seeding events'.
+    pub other_salts: u64,
+}
+
+impl ChainLinks {
+    fn check(&mut self, scheme: SchemeId, line: u64, hash: &str, salt: &str, game: u64) -> Option<Mismatch> {
+        self.rows += 1;
+        let variant = scheme.crash_variant().expect("a crash scheme");
+        self.other_salts += u64::from(!variant.published_salts().contains(&salt));
+        let last = self.last.replace((scheme, salt.to_owned(), game, hash.to_owned(), line));
+        let (_, _, last_game, last_hash, last_line) = last.filter(|(s, t, ..)| *s == scheme && t == salt)?;
+        let named = |computed: String| Some(mismatch(line, "server_seed", hash, &computed));
+        if game == last_game {
+            self.linked += 1;
+            return (hash != last_hash)
+                .then(|| format!("{last_hash} (game {game}'s hash on line {last_line})"))
+                .and_then(named);
+        }
+        let steps = game.abs_diff(last_game);
+        if steps > MAX_WALK {
+            return None;
+        }
+        self.linked += 1;
+        if game < last_game {
+            // This game is below the last one: the walk from it must reach this hash.
+            let expected = (0..steps).fold(last_hash, |h, _| crash::previous_hash(&h));
+            (expected != hash)
+                .then(|| {
+                    format!(
+                        "{expected} (game {last_game}'s hash, on line {last_line}, hashed {steps} time(s))"
+                    )
+                })
+                .and_then(named)
+        } else {
+            let reached = (0..steps).fold(hash.to_owned(), |h, _| crash::previous_hash(&h));
+            (reached != last_hash).then(|| format!("a hash that reaches game {last_game}'s, {last_hash} (line {last_line}), in {steps} hash(es)")).and_then(named)
         }
     }
-    *last_crash_game = Some((scheme, salt.to_owned(), game, hash.to_owned()));
 }
 
 impl<R: Read> Iterator for SchemeRoundsChecker<R> {

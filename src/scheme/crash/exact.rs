@@ -70,6 +70,9 @@ mod tests {
         // 100 e - h >= T (e - h) exactly where h >= (T - 100) e / (T - 1).
         assert_eq!(threshold(100), 0);
         assert_eq!(threshold(200), (TOP * 100).div_ceil(199));
+        // The double arithmetic reaches 1.50x one h lower than integers would
+        // (1511275042741778): JavaScript's, followed.
+        assert_eq!(threshold(150), 1_511_275_042_741_777);
     }
 
     #[test]

@@ -68,6 +68,20 @@ impl CrashVariant {
         }
     }
 
+    /// The salts of the operator's published seeding events: bustabit v1's block 339300;
+    /// Roobet's block 610546 (December 2019) and, as a third-party copy of its verifier
+    /// gives it (not checked against Roobet), the 2023 reseed's Ethereum block 17985520,
+    /// written with its `0x`.
+    pub const fn published_salts(self) -> &'static [&'static str] {
+        match self {
+            CrashVariant::BustabitV1 => &["000000000000000007a9a31ff7f07463d91af6b5454241d5faf282e5e0fe1b3a"],
+            CrashVariant::Roobet => &[
+                "0000000000000000000fa3b65e43e4240d71762a5bf397d5304b2596d116859c",
+                "0xd2867566759e9158bda9bf93b343bbd9aa02ce1e0c5bc2b37a2d70d391b04f14",
+            ],
+        }
+    }
+
     /// How the operator shows an instant crash, in hundredths: bustabit stores and shows
     /// 0 (0.00x), Roobet's verifier returns 1 (1.00x).
     pub const fn instant_shown(self) -> u64 {
@@ -77,14 +91,24 @@ impl CrashVariant {
         }
     }
 
-    /// The crash point as the operator shows it: two decimals, truncated.
-    pub fn shown(self, point: CrashPoint) -> String {
-        let hundredths = match point {
+    /// The crash point as the operator shows it, in hundredths (an instant crash as
+    /// [`CrashVariant::instant_shown`]).
+    pub fn shown_hundredths(self, point: CrashPoint) -> u64 {
+        match point {
             CrashPoint::Instant => self.instant_shown(),
             CrashPoint::Hundredths(h) => h,
-        };
-        format!("{}.{:02}", hundredths / 100, hundredths % 100)
+        }
     }
+
+    /// The crash point as the operator shows it: two decimals, truncated.
+    pub fn shown(self, point: CrashPoint) -> String {
+        hundredths_text(self.shown_hundredths(point))
+    }
+}
+
+/// Hundredths written with two decimals (`156` as `1.56`).
+pub fn hundredths_text(hundredths: u64) -> String {
+    format!("{}.{:02}", hundredths / 100, hundredths % 100)
 }
 
 /// HMAC-SHA256 keyed by the game hash (its text) over the salt (its text).
