@@ -217,6 +217,42 @@ fn one_game_is_shown_step_by_step() {
         .stderr(predicate::str::contains("is not a game hash of scheme roobet"));
 }
 
+// One game is walked down to its chain's published game: a real Roobet game reaches game
+// 1's published hash, the same hash numbered one game higher does not (exit 1), and a game
+// of our own chain numbered 900 million is too far to walk.
+#[test]
+fn one_game_is_linked_to_the_published_game_of_its_chain() {
+    let rows = vectors();
+    let row = rows.iter().find(|row| &row[4] == "1273935").unwrap();
+    let verify = |game: &str| {
+        let mut command = fairaudit();
+        command.args(["verify", "--scheme", "roobet", "--game", "crash", "--quiet", "--nonce", game]);
+        command.args(["--server-seed", &row[2], "--client-seed", &row[3]]);
+        command
+    };
+    verify("1273935").assert().code(0).stdout(predicate::str::contains(
+        "chain:           reaches the published hash of game 1 (1273934 links walked)\n",
+    ));
+    verify("1273936").assert().code(1).stdout(predicate::str::contains(
+        "chain:           MISMATCH: 1273935 links walked reach 08e1fd4b1fa8f6c142da70c00146edead85b403237c7958af6e4db9469b87d9e, not the published hash of game 1",
+    ));
+    verify("1")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("MISMATCH: game 1's published hash is 77b271fe"));
+    verify("0").assert().code(0).stdout(predicate::str::contains("not checked (game 0 was never played"));
+    let own = &rows[1];
+    assert_eq!(&own[4], "900000019");
+    fairaudit()
+        .args(["verify", "--scheme", "bustabit-v1", "--game", "crash", "--nonce", &own[4]])
+        .args(["--server-seed", &own[2], "--client-seed", &own[3]])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "chain:           not checked (899000019 links to the published game 999999, more than 100000000)",
+        ));
+}
+
 #[test]
 fn rtp_states_each_cash_out_and_commands_without_crash_support_refuse_it() {
     fairaudit().args(["rtp", "--scheme", "bustabit-v1"]).assert().code(0).stdout(predicate::str::contains(
@@ -227,12 +263,11 @@ fn rtp_states_each_cash_out_and_commands_without_crash_support_refuse_it() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("(shown 1.00: 4.000000% of the digests, to six places)"));
-    for command in [
-        vec!["sweep", "--scheme", "roobet", "--nonces", "0..10"],
-        vec!["audit", "--scheme", "bustabit-v1", "--outcomes", "x.csv"],
-    ] {
-        fairaudit().args(&command).assert().code(2).stderr(predicate::str::contains("does not take scheme"));
-    }
+    fairaudit()
+        .args(["audit", "--scheme", "bustabit-v1", "--outcomes", "x.csv"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("does not take scheme"));
     fairaudit()
         .args(["conformance", "--scheme", "roobet", "--list"])
         .assert()

@@ -1,12 +1,14 @@
 //! The exact law of the crash point against chains played in full: a chain of 10^6 links
 //! built here from a chosen seed matches the law of both schemes (and ends where a walk
 //! of 10^6 links from its top ends), the tests' p-values are calibrated on many short
-//! chains, and a chain rigged to crash at once 1 game in 50 instead of 1 in 101 FAILs.
+//! chains, a chain rigged to crash at once 1 game in 50 instead of 1 in 101 FAILs, and so
+//! does one whose instant crashes come in pairs at the right rate.
 
 use fairaudit::scheme::crash::{digest_mod, point_of_digest, previous_hash, CrashPoint, CrashVariant};
 use fairaudit::stats::crash::tests;
 use fairaudit::sweep::crash::{play_chain, play_chain_with};
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 
 /// The top of a test chain: SHA-256 of a phrase, as hex text.
 fn top(phrase: &str) -> String {
@@ -15,7 +17,21 @@ fn top(phrase: &str) -> String {
 
 /// Every p-value of a chain's tests.
 fn p_values(variant: CrashVariant, tally: &fairaudit::tally::crash::CrashTally) -> Vec<(&'static str, f64)> {
-    tests(variant, tally).into_iter().map(|t| (t.name, t.p_value.expect("enough games to test"))).collect()
+    tests(variant, tally)
+        .into_iter()
+        .map(|t| {
+            let p = t.p_value.unwrap_or_else(|| panic!("{} untested: {}", t.test, t.note));
+            (name_of(&t.test), p)
+        })
+        .collect()
+}
+
+/// The test's name as a `&'static str`, for maps keyed by it.
+fn name_of(test: &str) -> &'static str {
+    ["crash_point_frequency", "instant_crash_rate", "instant_crash_runs", "pairs"]
+        .into_iter()
+        .find(|name| *name == test)
+        .unwrap_or_else(|| panic!("a test this file does not know: {test}"))
 }
 
 #[test]
@@ -26,8 +42,8 @@ fn a_million_games_match_the_exact_law_and_the_walk_ends_where_the_chain_does() 
         let played = play_chain(variant, &top, variant.salt(), GAMES);
         assert_eq!(played.tally.games, GAMES);
         for (name, p) in p_values(variant, &played.tally) {
-            // Three tests: each above 1e-3 / 3 unless the law is wrong.
-            assert!(p > 1e-3 / 3.0, "{variant:?} {name}: p = {p}");
+            // Four tests: each above 1e-3 / 4 unless the law is wrong.
+            assert!(p > 1e-3 / 4.0, "{variant:?} {name}: p = {p}");
         }
         // The same walk, link by link: the chain ends where the tally's walk ended.
         let walked = (0..GAMES).fold(top.clone(), |hash, _| previous_hash(&hash));
@@ -52,30 +68,110 @@ fn a_chain_rigged_to_crash_at_once_one_game_in_50_fails() {
     assert!(rate < 1e-12 && frequency < 1e-12, "{p:?}");
 }
 
-// Calibration at the shape of short chains: 2,000 chains of 2,000 games, each test's
-// rejections at 0.05 and 0.01 within 3 sd of their expectation (a test 1.5x too liberal
-// at 0.05, or never rejecting, fails).
+#[test]
+fn instant_crashes_bunched_in_pairs_at_the_right_rate_fail_the_runs_test() {
+    // Half the instant crashes of the rule, each followed by a second one: 1 game in 101
+    // still crashes at once, but never alone.
+    let variant = CrashVariant::BustabitV1;
+    let after_instant = std::cell::Cell::new(false);
+    let rigged = |digest: &[u8; 32]| {
+        let point = if after_instant.get() || digest_mod(digest, 202) == 0 {
+            CrashPoint::Instant
+        } else {
+            match point_of_digest(variant, digest) {
+                CrashPoint::Instant => CrashPoint::Hundredths(100),
+                other => other,
+            }
+        };
+        after_instant.set(point == CrashPoint::Instant && !after_instant.get());
+        point
+    };
+    let played = play_chain_with(&top("fairaudit bunched chain"), variant.salt(), 1_000_000, rigged);
+    let p = p_values(variant, &played.tally);
+    let get = |name: &str| p.iter().find(|(n, _)| *n == name).unwrap().1;
+    assert!(get("instant_crash_runs") < 1e-12, "{p:?}");
+    assert!(get("instant_crash_rate") > 1e-3, "the rate is the rule's: {p:?}");
+}
+
+/// Rejections at 0.05 and 0.01 per test over `chains` chains of `games` games of
+/// Roobet, each from its own seed; tests INSUFFICIENT at this size are counted apart.
+fn rejections(chains: usize, games: u64) -> (BTreeMap<&'static str, [usize; 2]>, BTreeMap<String, usize>) {
+    use rayon::prelude::*;
+    let variant = CrashVariant::Roobet;
+    let outcomes: Vec<_> = (0..chains)
+        .into_par_iter()
+        .map(|chain| {
+            let top = top(&format!("fairaudit calibration {games} {chain}"));
+            tests(variant, &play_chain(variant, &top, variant.salt(), games).tally)
+        })
+        .collect();
+    let (mut below, mut untested) = (BTreeMap::<&str, [usize; 2]>::new(), BTreeMap::new());
+    for test in outcomes.into_iter().flatten() {
+        match test.p_value {
+            Some(p) => {
+                let counts = below.entry(name_of(&test.test)).or_default();
+                counts[0] += usize::from(p < 0.05);
+                counts[1] += usize::from(p < 0.01);
+            }
+            None => *untested.entry(test.test).or_default() += 1,
+        }
+    }
+    (below, untested)
+}
+
+/// The exact size of `instant_crash_rate` at `alpha` on chains of `games` games of
+/// Roobet: the probability, under the binomial law of the count, of a count it rejects.
+/// An exact test of a discrete count rejects less often than its level (0.040 at 0.05
+/// on 2,000 games): its rejections are judged against this, not against the level.
+fn rate_test_size(games: u64, alpha: f64) -> f64 {
+    use fairaudit::stats::distributions::{binomial_pmf, binomial_two_sided};
+    let p = 1.0 / CrashVariant::Roobet.instant_divisor() as f64;
+    let size: f64 = (0..=games)
+        .filter(|&k| binomial_two_sided(k, games, p) < alpha)
+        .map(|k| binomial_pmf(k, games, p))
+        .sum();
+    assert!(size <= alpha && size >= 0.5 * alpha, "the exact test's size at {alpha}: {size}");
+    size
+}
+
+/// Each count within 3 sd of its expectation (a test 1.5x too liberal at 0.05 over 2,000
+/// chains, or one never rejecting, fails); the expectation is the level, or the exact
+/// binomial's own size for `instant_crash_rate`.
+fn assert_calibrated(below: &BTreeMap<&str, [usize; 2]>, chains: usize, games: u64) {
+    for (name, counts) in below {
+        for (&count, alpha) in counts.iter().zip([0.05, 0.01]) {
+            let size = if *name == "instant_crash_rate" { rate_test_size(games, alpha) } else { alpha };
+            let expected = chains as f64 * size;
+            let sd = (expected * (1.0 - size)).sqrt();
+            assert!(
+                (count as f64 - expected).abs() <= 3.0 * sd,
+                "{name} at {alpha} (size {size:.4}): {count} of {chains}"
+            );
+        }
+    }
+}
+
+// Calibration at the shape of short chains: 2,000 chains of 2,000 games. The runs test
+// does not run there (3.2 pairs of consecutive instant crashes expected, fewer than 10).
 #[test]
 fn p_values_are_calibrated_on_many_short_chains() {
-    const CHAINS: usize = 2_000;
-    const GAMES: u64 = 2_000;
-    let variant = CrashVariant::Roobet;
-    let mut below = std::collections::BTreeMap::<&str, [usize; 2]>::new();
-    for chain in 0..CHAINS {
-        let played =
-            play_chain(variant, &top(&format!("fairaudit calibration {chain}")), variant.salt(), GAMES);
-        for (name, p) in p_values(variant, &played.tally) {
-            let counts = below.entry(name).or_default();
-            counts[0] += usize::from(p < 0.05);
-            counts[1] += usize::from(p < 0.01);
-        }
-    }
-    assert_eq!(below.len(), 3);
-    for (name, counts) in below {
-        for (count, alpha) in counts.into_iter().zip([0.05, 0.01]) {
-            let expected = CHAINS as f64 * alpha;
-            let sd = (expected * (1.0 - alpha)).sqrt();
-            assert!((count as f64 - expected).abs() <= 3.0 * sd, "{name} at {alpha}: {count} of {CHAINS}");
-        }
-    }
+    let (below, untested) = rejections(2_000, 2_000);
+    assert_eq!(
+        below.keys().copied().collect::<Vec<_>>(),
+        ["crash_point_frequency", "instant_crash_rate", "pairs"]
+    );
+    assert_eq!(untested.into_iter().collect::<Vec<_>>(), [("instant_crash_runs".to_owned(), 2_000)]);
+    assert_calibrated(&below, 2_000, 2_000);
+}
+
+// The runs test at the shortest chains it runs on: 2,000 chains of 6,250 games of Roobet
+// (10 pairs expected; its size there, from the exact law, is 0.047 at 0.05 and 0.009 at
+// 0.01: `stats::crash`'s unit test).
+#[test]
+fn the_runs_test_is_calibrated_on_the_shortest_chains_it_runs_on() {
+    let (below, untested) = rejections(2_000, 6_250);
+    assert_eq!(below.len(), 4);
+    // A chain with fewer instant crashes than expected can fall below the 10 pairs.
+    assert!(untested.get("instant_crash_runs").copied().unwrap_or(0) < 2_000 / 2, "{untested:?}");
+    assert_calibrated(&below, 2_000, 6_250);
 }

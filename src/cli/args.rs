@@ -53,7 +53,7 @@ pub fn sha3_games(names: &[String]) -> Result<Vec<GameId>> {
 pub fn refuse_crash_scheme(scheme: Option<fairaudit::scheme::SchemeId>, command: &str) -> Result<()> {
     match scheme.filter(|scheme| scheme.crash_variant().is_some()) {
         Some(scheme) => anyhow::bail!(
-            "{command} does not take scheme {scheme} yet: its games are checked by verify (one game, or --rounds) and rtp (docs/schemes.md)"
+            "{command} does not take scheme {scheme} yet: its games are checked by verify (one game, or --rounds), sweep (a range of a chain) and rtp (docs/schemes.md)"
         ),
         None => Ok(()),
     }

@@ -22,6 +22,7 @@ mod rtp;
 mod shards;
 mod stream;
 mod sweep;
+mod sweep_crash;
 mod sweep_stake;
 mod verify;
 

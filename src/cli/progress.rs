@@ -22,6 +22,8 @@ pub enum Unit {
     Bytes,
     /// Input folders read (`merge`).
     Inputs,
+    /// Links of a crash chain walked (`sweep` of a crash scheme).
+    Links,
 }
 
 /// How often a visible bar redraws without news: the elapsed time and the spinner keep
@@ -74,6 +76,7 @@ fn style(known_total: bool, unit: Unit) -> ProgressStyle {
         Unit::Rounds => ("{human_pos}/{human_len} rounds", "{per_sec:0}"),
         Unit::Bytes => ("{binary_bytes}/{binary_total_bytes}", "{binary_bytes_per_sec}"),
         Unit::Inputs => ("{human_pos}/{human_len} inputs", "{per_sec:1}"),
+        Unit::Links => ("{human_pos}/{human_len} links", "{per_sec:0}"),
     };
     let template = if known_total {
         format!("{{elapsed_precise}} [{{bar:30}}] {{percent:>3}}% {count}, {rate}, ETA {{eta}}")
@@ -84,6 +87,7 @@ fn style(known_total: bool, unit: Unit) -> ProgressStyle {
             Unit::Rounds => " rounds",
             Unit::Bytes => "",
             Unit::Inputs => " inputs",
+            Unit::Links => " links",
         };
         format!("{{elapsed_precise}} {{spinner}} {count}{unit_word}, {rate}")
     };

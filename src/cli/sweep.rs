@@ -35,30 +35,35 @@ const DEFAULT_NONCES: &str = "0..10000000";
 
 #[derive(Debug, Args)]
 pub struct SweepArgs {
-    /// The provably-fair scheme: sha3 (SPEC.md, the default) or stake (the HMAC-SHA256
-    /// family; one --game per run, see docs/schemes.md).
+    /// The provably-fair scheme: sha3 (SPEC.md, the default), stake (the HMAC-SHA256
+    /// family; one --game per run), or bustabit-v1 and roobet (a range of games of a crash
+    /// chain); see docs/schemes.md.
     #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
     pub(super) scheme: Option<SchemeId>,
     /// Game to sweep (repeat for several): keno, roulette-european, roulette-american. Default: all three.
-    /// With --scheme stake: dice, limbo, keno, roulette, plinko or mines.
+    /// With --scheme stake: dice, limbo, keno, roulette, plinko or mines; with a crash
+    /// scheme: crash.
     #[arg(long = "game", value_name = "G")]
     pub(super) games: Vec<String>,
     /// The game's parameters as compact JSON (--scheme stake): {"variant":"fair"} for
     /// limbo, {"rows":16,"risk":"high"} for plinko, {"mines":3} for mines.
     #[arg(long, value_name = "JSON", allow_hyphen_values = true)]
     pub(super) params: Option<String>,
-    /// Half-open nonce range A..B (plain decimal u64).
+    /// Half-open nonce range A..B (plain decimal u64); with a crash scheme, the game
+    /// numbers.
     #[arg(long, value_name = "A..B", default_value = DEFAULT_NONCES, value_parser = parse_range)]
     pub(super) nonces: NonceRange,
-    /// Server seed of the one seed pair to sweep (with --client-seed).
+    /// Server seed of the one seed pair to sweep (with --client-seed); with a crash
+    /// scheme, the hash of game B-1 of --nonces A..B, where the walk down the chain starts.
     #[arg(long, value_name = "S", requires = "client_seed", allow_hyphen_values = true)]
-    server_seed: Option<String>,
-    /// Client seed of the one seed pair to sweep (with --server-seed).
+    pub(super) server_seed: Option<String>,
+    /// Client seed of the one seed pair to sweep (with --server-seed); with a crash
+    /// scheme, the salt.
     #[arg(long, value_name = "C", requires = "server_seed", allow_hyphen_values = true)]
-    client_seed: Option<String>,
+    pub(super) client_seed: Option<String>,
     /// Sweep K seed pairs derived from --master-seed (see docs/sweep.md for the derivation).
     #[arg(long, value_name = "K", conflicts_with = "server_seed", value_parser = clap::value_parser!(u32).range(1..))]
-    seed_pairs: Option<u32>,
+    pub(super) seed_pairs: Option<u32>,
     /// Master seed for --seed-pairs.
     #[arg(long, value_name = "X", requires = "seed_pairs", allow_hyphen_values = true)]
     master_seed: Option<String>,
@@ -266,7 +271,9 @@ fn dry_run(args: &SweepArgs) -> Result<Verdict> {
 }
 
 pub fn run(args: SweepArgs) -> Result<Verdict> {
-    super::args::refuse_crash_scheme(args.scheme, "sweep")?;
+    if let Some((scheme, variant)) = args.scheme.and_then(|s| Some((s, s.crash_variant()?))) {
+        return super::sweep_crash::run(args, scheme, variant);
+    }
     if args.scheme == Some(SchemeId::Stake) {
         return super::sweep_stake::run(args);
     }

@@ -18,12 +18,13 @@ use fairaudit::report::results::{summary_json, tests_table};
 use fairaudit::report::run_info::RUN_FORMAT;
 use fairaudit::report::stake::{counts_table, StakePlan, StakeRun};
 use fairaudit::scheme::stake::{commitment, SeedPair, StakeGame};
+use fairaudit::scheme::SchemeId;
 use fairaudit::stats::stake::battery;
 use fairaudit::sweep::stake::sweep;
 use std::time::Instant;
 
 pub fn run(args: SweepArgs) -> Result<Verdict> {
-    refuse_unsupported(&args)?;
+    refuse_unsupported(&args, SchemeId::Stake)?;
     if !args.keccak.is_auto() {
         errln!("note: --keccak (or FAIRAUDIT_KECCAK) chooses the sha3 scheme's Keccak path; the stake scheme hashes with SHA-256 (SHA-NI where the CPU has it)");
     }
@@ -51,14 +52,7 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
     };
     let (folder, existing) = OutputFolder::claim(&args.out)?;
     check_earlier_run(&folder, existing, &plan, args.force)?;
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
-        |t| t as usize,
-    );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|error| anyhow::anyhow!("cannot start {threads} worker threads: {error}"))?;
+    let (threads, pool) = worker_pool(args.threads)?;
     install_stop_handler()?;
 
     let rounds = (nonces.end - nonces.start).saturating_mul(pairs.len() as u64);
@@ -117,8 +111,22 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
     Ok(print_battery(&battery, "seed pairs"))
 }
 
-/// The options of the default scheme's sweep that this one does not have, refused by name.
-fn refuse_unsupported(args: &SweepArgs) -> Result<()> {
+/// The worker threads asked for (all cores by default) and their pool.
+pub(super) fn worker_pool(threads: Option<u32>) -> Result<(usize, rayon::ThreadPool)> {
+    let threads = threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        |t| t as usize,
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|error| anyhow::anyhow!("cannot start {threads} worker threads: {error}"))?;
+    Ok((threads, pool))
+}
+
+/// The options of the default scheme's sweep that the sweeps of `scheme` do not have,
+/// refused by name.
+pub(super) fn refuse_unsupported(args: &SweepArgs, scheme: SchemeId) -> Result<()> {
     let given = [
         (args.resume, "--resume"),
         (args.cluster.shards.is_some(), "--shards"),
@@ -129,7 +137,7 @@ fn refuse_unsupported(args: &SweepArgs) -> Result<()> {
     ];
     match given.iter().find(|(given, _)| *given) {
         Some((_, option)) => bail!(
-            "{option} is not available with --scheme stake yet (docs/schemes.md says what its sweep does)"
+            "{option} is not available with --scheme {scheme} yet (docs/schemes.md says what its sweep does)"
         ),
         None => Ok(()),
     }
@@ -137,7 +145,12 @@ fn refuse_unsupported(args: &SweepArgs) -> Result<()> {
 
 /// What an earlier run in the folder means: nothing there, `--force`, or the same sweep
 /// run again may write; anything else is refused with what to do.
-fn check_earlier_run(folder: &OutputFolder, existing: Existing, plan: &StakePlan, force: bool) -> Result<()> {
+pub(super) fn check_earlier_run(
+    folder: &OutputFolder,
+    existing: Existing,
+    plan: &impl serde::Serialize,
+    force: bool,
+) -> Result<()> {
     let dir = folder.target().display();
     match existing {
         Existing::Nothing => Ok(()),

@@ -1,8 +1,9 @@
 //! `fairaudit verify`: one round from its seeds, or a whole bet history from a file.
 
 use super::args::{parse_commitment, parse_nonce_arg, parse_scheme, LayoutArgs};
-use super::input::{self, install_stop_handler};
+use super::input::{self, install_stop_handler, STOP};
 use super::output::AtomicFile;
+use super::progress::{Progress, Unit};
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -14,6 +15,7 @@ use fairaudit::report::{csv_writer, spreadsheet_safe};
 use fairaudit::scheme::crash::{self, CrashVariant};
 use fairaudit::scheme::stake::{self, StakeGame};
 use fairaudit::scheme::SchemeId;
+use fairaudit::sweep::crash::{link_to_published, ChainLink};
 use fairaudit::verify::schemes::{MAX_WALK, PARAMS_COLUMN};
 use fairaudit::verify::{replay, Rounds, ALL_FIELDS, CASE_COLUMN, NO_CASE, REQUIRED};
 use std::path::PathBuf;
@@ -168,9 +170,6 @@ fn verify_one_crash(
     if !variant.published_salts().contains(&salt) {
         errln!("note: the salt is none of {scheme}'s published seeding events' ({}); the crash point is computed with the salt given", variant.published_salts().join(", "));
     }
-    if variant == CrashVariant::BustabitV1 && game < 1_000_000 {
-        errln!("note: bustabit v1's provably fair games start at 1,000,000 (its published hash is the sentinel game 999,999); the game number is not checked against the chain here");
-    }
     let digest = crash::game_digest(hash, salt);
     let divisor = variant.instant_divisor();
     let rest = crash::digest_mod(&digest, divisor);
@@ -193,7 +192,71 @@ fn verify_one_crash(
         }
     }
     outln!("result:          {}", variant.shown(point));
-    Ok(check_commitment(args.commitment.as_deref(), &previous))
+    let linked = link_one_game(variant, salt, game, (hash, &previous), args.quiet)?;
+    let committed = check_commitment(args.commitment.as_deref(), &previous);
+    Ok(match linked {
+        None => Verdict::Interrupted,
+        Some(false) => Verdict::Finding,
+        Some(true) => committed,
+    })
+}
+
+/// The most links `verify` walks from one crash game to its chain's published game: more
+/// than any real chain's length (10^7 games), a few seconds of SHA-256 on one core.
+const MAX_LINK_WALK: u64 = 100_000_000;
+
+/// The `chain:` line of one crash game: its hash (and the one it hashes to, `previous`)
+/// walked down to the published game of its salt's chain. `Some(false)` when the walk
+/// misses the published hash, `None` when stopped.
+fn link_one_game(
+    variant: CrashVariant,
+    salt: &str,
+    game: u64,
+    (hash, previous): (&str, &str),
+    quiet: bool,
+) -> Result<Option<bool>> {
+    let Some(published) = variant.published_game(salt) else {
+        outln!("chain:           not checked (the salt seeds no published chain)");
+        return Ok(Some(true));
+    };
+    if game == published.game {
+        let same = hash == published.hash;
+        match same {
+            true => outln!("chain:           the published hash of game {game}"),
+            false => outln!("chain:           MISMATCH: game {game}'s published hash is {}", published.hash),
+        }
+        return Ok(Some(same));
+    }
+    if game < published.first_played {
+        outln!(
+            "chain:           not checked (game {game} was never played: the published chain's first game is {})",
+            published.first_played
+        );
+        return Ok(Some(true));
+    }
+    let steps = published.game.abs_diff(game - 1);
+    if steps > MAX_LINK_WALK {
+        outln!("chain:           not checked ({steps} links to the published game {}, more than {MAX_LINK_WALK})", published.game);
+        return Ok(Some(true));
+    }
+    install_stop_handler()?;
+    let bar = Progress::new(Some(steps), Unit::Links, quiet);
+    let link = link_to_published(variant, salt, game..game + 1, previous, &STOP, &|n| bar.inc(n));
+    drop(bar);
+    Ok(link.map(|link| match link {
+        ChainLink::Linked { game: published, steps, .. } => {
+            outln!("chain:           reaches the published hash of game {published} ({} links walked)", steps + 1);
+            true
+        }
+        ChainLink::Broken { game: published, hash, steps, reached, .. } => {
+            outln!(
+                "chain:           MISMATCH: {} links walked reach {reached}, not the published hash of game {published}, {hash} (the game number is wrong, or the hash is not of the committed chain)",
+                steps + 1
+            );
+            false
+        }
+        ChainLink::Unanchored => true,
+    }))
 }
 
 /// Compares the commitment given with the server seed's, saying which.

@@ -5,6 +5,7 @@ pub mod audit_html;
 pub mod certificate;
 pub mod challenge;
 pub mod coverage;
+pub mod crash;
 pub mod html;
 pub mod results;
 pub mod run_info;

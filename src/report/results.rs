@@ -6,6 +6,7 @@ use crate::rtp::empirical::{RtpBasis, RtpRow, RTP_TABLE};
 use crate::rtp::paytable::{PaytableOrigin, EXAMPLE_PAYTABLE_PATH, ILLUSTRATIVE_LABEL};
 use crate::stats::battery::{Battery, Verdict, VerdictCounts};
 use crate::stats::PValue;
+use crate::sweep::crash::ChainLink;
 use crate::tally::shards::PartialOf;
 use serde::Serialize;
 
@@ -92,6 +93,18 @@ pub fn summary_json_of<G: Serialize>(
     warnings: &[String],
     partial: Option<&PartialOf>,
 ) -> Vec<u8> {
+    summary_json_with(battery, warnings, partial, None)
+}
+
+/// [`summary_json_of`] with, for a sweep of a crash chain, how the range reached the
+/// operator's published game (`chain`): a broken link makes `verdict` FAIL whatever the
+/// battery found, which `battery_verdict` then keeps.
+pub(super) fn summary_json_with<G: Serialize>(
+    battery: &Battery<G>,
+    warnings: &[String],
+    partial: Option<&PartialOf>,
+    chain: Option<&ChainLink>,
+) -> Vec<u8> {
     #[derive(Serialize)]
     struct Flagged<'a, G> {
         game: &'a G,
@@ -116,7 +129,10 @@ pub fn summary_json_of<G: Serialize>(
         failed: Vec<Flagged<'a, G>>,
         weak: Vec<Flagged<'a, G>>,
         warnings: &'a [String],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        chain: Option<&'a ChainLink>,
     }
+    let broken = chain.is_some_and(ChainLink::is_broken);
     let flagged = |verdict: Verdict| {
         battery
             .results
@@ -135,8 +151,8 @@ pub fn summary_json_of<G: Serialize>(
     let summary = Summary {
         format: "fairaudit-summary",
         version: 1,
-        verdict: overall_label(battery, partial),
-        battery_verdict: partial.map(|_| battery.overall()),
+        verdict: if broken { "FAIL" } else { overall_label(battery, partial) },
+        battery_verdict: (partial.is_some() || broken).then(|| battery.overall()),
         partial,
         alpha: battery.alpha,
         tests: battery.results.len(),
@@ -144,6 +160,7 @@ pub fn summary_json_of<G: Serialize>(
         failed: flagged(Verdict::Fail),
         weak: flagged(Verdict::Weak),
         warnings,
+        chain,
     };
     let mut bytes = serde_json::to_vec_pretty(&summary).expect("summary serialises");
     bytes.push(b'\n');

@@ -8,25 +8,45 @@
 //!   the exact cell probabilities;
 //! - `instant_crash_rate`: the instant crashes against 1 in the divisor, exact two-sided
 //!   binomial (the rule an operator would shade first);
+//! - `instant_crash_runs`: the runs of consecutive instant crashes, given how many games
+//!   crashed at once, against their exact law (every arrangement of the instant crashes
+//!   equally likely; two-sided mid-p): instant crashes bunched together (or kept apart)
+//!   while their rate is right. It needs [`MIN_ADJACENT`] pairs of consecutive instant
+//!   crashes expected (about 102,000 games of bustabit v1, 6,250 of Roobet): below that
+//!   its law is too lumpy to test at the level asked, and the test is INSUFFICIENT;
 //! - `pairs`: non-overlapping pairs of games (2k, 2k + 1) by a coarse class (instant,
 //!   below 2x, 2x or more), against the product of the exact class probabilities.
 
-use super::chisquare::goodness_of_fit;
-use super::distributions::binomial_two_sided;
+use super::battery::{assess, Battery};
+use super::distributions::{binomial_two_sided, runs_of_ones_mid_p};
+use super::frequency::ordered_fit;
+use super::outcome::TestOutcome;
+use super::power::Power;
 use crate::scheme::crash::exact::reach_probability;
 use crate::scheme::crash::CrashVariant;
 use crate::tally::crash::{CrashTally, CLASSES, EDGES};
 use num_traits::ToPrimitive;
 
-/// One test's result.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CrashTest {
-    /// The test's name.
-    pub name: &'static str,
-    /// The statistic (the count of instant crashes for `instant_crash_rate`).
-    pub statistic: f64,
-    /// The p-value; `None` where the counts are too few to test.
-    pub p_value: Option<f64>,
+/// Pairs of consecutive instant crashes a chain must expect (`instant² / games`) for the
+/// runs test to run: at 10 its mid-p rejects at 0.048 at the 0.05 level, at 3 (2,000
+/// games of Roobet) only at 0.041 and 0.005 at 0.01.
+pub const MIN_ADJACENT: f64 = 10.0;
+
+/// The game of a crash scheme, as the battery's rows name it (`crash`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(into = "&'static str")]
+pub struct CrashGame;
+
+impl From<CrashGame> for &'static str {
+    fn from(_: CrashGame) -> &'static str {
+        "crash"
+    }
+}
+
+impl std::fmt::Display for CrashGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("crash")
+    }
 }
 
 /// The exact probability of each cell: an instant crash, then each crash point cell
@@ -41,33 +61,68 @@ pub fn cell_probabilities(variant: CrashVariant) -> Vec<f64> {
     cells
 }
 
-/// The three tests of a tally against the exact law of `variant`.
-pub fn tests(variant: CrashVariant, tally: &CrashTally) -> Vec<CrashTest> {
+/// The four tests of a tally against the exact law of `variant`.
+pub fn tests(variant: CrashVariant, tally: &CrashTally) -> Vec<TestOutcome> {
     let cells = cell_probabilities(variant);
-    let fit = goodness_of_fit(&tally.cells, &cells);
+    let frequency = ordered_fit(
+        "crash_point_frequency",
+        &tally.cells,
+        &cells,
+        "chi-square (Cressie-Read) of the crash points in 13 cells against their exact law over the 2^256 digests",
+    );
     let instant = tally.cells[0];
-    let rate = binomial_two_sided(instant, tally.games, cells[0]);
+    let rate = if tally.games == 0 {
+        TestOutcome::insufficient("instant_crash_rate", "no games".to_owned())
+    } else {
+        TestOutcome::valid(
+            "instant_crash_rate",
+            instant as f64,
+            None,
+            binomial_two_sided(instant, tally.games, cells[0]),
+            format!(
+                "instant crashes counted, exact two-sided binomial against 1 in {}",
+                variant.instant_divisor()
+            ),
+        )
+        .with_exact_p()
+        // A relative change d of the rate moves the count by n p d: noncentrality n p d^2 / (1 - p).
+        .with_power(Power::chi_square(1.0, tally.games as f64 * cells[0] / (1.0 - cells[0])))
+    };
+    let adjacent = if tally.games == 0 { 0.0 } else { (instant as f64).powi(2) / tally.games as f64 };
+    let runs = if adjacent < MIN_ADJACENT || instant == tally.games {
+        TestOutcome::insufficient(
+            "instant_crash_runs",
+            format!(
+                "{adjacent:.1} pairs of consecutive instant crashes expected, fewer than {MIN_ADJACENT}: the law of the runs is too lumpy to test"
+            ),
+        )
+    } else {
+        TestOutcome::valid(
+            "instant_crash_runs",
+            tally.instant_runs as f64,
+            None,
+            runs_of_ones_mid_p(tally.instant_runs, instant, tally.games),
+            format!(
+                "runs of consecutive instant crashes, two-sided mid-p of their exact law given the {instant} instant crashes (every arrangement equally likely)"
+            ),
+        )
+    };
     let classes = [cells[0], cells[1..7].iter().sum(), cells[7..].iter().sum()];
     let products: Vec<f64> =
         (0..CLASSES * CLASSES).map(|c| classes[c / CLASSES] * classes[c % CLASSES]).collect();
-    let pairs = goodness_of_fit(&tally.pairs, &products);
-    vec![
-        CrashTest {
-            name: "crash_point_frequency",
-            statistic: fit.map_or(f64::NAN, |f| f.statistic),
-            p_value: fit.map(|f| f.p_value),
-        },
-        CrashTest {
-            name: "instant_crash_rate",
-            statistic: instant as f64,
-            p_value: (tally.games > 0).then_some(rate),
-        },
-        CrashTest {
-            name: "pairs",
-            statistic: pairs.map_or(f64::NAN, |f| f.statistic),
-            p_value: pairs.map(|f| f.p_value),
-        },
-    ]
+    let pairs = ordered_fit(
+        "pairs",
+        &tally.pairs,
+        &products,
+        "chi-square (Cressie-Read) of games 2k and 2k+1 by class (instant, below 2x, 2x or more) against the product of the exact law",
+    );
+    vec![frequency, rate, runs, pairs]
+}
+
+/// The battery of one chain: its tests, Holm-adjusted at `alpha` (rows labelled `chain`).
+pub fn battery(variant: CrashVariant, tally: &CrashTally, alpha: f64) -> Battery<CrashGame> {
+    let rows = tests(variant, tally).into_iter().map(|t| (CrashGame, "chain".to_owned(), t)).collect();
+    assess(rows, alpha)
 }
 
 #[cfg(test)]
@@ -87,5 +142,61 @@ mod tests {
         let cells = cell_probabilities(CrashVariant::BustabitV1);
         let below_two: f64 = cells[1..7].iter().sum();
         assert!((below_two - (1.0 - 99.0 / 199.0) * 100.0 / 101.0).abs() < 1e-6, "{below_two}");
+    }
+
+    /// The runs test's size at a level, from the exact laws: the instant crashes'
+    /// binomial count, then the runs given that count, summed over the runs it rejects.
+    fn runs_test_size(games: u64, divisor: u64, alpha: f64) -> f64 {
+        use crate::stats::distributions::binomial_pmf;
+        let p = 1.0 / divisor as f64;
+        let (mean, sd) = (games as f64 * p, (games as f64 * p * (1.0 - p)).sqrt());
+        let mut size = 0.0;
+        for ones in (mean - 7.0 * sd) as u64..=(mean + 7.0 * sd) as u64 {
+            let zeros = games - ones;
+            // P(R = r | ones) up to a constant, by the ratio of consecutive terms.
+            let most = ones.min(zeros + 1);
+            let mut terms = vec![0.0f64; most as usize];
+            for r in 2..=most {
+                let k = (r - 1) as f64;
+                terms[r as usize - 1] = terms[r as usize - 2]
+                    + ((ones as f64 - k) / k).ln()
+                    + ((zeros as f64 + 1.0 - k) / (k + 1.0)).ln();
+            }
+            let top = terms.iter().copied().fold(f64::MIN, f64::max);
+            let law: Vec<f64> = terms.iter().map(|t| (t - top).exp()).collect();
+            let total: f64 = law.iter().sum();
+            let (mut below, mut rejected) = (0.0, 0.0);
+            for (i, &term) in law.iter().enumerate() {
+                let above = total - below - term;
+                let mid_p = (2.0 * (below + term / 2.0).min(above + term / 2.0) / total).min(1.0);
+                // The library's mid-p, checked here at every 50th value of the runs.
+                if i % 50 == 0 {
+                    let library = runs_of_ones_mid_p(i as u64 + 1, ones, games);
+                    // (This side subtracts sums for the upper tail: good to 1e-12 absolute.)
+                    assert!((library - mid_p).abs() <= 1e-9 * mid_p + 1e-12, "{library} vs {mid_p}");
+                }
+                if mid_p < alpha {
+                    rejected += term / total;
+                }
+                below += term;
+            }
+            size += binomial_pmf(ones, games, p) * rejected;
+        }
+        size
+    }
+
+    #[test]
+    fn the_runs_test_rejects_at_most_its_level_where_it_runs() {
+        // The smallest chains it runs on (10 adjacent pairs expected) of bustabit v1's 1 in
+        // 101 and Roobet's 1 in 25, and Roobet's 4x longer.
+        for (games, divisor) in [(102_010, 101), (6_250, 25), (25_000, 25)] {
+            for alpha in [0.05, 0.01] {
+                let size = runs_test_size(games, divisor, alpha);
+                assert!(
+                    size <= alpha && size >= 0.75 * alpha,
+                    "{games} games, 1 in {divisor}, at {alpha}: {size}"
+                );
+            }
+        }
     }
 }

@@ -1,5 +1,7 @@
 //! Counts of a crash chain's games, for the tests of [`crate::stats::crash`]: the crash
-//! points in cells, and non-overlapping pairs of consecutive games by a coarse class.
+//! points in cells, non-overlapping pairs of consecutive games by a coarse class, and the
+//! runs of instant crashes. Tallies of consecutive segments of a chain join exactly
+//! ([`CrashTally::append`]), so a chain can be counted in parallel pieces.
 
 use crate::scheme::crash::CrashPoint;
 
@@ -10,9 +12,8 @@ pub const EDGES: [u64; 12] = [100, 101, 105, 110, 120, 150, 200, 300, 500, 1_000
 /// The coarse classes of the pairs test: instant, below 2x, 2x or more.
 pub const CLASSES: usize = 3;
 
-/// Counts of a chain's games: cells and pairs. Counts add up, so segments of a chain can
-/// be counted apart (a pair is two consecutive games of one segment, the first at an
-/// even offset from its start).
+/// Counts of a chain's games: cells, pairs and runs of instant crashes. A pair is two
+/// consecutive games, the first at an even offset from the chain's first game counted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CrashTally {
     /// Games counted.
@@ -21,8 +22,16 @@ pub struct CrashTally {
     pub cells: Vec<u64>,
     /// Pairs of consecutive games by class, `first * 3 + second`.
     pub pairs: Vec<u64>,
+    /// Runs of instant crashes: maximal stretches of consecutive games that all crash at
+    /// once.
+    pub instant_runs: u64,
     /// The class of the game waiting for its partner.
     pending: Option<usize>,
+    /// Whether the first game counted crashed at once (a run that may continue one of the
+    /// segment before).
+    first_instant: bool,
+    /// Whether the last game counted crashed at once.
+    last_instant: bool,
 }
 
 /// The cell of a crash point.
@@ -44,11 +53,27 @@ fn class_of(point: CrashPoint) -> usize {
 impl CrashTally {
     /// An empty tally.
     pub fn new() -> Self {
-        Self { games: 0, cells: vec![0; EDGES.len() + 1], pairs: vec![0; CLASSES * CLASSES], pending: None }
+        Self {
+            games: 0,
+            cells: vec![0; EDGES.len() + 1],
+            pairs: vec![0; CLASSES * CLASSES],
+            instant_runs: 0,
+            pending: None,
+            first_instant: false,
+            last_instant: false,
+        }
     }
 
     /// Counts the next game of the chain.
     pub fn add(&mut self, point: CrashPoint) {
+        let instant = point == CrashPoint::Instant;
+        if instant && !(self.games > 0 && self.last_instant) {
+            self.instant_runs += 1;
+        }
+        if self.games == 0 {
+            self.first_instant = instant;
+        }
+        self.last_instant = instant;
         self.games += 1;
         self.cells[cell_of(point)] += 1;
         let class = class_of(point);
@@ -56,6 +81,30 @@ impl CrashTally {
             Some(first) => self.pairs[first * CLASSES + class] += 1,
             None => self.pending = Some(class),
         }
+    }
+
+    /// Counts the games of `next`, the segment of the chain that follows this one, as if
+    /// they had been added one by one: a run of instant crashes across the join is one
+    /// run. This tally must hold an even number of games (or `next` none), so that
+    /// `next`'s pairs start at an even offset as its own count assumed.
+    ///
+    /// # Panics
+    /// If this tally holds an odd number of games and `next` holds some.
+    pub fn append(&mut self, next: &CrashTally) {
+        if next.games == 0 {
+            return;
+        }
+        assert!(self.games.is_multiple_of(2), "a chain segment is appended after an odd number of games");
+        let joined = self.games > 0 && self.last_instant && next.first_instant;
+        self.instant_runs += next.instant_runs - u64::from(joined);
+        if self.games == 0 {
+            self.first_instant = next.first_instant;
+        }
+        self.last_instant = next.last_instant;
+        self.games += next.games;
+        self.cells.iter_mut().zip(&next.cells).for_each(|(a, b)| *a += b);
+        self.pairs.iter_mut().zip(&next.pairs).for_each(|(a, b)| *a += b);
+        self.pending = next.pending;
     }
 }
 
@@ -79,5 +128,50 @@ mod tests {
         assert_eq!(tally.pairs.iter().sum::<u64>(), 1);
         assert_eq!(tally.pairs[2], 1);
         assert_eq!(tally.games, 3);
+        assert_eq!(tally.instant_runs, 1);
+    }
+
+    #[test]
+    fn segments_appended_count_as_the_whole_chain() {
+        use CrashPoint::{Hundredths, Instant};
+        // Runs across every join: instant at both ends of segments, and inside.
+        let games = [
+            Instant,
+            Instant,
+            Hundredths(150),
+            Instant,
+            Instant,
+            Instant,
+            Hundredths(300),
+            Hundredths(101),
+            Instant,
+            Hundredths(100),
+            Instant,
+            Instant,
+            Hundredths(250),
+            Instant,
+        ];
+        let mut whole = CrashTally::new();
+        games.iter().for_each(|&g| whole.add(g));
+        assert_eq!(whole.instant_runs, 5);
+        for cut in [2, 4, 6] {
+            let mut joined = CrashTally::new();
+            for segment in games.chunks(cut) {
+                let mut part = CrashTally::new();
+                segment.iter().for_each(|&g| part.add(g));
+                joined.append(&part);
+            }
+            assert_eq!(joined, whole, "segments of {cut}");
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "odd number of games")]
+    fn a_segment_after_an_odd_count_is_refused() {
+        let mut first = CrashTally::new();
+        first.add(CrashPoint::Instant);
+        let mut next = CrashTally::new();
+        next.add(CrashPoint::Instant);
+        first.append(&next);
     }
 }

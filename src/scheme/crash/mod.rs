@@ -111,12 +111,82 @@ pub fn hundredths_text(hundredths: u64) -> String {
     format!("{}.{:02}", hundredths / 100, hundredths % 100)
 }
 
+/// A game of an operator's chain whose hash the operator published when it seeded the
+/// chain: every game's hash, hashed once per game between them, must lead to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PublishedGame {
+    /// Its game number.
+    pub game: u64,
+    /// Its hash.
+    pub hash: &'static str,
+    /// The first game played on the chain: no game below it exists.
+    pub first_played: u64,
+}
+
+impl CrashVariant {
+    /// The published game of the chain that `salt` seeds, where the operator's seeding
+    /// event gives one: bustabit's terminating hash (game 999,999, never played; the first
+    /// game is 1,000,000) and Roobet's game 1, with the salts of those events.
+    pub fn published_game(self, salt: &str) -> Option<PublishedGame> {
+        if salt != self.salt() {
+            return None;
+        }
+        Some(match self {
+            CrashVariant::BustabitV1 => PublishedGame {
+                game: 999_999,
+                hash: "c1cfa8e28fc38999eaa888487e443bad50a65e0b710f649affa6718cfbfada4d",
+                first_played: 1_000_000,
+            },
+            CrashVariant::Roobet => PublishedGame {
+                game: 1,
+                hash: "77b271fe12fca03c618f63dfb79d4105726ba9d4a25bb3f1964e435ccf9cb209",
+                first_played: 1,
+            },
+        })
+    }
+}
+
 /// HMAC-SHA256 keyed by the game hash (its text) over the salt (its text).
 pub fn game_digest(game_hash: &str, salt: &str) -> [u8; 32] {
-    let mut mac =
-        Hmac::<Sha256>::new_from_slice(game_hash.as_bytes()).expect("HMAC takes keys of any length");
-    mac.update(salt.as_bytes());
+    hmac_of_key(game_hash.as_bytes(), salt.as_bytes())
+}
+
+/// [`game_digest`] of a game hash held as its 32 bytes: the key is its hex text, formed
+/// on the stack (the sweep's hot path: five SHA-256 compressions, none spent on the key,
+/// whose 64 characters fill exactly one block).
+pub fn game_digest_of(game_hash: &[u8; 32], salt: &[u8]) -> [u8; 32] {
+    hmac_of_key(&crate::chain::hex_lower(game_hash), salt)
+}
+
+fn hmac_of_key(key: &[u8], salt: &[u8]) -> [u8; 32] {
+    let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes keys of any length");
+    mac.update(salt);
     mac.finalize().into_bytes().into()
+}
+
+/// [`previous_hash`] of a game hash held as its 32 bytes: SHA-256 of its hex text (two
+/// compressions).
+pub fn previous_digest(game_hash: &[u8; 32]) -> [u8; 32] {
+    Sha256::digest(crate::chain::hex_lower(game_hash)).into()
+}
+
+/// The 32 bytes of a game hash written as 64 lowercase hex digits; `None` for any other
+/// text.
+pub fn hash_bytes(text: &str) -> Option<[u8; 32]> {
+    if !is_game_hash(text) {
+        return None;
+    }
+    let mut bytes = [0u8; 32];
+    for (byte, pair) in bytes.iter_mut().zip(text.as_bytes().chunks_exact(2)) {
+        let digit = |c: u8| if c.is_ascii_digit() { c - b'0' } else { c - b'a' + 10 };
+        *byte = digit(pair[0]) << 4 | digit(pair[1]);
+    }
+    Some(bytes)
+}
+
+/// A game hash's 32 bytes as its text.
+pub fn hash_text(bytes: &[u8; 32]) -> String {
+    String::from_utf8(crate::chain::hex_lower(bytes).to_vec()).expect("hex is ASCII")
 }
 
 /// The digest as a 256-bit big-endian number, modulo `m`: what the operators' `divisible`
@@ -156,8 +226,7 @@ pub fn crash_point(variant: CrashVariant, game_hash: &str, salt: &str) -> CrashP
 /// The hash of the game before this one: SHA-256 of this game's hash as text, in
 /// lowercase hex.
 pub fn previous_hash(game_hash: &str) -> String {
-    let digest: [u8; 32] = Sha256::digest(game_hash.as_bytes()).into();
-    String::from_utf8(crate::chain::hex_lower(&digest).to_vec()).expect("hex is ASCII")
+    hash_text(&Sha256::digest(game_hash.as_bytes()).into())
 }
 
 /// Whether `text` is a game hash as the chain writes it: 64 lowercase hex digits.
@@ -211,6 +280,24 @@ mod tests {
         // Near the top the double rounds 100 e - h to a multiple of 64 first, as
         // JavaScript does: (99 e + 2) / 2 floors to 99 e / 2, not 99 e / 2 + 1.
         assert_eq!(formula_hundredths(e - 2), 99 * e / 2);
+    }
+
+    #[test]
+    fn byte_paths_agree_with_the_text_paths() {
+        let game = "45c7aac99b649ed50b255430e66e63e0c581e199702d3cd25f94284be3a10b29";
+        let bytes = hash_bytes(game).unwrap();
+        assert_eq!(hash_text(&bytes), game);
+        assert_eq!(hash_text(&previous_digest(&bytes)), previous_hash(game));
+        let salt = CrashVariant::Roobet.salt();
+        assert_eq!(game_digest_of(&bytes, salt.as_bytes()), game_digest(game, salt));
+        for bad in ["45C7aac99b649ed50b255430e66e63e0c581e199702d3cd25f94284be3a10b29", "45c7", ""] {
+            assert_eq!(hash_bytes(bad), None, "{bad}");
+        }
+        // The published games are given with the salts of their seeding events only.
+        for variant in CrashVariant::ALL {
+            assert!(variant.published_game(variant.salt()).is_some_and(|p| is_game_hash(p.hash)));
+            assert_eq!(variant.published_game("a clone's salt"), None);
+        }
     }
 
     #[test]

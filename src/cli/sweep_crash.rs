@@ -1,0 +1,151 @@
+//! `fairaudit sweep --scheme bustabit-v1|roobet --game crash`: a range of games of a crash
+//! chain played from its highest game's hash down, every crash point computed and counted
+//! on every core, the range then linked to the game the operator published when it seeded
+//! the chain, the battery run against the crash point's exact law, and the folder written
+//! as a unit (tests.csv, summary.json, crash_cells.csv, run.json).
+//!
+//! `--server-seed` is the hash of game B − 1 for `--nonces A..B`, `--client-seed` the
+//! salt. What the default scheme's sweep has and this one has not yet (checkpoints and
+//! --resume, --shards, the HTML report, paytables and claims) is refused by name.
+
+use super::args::command_line;
+use super::battery::print_battery;
+use super::folder::OutputFolder;
+use super::input::{install_stop_handler, STOP};
+use super::progress::{Progress, Unit};
+use super::sweep::SweepArgs;
+use super::Verdict;
+use anyhow::{bail, Result};
+use fairaudit::fields::Excerpt;
+use fairaudit::report::crash::{cells_table, chain_summary_json, CrashPlan, CrashRun};
+use fairaudit::report::results::tests_table;
+use fairaudit::report::run_info::RUN_FORMAT;
+use fairaudit::scheme::crash::{is_game_hash, CrashVariant};
+use fairaudit::scheme::SchemeId;
+use fairaudit::stats::crash::battery;
+use fairaudit::sweep::crash::{link_to_published, sweep_chain, ChainLink};
+use std::time::Instant;
+
+pub fn run(args: SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<Verdict> {
+    super::sweep_stake::refuse_unsupported(&args, scheme)?;
+    if args.seed_pairs.is_some() {
+        bail!("--seed-pairs derives seed pairs of scheme sha3; a sweep of scheme {scheme} takes one chain: --server-seed (the hash of game B-1 of --nonces A..B) and --client-seed (the salt)");
+    }
+    if args.params.is_some() {
+        bail!("--params gives a game's parameters in scheme stake; crash of scheme {scheme} takes none");
+    }
+    match args.games.as_slice() {
+        [] => {}
+        [name] if name == "crash" => {}
+        [name] => bail!("unknown game '{}' of scheme {scheme} (expected crash)", Excerpt(name)),
+        _ => bail!("scheme {scheme} has one game: pass --game crash once"),
+    }
+    let (Some(top), Some(salt)) = (args.server_seed.clone(), args.client_seed.clone()) else {
+        bail!("a sweep of scheme {scheme} needs the chain: --server-seed (the hash of game B-1 of --nonces A..B) and --client-seed (the salt)");
+    };
+    if !is_game_hash(&top) {
+        bail!(
+            "--server-seed '{}' is not a game hash of scheme {scheme}: 64 lowercase hex digits, the hash of game B-1 of --nonces A..B",
+            Excerpt(&top)
+        );
+    }
+    let range = args.nonces.start..args.nonces.end;
+    match variant.published_game(&salt) {
+        Some(published) if range.start < published.first_played => bail!(
+            "--nonces {}..{} starts below game {}, the first game of {scheme}'s published chain (no game below it was played)",
+            range.start,
+            range.end,
+            published.first_played
+        ),
+        Some(_) => {}
+        None => errln!(
+            "note: the salt is none of {scheme}'s published seeding events' ({}): nothing ties the chain below --server-seed to an operator's commitment",
+            variant.published_salts().join(", ")
+        ),
+    }
+    let plan = CrashPlan {
+        scheme: scheme.name(),
+        game: "crash",
+        games: [range.start, range.end],
+        top_hash: top.clone(),
+        salt: salt.clone(),
+    };
+    let (folder, existing) = OutputFolder::claim(&args.out)?;
+    super::sweep_stake::check_earlier_run(&folder, existing, &plan, args.force)?;
+    let (threads, pool) = super::sweep_stake::worker_pool(args.threads)?;
+    install_stop_handler()?;
+
+    let games = range.end - range.start;
+    // The links the walk to the published game adds, for the bar's total.
+    let extra = variant.published_game(&salt).map_or(0, |published| published.game.abs_diff(range.start - 1));
+    let bar = Progress::new(Some(games + extra), Unit::Links, args.quiet);
+    let started = Instant::now();
+    let progress = |done: u64| bar.inc(done);
+    let swept = pool.install(|| sweep_chain(variant, &top, &salt, games, &STOP, &progress));
+    let link = swept
+        .as_ref()
+        .and_then(|swept| link_to_published(variant, &salt, range.clone(), &swept.end, &STOP, &progress));
+    drop(bar);
+    let (Some(swept), Some(link)) = (swept, link) else {
+        errln!(
+            "interrupted: a sweep of scheme {scheme} is not saved part-way; {} is as it was",
+            folder.target().display()
+        );
+        return Ok(Verdict::Interrupted);
+    };
+    let elapsed = started.elapsed().as_secs_f64();
+
+    let battery = battery(variant, &swept.tally, args.report.alpha);
+    let command = command_line();
+    let run = CrashRun {
+        format: RUN_FORMAT,
+        kind: "sweep",
+        fairaudit_version: env!("CARGO_PKG_VERSION"),
+        fairaudit_revision: fairaudit::REVISION,
+        plan,
+        end_hash: &swept.end,
+        chain: &link,
+        command: &command,
+        threads,
+        games,
+        elapsed_seconds: elapsed,
+    };
+    let tests = tests_table(&battery);
+    let cells = cells_table(variant, &swept.tally);
+    folder.write_all(&[
+        (tests.file_name.clone(), tests.to_csv()),
+        ("summary.json".to_owned(), chain_summary_json(&battery, &link)),
+        (cells.file_name.clone(), cells.to_csv()),
+        ("run.json".to_owned(), run.to_json()),
+    ])?;
+    let dir = folder.target().to_owned();
+    folder.commit()?;
+
+    outln!(
+        "swept {scheme} crash games {}..{}: {games} games in {elapsed:.1} s ({:.0} games/s, {threads} threads)",
+        range.start,
+        range.end,
+        if elapsed > 0.0 { games as f64 / elapsed } else { 0.0 },
+    );
+    outln!("output: {}", dir.display());
+    let linked = match &link {
+        ChainLink::Unanchored => {
+            outln!("chain: not linked to a published game (the salt seeds no published chain)");
+            true
+        }
+        ChainLink::Linked { game, steps, .. } => {
+            outln!("chain: linked to the published game {game} ({steps} more links walked)");
+            true
+        }
+        ChainLink::Broken { game, hash, steps, reached, expected } => {
+            outln!(
+                "FAIL chain: games {}..{} below --server-seed do not reach the published game {game} ({hash}): {steps} links walked reached {reached}, not {expected} (the range is numbered wrong, or it is not the chain the operator committed to)",
+                range.start,
+                range.end
+            );
+            false
+        }
+    };
+    let verdict = print_battery(&battery, "chains");
+    Ok(if linked { verdict } else { Verdict::Finding })
+}
