@@ -5,8 +5,11 @@
 //! over a 64-character salt). Variants, each over the same games of one chain:
 //! - `compress`: `sha2::compress256` on one block, the hardware figure (SHA-NI where the
 //!   CPU has it, as the `sha2` crate detects at run time), shown per seven compressions;
-//! - `walk`: the links alone, on one thread ([`walk_down`]);
-//! - `crash_points`: the crash points alone of hashes already walked, on one thread;
+//! - `walk`: the links alone, on one thread ([`walk_down`], SHA-256 block by block);
+//! - `crash_points_hmac_crate`: the crash points alone of hashes already walked, on one
+//!   thread, through the `hmac` crate from the hash's text (what the library did first;
+//!   a quarter of the games);
+//! - `crash_points`: the same through [`GameHmac`], the sweep's path;
 //! - `sweep_1_thread`: [`sweep_chain`] in a pool of one worker (plus its walker thread);
 //! - `sweep_all_threads`: [`sweep_chain`] on every core.
 //!
@@ -16,7 +19,11 @@
 //! Run: `cargo bench --bench crash` (environment: `REPEATS`, default 7; `GAMES` per
 //! repetition, default 400000; `CHAIN`, default 10000000).
 
-use fairaudit::scheme::crash::{game_digest_of, hash_bytes, point_of_digest, previous_digest, CrashVariant};
+use fairaudit::chain::hex_lower;
+use fairaudit::scheme::crash::blocks::GameHmac;
+use fairaudit::scheme::crash::{
+    game_digest, hash_bytes, hash_text, point_of_digest, previous_digest, CrashVariant,
+};
 use fairaudit::sweep::crash::{sweep_chain, walk_down};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
@@ -64,10 +71,19 @@ fn main() {
         ),
         ("walk", Box::new(|| drop(black_box(walk_down(TOP, games, &never, &|_| {}))))),
         (
+            "crash_points_hmac_crate",
+            Box::new(|| {
+                for hash in &hashes[..hashes.len() / 4] {
+                    black_box(point_of_digest(variant, &game_digest(&hash_text(hash), salt)));
+                }
+            }),
+        ),
+        (
             "crash_points",
             Box::new(|| {
+                let hmac = GameHmac::new(salt.as_bytes());
                 for hash in &hashes {
-                    black_box(point_of_digest(variant, &game_digest_of(hash, salt.as_bytes())));
+                    black_box(point_of_digest(variant, &hmac.digest(&hex_lower(hash))));
                 }
             }),
         ),
@@ -92,14 +108,16 @@ fn main() {
             *best = (*best).min(started.elapsed());
         }
     }
-    let rate = |i: usize| games as f64 / best[i].as_secs_f64();
+    // The hmac crate's variant plays a quarter of the games (it is the slow reference).
+    let played = |name: &str| if name == "crash_points_hmac_crate" { games / 4 } else { games };
+    let rate = |i: usize| played(variants[i].0) as f64 / best[i].as_secs_f64();
     println!("crash chain of {variant:?}, {games} games a repetition, best of {repeats}, {cores} cores");
     println!("{:<20} {:>14} {:>18}", "variant", "games/s", "share of compress");
     for (i, (name, _)) in variants.iter().enumerate() {
         // Each game's share of the bare compressions it needs: 7, 2 for the walk, 5 for a crash point.
         let share = match *name {
             "walk" => rate(i) * 2.0 / (rate(0) * 7.0),
-            "crash_points" => rate(i) * 5.0 / (rate(0) * 7.0),
+            "crash_points" | "crash_points_hmac_crate" => rate(i) * 5.0 / (rate(0) * 7.0),
             _ => rate(i) / rate(0),
         };
         println!("{name:<20} {:>14.0} {:>17.1}%", rate(i), share * 100.0);

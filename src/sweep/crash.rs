@@ -9,9 +9,11 @@
 //! chain order ([`CrashTally::append`]), so the result does not depend on the threads.
 //! Memory is bounded: at most three batches of hashes (32 bytes a game) are alive.
 
+use crate::chain::hex_lower;
+use crate::scheme::crash::blocks::GameHmac;
 use crate::scheme::crash::{
-    game_digest, game_digest_of, hash_bytes, hash_text, point_of_digest, previous_digest, previous_hash,
-    CrashPoint, CrashVariant,
+    game_digest, hash_bytes, hash_text, point_of_digest, previous_digest, previous_hash, CrashPoint,
+    CrashVariant,
 };
 use crate::tally::crash::CrashTally;
 use rayon::prelude::*;
@@ -72,7 +74,7 @@ pub fn sweep_chain(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Option<PlayedChain> {
     let top = hash_bytes(top).expect("the top of a chain is a game hash");
-    let salt = salt.as_bytes();
+    let hmac = GameHmac::new(salt.as_bytes());
     // Two segments a thread per batch: the workers have the next batch while the walker
     // fills the one after.
     let batch = (SEGMENT * 2 * rayon::current_num_threads()) as u64;
@@ -103,7 +105,7 @@ pub fn sweep_chain(
                 .map(|segment| {
                     let mut part = CrashTally::new();
                     for hash in segment {
-                        part.add(point_of_digest(variant, &game_digest_of(hash, salt)));
+                        part.add(point_of_digest(variant, &hmac.digest(&hex_lower(hash))));
                     }
                     progress(segment.len() as u64);
                     part

@@ -19,6 +19,7 @@
 //! assert_eq!(previous_hash(game).len(), 64);
 //! ```
 
+pub mod blocks;
 pub mod exact;
 
 use hmac::{Hmac, Mac};
@@ -151,13 +152,6 @@ pub fn game_digest(game_hash: &str, salt: &str) -> [u8; 32] {
     hmac_of_key(game_hash.as_bytes(), salt.as_bytes())
 }
 
-/// [`game_digest`] of a game hash held as its 32 bytes: the key is its hex text, formed
-/// on the stack (the sweep's hot path: five SHA-256 compressions, none spent on the key,
-/// whose 64 characters fill exactly one block).
-pub fn game_digest_of(game_hash: &[u8; 32], salt: &[u8]) -> [u8; 32] {
-    hmac_of_key(&crate::chain::hex_lower(game_hash), salt)
-}
-
 fn hmac_of_key(key: &[u8], salt: &[u8]) -> [u8; 32] {
     let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes keys of any length");
     mac.update(salt);
@@ -167,7 +161,7 @@ fn hmac_of_key(key: &[u8], salt: &[u8]) -> [u8; 32] {
 /// [`previous_hash`] of a game hash held as its 32 bytes: SHA-256 of its hex text (two
 /// compressions).
 pub fn previous_digest(game_hash: &[u8; 32]) -> [u8; 32] {
-    Sha256::digest(crate::chain::hex_lower(game_hash)).into()
+    blocks::sha256_of_block(&crate::chain::hex_lower(game_hash))
 }
 
 /// The 32 bytes of a game hash written as 64 lowercase hex digits; `None` for any other
@@ -191,8 +185,16 @@ pub fn hash_text(bytes: &[u8; 32]) -> String {
 
 /// The digest as a 256-bit big-endian number, modulo `m`: what the operators' `divisible`
 /// computes four hex digits at a time.
+///
+/// # Panics
+/// If `m` is 0 or above 2^32 − 1.
+#[inline]
 pub fn digest_mod(digest: &[u8; 32], m: u64) -> u64 {
-    digest.iter().fold(0, |rest, &byte| (rest * 256 + u64::from(byte)) % m)
+    assert!(m > 0 && m <= u64::from(u32::MAX), "a divisor of 1 to 2^32 - 1");
+    // Four bytes at a time: the rest stays below m < 2^32, so rest · 2^32 + word < 2^64.
+    digest.chunks_exact(4).fold(0, |rest, word| {
+        (rest << 32 | u64::from(u32::from_be_bytes(word.try_into().expect("four bytes")))) % m
+    })
 }
 
 /// The top 52 bits of the digest (its first 13 hex digits).
@@ -210,8 +212,15 @@ pub fn formula_hundredths(h: u64) -> u64 {
 }
 
 /// A game's crash point from its digest.
+#[inline]
 pub fn point_of_digest(variant: CrashVariant, digest: &[u8; 32]) -> CrashPoint {
-    if digest_mod(digest, variant.instant_divisor()) == 0 {
+    // Each variant's divisor a constant where the remainder is taken, so that it compiles
+    // to multiplications (a sweep takes one per game).
+    let instant = match variant {
+        CrashVariant::BustabitV1 => digest_mod(digest, CrashVariant::BustabitV1.instant_divisor()) == 0,
+        CrashVariant::Roobet => digest_mod(digest, CrashVariant::Roobet.instant_divisor()) == 0,
+    };
+    if instant {
         CrashPoint::Instant
     } else {
         CrashPoint::Hundredths(formula_hundredths(top_bits(digest)))
@@ -264,6 +273,16 @@ mod tests {
         assert_eq!(digest_mod(&digest, 25), pow(25));
         assert_eq!(digest_mod(&[0; 32], 101), 0);
         assert_eq!(top_bits(&[0xff; 32]), (1 << 52) - 1);
+        // Four bytes at a time is byte by byte, for any divisor up to 2^32 - 1.
+        let by_bytes =
+            |d: &[u8; 32], m: u64| d.iter().fold(0u128, |r, &b| (r * 256 + u128::from(b)) % u128::from(m));
+        let mut digest = [0u8; 32];
+        for round in 0..200u64 {
+            digest = previous_digest(&digest);
+            for m in [1, 25, 33, 101, 65_537, u64::from(u32::MAX), round + 1] {
+                assert_eq!(u128::from(digest_mod(&digest, m)), by_bytes(&digest, m), "{m}");
+            }
+        }
     }
 
     #[test]
@@ -289,7 +308,8 @@ mod tests {
         assert_eq!(hash_text(&bytes), game);
         assert_eq!(hash_text(&previous_digest(&bytes)), previous_hash(game));
         let salt = CrashVariant::Roobet.salt();
-        assert_eq!(game_digest_of(&bytes, salt.as_bytes()), game_digest(game, salt));
+        let hmac = blocks::GameHmac::new(salt.as_bytes());
+        assert_eq!(hmac.digest(&crate::chain::hex_lower(&bytes)), game_digest(game, salt));
         for bad in ["45C7aac99b649ed50b255430e66e63e0c581e199702d3cd25f94284be3a10b29", "45c7", ""] {
             assert_eq!(hash_bytes(bad), None, "{bad}");
         }
