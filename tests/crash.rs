@@ -264,11 +264,6 @@ fn rtp_states_each_cash_out_and_commands_without_crash_support_refuse_it() {
         .code(0)
         .stdout(predicate::str::contains("(shown 1.00: 4.000000% of the digests, to six places)"));
     fairaudit()
-        .args(["audit", "--scheme", "bustabit-v1", "--outcomes", "x.csv"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("does not take scheme"));
-    fairaudit()
         .args(["conformance", "--scheme", "roobet", "--list"])
         .assert()
         .code(2)

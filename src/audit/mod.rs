@@ -20,6 +20,7 @@
 //! nonce ranges (one per gap), a player their counters.
 
 pub mod bets;
+pub mod crash;
 mod history;
 pub mod money;
 pub mod stake;

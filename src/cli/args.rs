@@ -48,17 +48,6 @@ pub fn sha3_games(names: &[String]) -> Result<Vec<GameId>> {
         .collect()
 }
 
-/// Refuses a crash scheme (bustabit-v1, roobet) in a command that does not take one yet,
-/// by name: run on the default scheme's path, its games would be misread.
-pub fn refuse_crash_scheme(scheme: Option<fairaudit::scheme::SchemeId>, command: &str) -> Result<()> {
-    match scheme.filter(|scheme| scheme.crash_variant().is_some()) {
-        Some(scheme) => anyhow::bail!(
-            "{command} does not take scheme {scheme} yet: its games are checked by verify (one game, or --rounds), sweep (a range of a chain) and rtp (docs/schemes.md)"
-        ),
-        None => Ok(()),
-    }
-}
-
 /// A nonce: plain decimal, 0 to 2^64 − 1.
 pub fn parse_nonce_arg(text: &str) -> Result<u64, String> {
     parse_nonce(text).map_err(|e| e.to_string())

@@ -29,8 +29,9 @@ use std::time::SystemTime;
 
 #[derive(Debug, Args)]
 pub struct AuditArgs {
-    /// The provably-fair scheme: sha3 (SPEC.md, the default) or stake (the HMAC-SHA256
-    /// family: each row names its game; docs/audit.md).
+    /// The provably-fair scheme: sha3 (SPEC.md, the default), stake (the HMAC-SHA256
+    /// family: each row names its game) or bustabit-v1 and roobet (bets on crash games);
+    /// docs/audit.md.
     #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
     pub(super) scheme: Option<SchemeId>,
     /// The game the history belongs to (the default scheme's; required with it).
@@ -227,6 +228,101 @@ pub(super) fn claim_output(dir: &std::path::Path, force: bool) -> Result<OutputF
     Ok(folder)
 }
 
+/// `run.json` of an audit that started at `started` and ends now.
+fn audit_stamp(started: SystemTime) -> RunStamp {
+    RunStamp {
+        format: RUN_FORMAT,
+        kind: "audit",
+        fairaudit_version: fairaudit::VERSION,
+        fairaudit_revision: fairaudit::REVISION,
+        command_line: command_line(),
+        started_at: humantime::format_rfc3339_seconds(started).to_string(),
+        finished_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
+    }
+}
+
+/// Where the findings of an audit of a scheme other than the default go as they are
+/// made: the terminal (the first [`FINDINGS_PRINTED`], each line from `describe`) and,
+/// with `--out`, findings.csv.
+pub(super) struct FindingSink {
+    describe: fn(&Finding) -> String,
+    printed: usize,
+    csv: Option<csv::Writer<BufWriter<File>>>,
+    error: Option<csv::Error>,
+}
+
+impl FindingSink {
+    /// A sink writing findings.csv into `folder` when there is one.
+    pub(super) fn new(folder: Option<&OutputFolder>, describe: fn(&Finding) -> String) -> Result<Self> {
+        let csv = folder.map(|folder| staged_csv(folder, "findings.csv", &FINDINGS_HEADER)).transpose()?;
+        Ok(Self { describe, printed: 0, csv, error: None })
+    }
+
+    /// Takes one finding.
+    pub(super) fn take(&mut self, finding: &Finding) {
+        if self.printed < FINDINGS_PRINTED {
+            outln!("{}", (self.describe)(finding));
+            self.printed += 1;
+        }
+        if let Some(writer) = self.csv.as_mut() {
+            if let Err(error) = writer.write_record(findings_row(finding)) {
+                self.error.get_or_insert(error);
+            }
+        }
+    }
+
+    /// After the last of `findings`: says how many were not printed, and hands back
+    /// findings.csv (for [`write_scheme_audit`]) or the error that stopped writing it.
+    pub(super) fn finish(self, findings: u64) -> Result<Option<csv::Writer<BufWriter<File>>>> {
+        if let Some(error) = self.error {
+            return Err(error).context("cannot write findings.csv");
+        }
+        if findings as usize > self.printed {
+            outln!(
+                "... {} more findings{}",
+                findings as usize - self.printed,
+                if self.csv.is_some() { " in findings.csv" } else { " (pass --out DIR for findings.csv)" }
+            );
+        }
+        Ok(self.csv)
+    }
+}
+
+/// The end of an audit of a scheme other than the default: the findings per check, the
+/// folder (findings.csv staged as the audit went, then tests.csv, summary.json and
+/// run.json, committed as a unit) and the battery; a finding or a failed test is exit 1.
+pub(super) fn conclude_scheme_audit<G: Serialize + Copy + Ord + std::fmt::Display>(
+    findings: &std::collections::BTreeMap<&'static str, u64>,
+    folder: Option<(OutputFolder, Option<csv::Writer<BufWriter<File>>>)>,
+    battery: &fairaudit::stats::battery::Battery<G>,
+    groups: &str,
+    started: SystemTime,
+) -> Result<Verdict> {
+    let total: u64 = findings.values().sum();
+    if total > 0 {
+        let by_check: Vec<String> = findings.iter().map(|(check, n)| format!("{check} {n}")).collect();
+        outln!("findings: {total} ({})", by_check.join(", "));
+    }
+    if let Some((folder, findings_csv)) = folder {
+        if let Some(writer) = findings_csv {
+            writer.into_inner().map_err(|e| e.into_error())?.flush()?;
+        }
+        folder.write("tests.csv", &tests_table(battery).to_csv())?;
+        folder.write("summary.json", &summary_json(battery, &[]))?;
+        folder.write("run.json", &audit_stamp(started).to_bytes())?;
+        folder.commit()?;
+    }
+    let verdict = print_battery(battery, groups);
+    Ok(if total > 0 || battery.overall() == TestVerdict::Fail { Verdict::Finding } else { verdict })
+}
+
+/// A finding as one terminal line, `what` saying what was found; the player's name is
+/// [`Shown`], not acted on.
+pub(super) fn finding_line(f: &Finding, what: &str) -> String {
+    let who = if f.player.is_empty() { String::new() } else { format!(" (player {})", Shown(&f.player)) };
+    format!("line {}{who}: {}: {what}", f.line, f.check)
+}
+
 /// A CSV file of the run, written into the staging folder as rows come.
 pub(super) fn staged_csv(
     folder: &OutputFolder,
@@ -240,7 +336,9 @@ pub(super) fn staged_csv(
 }
 
 pub fn run(args: AuditArgs) -> Result<Verdict> {
-    super::args::refuse_crash_scheme(args.scheme, "audit")?;
+    if let Some((scheme, variant)) = args.scheme.and_then(|s| Some((s, s.crash_variant()?))) {
+        return super::audit_crash::run(args, scheme, variant);
+    }
     if args.scheme == Some(SchemeId::Stake) {
         return super::audit_stake::run(args);
     }
@@ -350,15 +448,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
             paytable: &report_paytable.describe(),
             made_by: &made_by,
         };
-        let stamp = RunStamp {
-            format: RUN_FORMAT,
-            kind: "audit",
-            fairaudit_version: fairaudit::VERSION,
-            fairaudit_revision: fairaudit::REVISION,
-            command_line: command_line(),
-            started_at: humantime::format_rfc3339_seconds(started).to_string(),
-            finished_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
-        };
+        let stamp = audit_stamp(started);
         for writer in [observer.findings.take(), observer.gaps.take()].into_iter().flatten() {
             writer.into_inner().map_err(|e| e.into_error())?.flush()?;
         }

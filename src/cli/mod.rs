@@ -8,6 +8,7 @@
 mod print;
 mod args;
 mod audit;
+mod audit_crash;
 mod audit_stake;
 mod battery;
 mod certify;

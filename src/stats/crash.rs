@@ -89,7 +89,15 @@ pub fn tests(variant: CrashVariant, tally: &CrashTally) -> Vec<TestOutcome> {
         .with_power(Power::chi_square(1.0, tally.games as f64 * cells[0] / (1.0 - cells[0])))
     };
     let adjacent = if tally.games == 0 { 0.0 } else { (instant as f64).powi(2) / tally.games as f64 };
-    let runs = if adjacent < MIN_ADJACENT || instant == tally.games {
+    let runs = if tally.gaps > 0 {
+        TestOutcome::insufficient(
+            "instant_crash_runs",
+            format!(
+                "the games counted have {} gap(s): runs of instant crashes are tested on an unbroken range",
+                tally.gaps
+            ),
+        )
+    } else if adjacent < MIN_ADJACENT || instant == tally.games {
         TestOutcome::insufficient(
             "instant_crash_runs",
             format!(

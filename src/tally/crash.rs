@@ -25,6 +25,10 @@ pub struct CrashTally {
     /// Runs of instant crashes: maximal stretches of consecutive games that all crash at
     /// once.
     pub instant_runs: u64,
+    /// Gaps in the games counted ([`CrashTally::gap`]): a bet history that skips games.
+    /// Pairs are counted within the stretches between gaps; runs end at a gap, so their
+    /// law (over one unbroken sequence) no longer holds.
+    pub gaps: u64,
     /// The class of the game waiting for its partner.
     pending: Option<usize>,
     /// Whether the first game counted crashed at once (a run that may continue one of the
@@ -58,6 +62,7 @@ impl CrashTally {
             cells: vec![0; EDGES.len() + 1],
             pairs: vec![0; CLASSES * CLASSES],
             instant_runs: 0,
+            gaps: 0,
             pending: None,
             first_instant: false,
             last_instant: false,
@@ -83,6 +88,15 @@ impl CrashTally {
         }
     }
 
+    /// Marks games missing before the next one counted: no pair and no run spans them.
+    pub fn gap(&mut self) {
+        if self.games > 0 {
+            self.gaps += 1;
+            self.pending = None;
+            self.last_instant = false;
+        }
+    }
+
     /// Counts the games of `next`, the segment of the chain that follows this one, as if
     /// they had been added one by one: a run of instant crashes across the join is one
     /// run. This tally must hold an even number of games (or `next` none), so that
@@ -97,6 +111,7 @@ impl CrashTally {
         assert!(self.games.is_multiple_of(2), "a chain segment is appended after an odd number of games");
         let joined = self.games > 0 && self.last_instant && next.first_instant;
         self.instant_runs += next.instant_runs - u64::from(joined);
+        self.gaps += next.gaps;
         if self.games == 0 {
             self.first_instant = next.first_instant;
         }
@@ -129,6 +144,15 @@ mod tests {
         assert_eq!(tally.pairs[2], 1);
         assert_eq!(tally.games, 3);
         assert_eq!(tally.instant_runs, 1);
+        // A gap: the waiting game gets no partner across it, and a run does not span it.
+        tally.add(CrashPoint::Instant);
+        tally.gap();
+        tally.add(CrashPoint::Instant);
+        tally.add(CrashPoint::Hundredths(150));
+        assert_eq!((tally.games, tally.gaps, tally.instant_runs), (6, 1, 3));
+        assert_eq!(tally.pairs.iter().sum::<u64>(), 3);
+        assert_eq!(tally.pairs[3], 1, "(below 2x, instant) before the gap");
+        assert_eq!(tally.pairs[1], 1, "(instant, below 2x) after it");
     }
 
     #[test]

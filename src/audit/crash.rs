@@ -1,0 +1,335 @@
+//! Auditing a bet history of a crash game (`audit --scheme bustabit-v1|roobet`), in one
+//! streaming pass. A row is one bet on one game: the game's number (`nonce`), its crash
+//! point as shown (`result`), and where the history has them the game's hash
+//! (`server_seed`), the salt (`client_seed`, the scheme's published one when empty), the
+//! player, the cash-out target (`bet`, empty for a bet that never cashed out), `stake`
+//! and `payout`.
+//!
+//! * **row checks** ([`Finding`]s with their lines): the crash point against the game
+//!   replayed from its hash; every row of a game giving the same hash and crash point;
+//!   consecutive games' hashes linked (the higher hashes down to the lower, across gaps of
+//!   up to [`MAX_WALK`] games); the games in one order (rising or falling: a history lists
+//!   a game's bets together); the payout against stake × target when the target is at or
+//!   below the crash point (and the game did not crash at once), else nothing.
+//! * **games missing**: every stretch of game numbers the history skips between its first
+//!   and last game, named (a full game log has none; a player's history skips the games
+//!   they sat out).
+//! * **the battery** on the games' crash points, one count per game, against the exact
+//!   law ([`crate::stats::crash`]); runs of instant crashes only on an unbroken range.
+//!   A Roobet game without its hash is not counted: its instant crash and a 1.00x crash
+//!   are both shown 1.00.
+//!
+//! Memory is bounded: the current game, the one before, and the stretches of games missing.
+
+use super::money::Money;
+use super::Finding;
+use crate::columns::CsvLayout;
+use crate::fields::{parse_nonce, Excerpt};
+use crate::scheme::crash::{self, CrashPoint, CrashVariant};
+use crate::tally::crash::CrashTally;
+use crate::verify::schemes::MAX_WALK;
+use crate::verify::RoundsError;
+use std::collections::{BTreeMap, HashMap};
+use std::io::Read;
+use std::ops::RangeInclusive;
+
+/// The fields a crash history may have, by their names in `docs/audit.md`.
+pub const FIELDS: [&str; 10] =
+    ["scheme", "game", "result", "nonce", "server_seed", "client_seed", "player", "bet", "stake", "payout"];
+
+/// Stretches of missing games named one by one, at most; the rest are counted.
+pub const MISSING_NAMED: usize = 100;
+
+/// What an audit of a crash history found.
+#[derive(Clone, Debug, Default)]
+pub struct CrashAudit {
+    /// Rows (bets) read.
+    pub rows: u64,
+    /// Distinct games.
+    pub games: u64,
+    /// Games replayed from their hashes.
+    pub replayed: u64,
+    /// Links between consecutive games walked.
+    pub linked: u64,
+    /// Payouts checked.
+    pub payouts_checked: u64,
+    /// Findings per check (each one went to `on_finding` as it was made).
+    pub findings: BTreeMap<&'static str, u64>,
+    /// The first [`MISSING_NAMED`] stretches of games the history skips.
+    pub missing: Vec<RangeInclusive<u64>>,
+    /// Games missing in all.
+    pub missing_games: u64,
+    /// The games' crash points, counted once per game.
+    pub tally: CrashTally,
+    /// Games not counted: Roobet games without their hash.
+    pub uncounted: u64,
+}
+
+/// The game whose rows are being read.
+struct Game {
+    number: u64,
+    hash: Option<String>,
+    shown: u64,
+    line: u64,
+}
+
+/// Reads a crash history of `variant` (a header row; `nonce` and `result` required) and
+/// audits it; `on_finding` sees each finding as it is made.
+///
+/// # Errors
+/// A malformed row (another scheme or game, a game hash that is not 64 lowercase hex
+/// digits, a crash point or target not written with two decimals, a bad amount) stops the
+/// audit with its line and column.
+pub fn audit_crash_history<R: Read>(
+    input: R,
+    layout: &CsvLayout,
+    variant: CrashVariant,
+    scheme: &'static str,
+    payout_tolerance: Money,
+    mut on_finding: impl FnMut(&Finding),
+) -> Result<CrashAudit, RoundsError> {
+    let mut reader = layout.reader(input);
+    let headers = reader.headers()?.clone();
+    let found = layout.columns.locate(&headers, &FIELDS)?;
+    let columns: HashMap<&str, usize> = FIELDS.iter().filter_map(|&f| found.get(f).map(|i| (f, i))).collect();
+    for required in ["nonce", "result"] {
+        columns.get(required).ok_or(RoundsError::MissingColumn(required))?;
+    }
+    if columns.contains_key("stake") != columns.contains_key("payout") {
+        return Err(RoundsError::MissingColumn(if columns.contains_key("stake") {
+            "payout"
+        } else {
+            "stake"
+        }));
+    }
+    let mut audit = CrashAudit { tally: CrashTally::new(), ..CrashAudit::default() };
+    let mut current: Option<Game> = None;
+    // Rising (true) or falling, once two games have been seen.
+    let mut rising: Option<bool> = None;
+    let mut record = csv::StringRecord::new();
+    while reader.read_record(&mut record)? {
+        audit.rows += 1;
+        let line = record.position().map_or(0, csv::Position::line);
+        let field = |name: &str| columns.get(name).and_then(|&i| record.get(i)).unwrap_or("");
+        let bad = |column: &'static str, problem: String| RoundsError::BadField { line, column, problem };
+        let mut found = |check: &'static str, expected: String, found: String| {
+            let finding = Finding { line, player: field("player").to_owned(), check, expected, found };
+            on_finding(&finding);
+            *audit.findings.entry(check).or_default() += 1;
+        };
+
+        let given_scheme = field("scheme");
+        if !given_scheme.is_empty() && given_scheme != scheme {
+            return Err(bad(
+                "scheme",
+                format!("'{}' in a history audited as scheme {scheme}", Excerpt(given_scheme)),
+            ));
+        }
+        if !matches!(field("game"), "" | "crash") {
+            return Err(bad(
+                "game",
+                format!("'{}' is not a game of scheme {scheme} (expected crash)", Excerpt(field("game"))),
+            ));
+        }
+        let number = parse_nonce(field("nonce")).map_err(|e| bad("nonce", e.to_string()))?;
+        let shown = crash::read_shown(field("result")).map_err(|p| bad("result", p))?;
+        let hash = match field("server_seed") {
+            "" => None,
+            text if crash::is_game_hash(text) => Some(text.to_owned()),
+            text => {
+                return Err(bad(
+                    "server_seed",
+                    format!("'{}' is not a game hash: 64 lowercase hex digits", Excerpt(text)),
+                ))
+            }
+        };
+        let salt = match field("client_seed") {
+            "" => variant.salt(),
+            salt => salt,
+        };
+
+        // The game replayed from its hash.
+        let point = match &hash {
+            Some(hash) => {
+                let point = crash::crash_point(variant, hash, salt);
+                if variant.shown_hundredths(point) != shown {
+                    found("result", variant.shown(point), field("result").to_owned());
+                }
+                Some(point)
+            }
+            None => None,
+        };
+
+        // The rows of one game agree; a new game is linked to the one before it.
+        match current.as_mut() {
+            Some(game) if game.number == number => {
+                if game.shown != shown {
+                    let expected = format!(
+                        "{} (game {number} on line {})",
+                        crash::hundredths_text(game.shown),
+                        game.line
+                    );
+                    found("game_result", expected, field("result").to_owned());
+                }
+                match (&game.hash, &hash) {
+                    (Some(before), Some(now)) if before != now => {
+                        found(
+                            "game_hash",
+                            format!("{before} (game {number} on line {})", game.line),
+                            now.clone(),
+                        );
+                    }
+                    (None, Some(_)) => game.hash = hash.clone(),
+                    _ => {}
+                }
+            }
+            _ => {
+                let before = current.replace(Game { number, hash: hash.clone(), shown, line });
+                if let Some(before) = before {
+                    let up = number > before.number;
+                    if *rising.get_or_insert(up) != up {
+                        found(
+                            "game_order",
+                            format!(
+                                "a game {} game {} (line {})",
+                                if up { "below" } else { "above" },
+                                before.number,
+                                before.line
+                            ),
+                            number.to_string(),
+                        );
+                        // Not counted: the current game is still the one before.
+                        current = Some(before);
+                        continue;
+                    }
+                    let steps = number.abs_diff(before.number);
+                    if steps > 1 {
+                        audit.tally.gap();
+                        audit.missing_games += steps - 1;
+                        if audit.missing.len() < MISSING_NAMED {
+                            let (low, high) = (number.min(before.number), number.max(before.number));
+                            audit.missing.push(low + 1..=high - 1);
+                        }
+                    }
+                    if let (Some(earlier), Some(now)) = (&before.hash, &hash) {
+                        if steps <= MAX_WALK {
+                            audit.linked += 1;
+                            let walk = |from: &str| {
+                                (0..steps).fold(from.to_owned(), |h, _| crash::previous_hash(&h))
+                            };
+                            // The higher game's hash, walked down, must give the lower one's.
+                            let expected = if up {
+                                (walk(now) != *earlier).then(|| {
+                                    format!("a hash that reaches game {}'s, {earlier} (line {}), in {steps} link(s)", before.number, before.line)
+                                })
+                            } else {
+                                let reached = walk(earlier);
+                                (reached != *now).then(|| {
+                                    format!(
+                                        "{reached} (game {}'s hash, on line {}, hashed {steps} time(s))",
+                                        before.number, before.line
+                                    )
+                                })
+                            };
+                            if let Some(expected) = expected {
+                                found("link", expected, now.clone());
+                            }
+                        }
+                    }
+                }
+                audit.games += 1;
+                match point {
+                    Some(point) => {
+                        audit.replayed += 1;
+                        audit.tally.add(point);
+                    }
+                    None if variant == CrashVariant::Roobet => {
+                        audit.uncounted += 1;
+                        audit.tally.gap();
+                    }
+                    None => audit.tally.add(if shown == variant.instant_shown() {
+                        CrashPoint::Instant
+                    } else {
+                        CrashPoint::Hundredths(shown)
+                    }),
+                }
+            }
+        }
+
+        // The payout: stake × target when the target is at or below the crash point.
+        let (stake_text, payout_text) = (field("stake"), field("payout"));
+        if !stake_text.is_empty() || !payout_text.is_empty() {
+            let amount =
+                |column: &'static str, text: &str| Money::parse(text).map_err(|e| bad(column, e.to_string()));
+            let (wager, paid) = (amount("stake", stake_text)?, amount("payout", payout_text)?);
+            let reached = |target: u64| match point {
+                Some(CrashPoint::Instant) => false,
+                Some(CrashPoint::Hundredths(h)) => target <= h,
+                // Without the hash, the shown point (an instant crash shows below any target).
+                None => target <= shown,
+            };
+            let multiplier = match field("bet") {
+                "" => Money::whole(0),
+                bet => {
+                    let target = crash::read_shown(bet)
+                        .ok()
+                        .filter(|&t| t >= 101)
+                        .ok_or_else(|| bad("bet", format!("a crash bet is its cash-out target with two decimals, from 1.01 (e.g. 2.00), not '{}'", Excerpt(bet))))?;
+                    if reached(target) {
+                        Money::parse(bet).expect("a target is an amount")
+                    } else {
+                        Money::whole(0)
+                    }
+                }
+            };
+            audit.payouts_checked += 1;
+            let expected = wager.times(multiplier).ok_or_else(|| bad("stake", "too large".into()))?;
+            let off = expected.distance(paid).ok_or_else(|| bad("payout", "too large".into()))?;
+            if off.compare(payout_tolerance).ok_or_else(|| bad("payout", "too large".into()))?
+                == std::cmp::Ordering::Greater
+            {
+                found("payout", expected.to_string(), payout_text.to_owned());
+            }
+        }
+    }
+    Ok(audit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn audited(variant: CrashVariant, scheme: &'static str, file: &str) -> (CrashAudit, Vec<Finding>) {
+        let mut findings = Vec::new();
+        let audit = audit_crash_history(
+            file.as_bytes(),
+            &CsvLayout::default(),
+            variant,
+            scheme,
+            Money::whole(0),
+            |f| findings.push(f.clone()),
+        )
+        .unwrap();
+        (audit, findings)
+    }
+
+    #[test]
+    fn games_without_hashes_are_judged_by_the_point_shown() {
+        // bustabit shows its instant crash as 0.00: it beats a 1.01 target, and is counted
+        // as an instant crash; the 1.00 after it is the formula's, which 1.01 does not reach.
+        let file = "nonce,result,bet,stake,payout\n\
+                    1000003,0.00,1.01,1,0\n1000002,1.00,1.01,1,0\n1000001,1.01,1.01,1,1.01\n1000001,1.01,,1,1\n";
+        let (audit, findings) = audited(CrashVariant::BustabitV1, "bustabit-v1", file);
+        assert_eq!((audit.rows, audit.games, audit.replayed, audit.payouts_checked), (4, 3, 0, 4));
+        assert_eq!(audit.tally.cells[0], 1, "one instant crash");
+        assert_eq!(audit.tally.games, 3);
+        // The last bet never cashed out: it returns nothing, not its stake.
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!((findings[0].line, findings[0].check, findings[0].expected.as_str()), (5, "payout", "0"));
+        // Roobet shows both as 1.00: without their hashes no game is counted, not even a
+        // 2.00 (leaving out only the 1.00s would bias the counts against the law).
+        let (audit, findings) = audited(CrashVariant::Roobet, "roobet", "nonce,result\n7,1.00\n6,2.00\n");
+        assert!(findings.is_empty());
+        assert_eq!((audit.games, audit.uncounted, audit.tally.games), (2, 2, 0));
+    }
+}

@@ -1,0 +1,167 @@
+//! `audit --scheme roobet|bustabit-v1`: a bet history of Roobet's real games 1,273,915 to
+//! 1,273,935 (`data/vectors/crash.csv`) passes, and every way of tampering with it is a
+//! finding on its line: a crash point changed, a hash from another game, a shaved payout,
+//! a bet paid that the crash beat, a game out of order; games skipped are named, and bad
+//! input is one line and exit 2.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::Path;
+
+fn fairaudit() -> Command {
+    Command::cargo_bin("fairaudit").unwrap()
+}
+
+/// Roobet's games 1,273,935 down to 1,273,915: (game, hash, crash point shown).
+fn games() -> Vec<(u64, String, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/vectors/crash.csv");
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let mut games: Vec<_> = reader
+        .records()
+        .map(Result::unwrap)
+        .filter(|row| &row[0] == "roobet")
+        .map(|row| (row[4].parse::<u64>().unwrap(), row[2].to_owned(), row[6].to_owned()))
+        .filter(|(game, ..)| (1_273_915..=1_273_935).contains(game))
+        .collect();
+    games.sort_by_key(|game| std::cmp::Reverse(game.0));
+    assert_eq!(games.len(), 21);
+    games
+}
+
+/// Two bets a game, newest game first: alice cashes out at 2.00 (stake 1), bob at 1.50
+/// (stake 2.50); each paid by the rule.
+fn history() -> Vec<[String; 7]> {
+    let mut rows = Vec::new();
+    for (game, hash, shown) in games() {
+        let point: f64 = shown.parse().unwrap();
+        // Every game here is a real one: a 1.00 among them is an instant crash or 1.00x,
+        // and both lose a 1.50 or 2.00 target.
+        let pays = |target: f64, stake: f64| {
+            if target <= point {
+                format!("{}", target * stake)
+            } else {
+                "0".into()
+            }
+        };
+        for (player, bet, stake) in [("alice", "2.00", "1"), ("bob", "1.50", "2.50")] {
+            let payout = pays(bet.parse().unwrap(), stake.parse().unwrap());
+            rows.push([player, &game.to_string(), &hash, &shown, bet, stake, &payout].map(str::to_owned));
+        }
+    }
+    rows
+}
+
+fn write(dir: &Path, rows: &[[String; 7]]) -> std::path::PathBuf {
+    let path = dir.join("bets.csv");
+    let mut writer = csv::Writer::from_path(&path).unwrap();
+    writer.write_record(["player", "nonce", "server_seed", "result", "bet", "stake", "payout"]).unwrap();
+    for row in rows {
+        writer.write_record(row).unwrap();
+    }
+    writer.flush().unwrap();
+    path
+}
+
+fn audit(path: &Path) -> Command {
+    let mut command = fairaudit();
+    command.args(["audit", "--scheme", "roobet", "--quiet", "--outcomes"]).arg(path);
+    command
+}
+
+#[test]
+fn a_real_history_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), &history());
+    audit(&path).assert().code(0).stdout(predicate::str::contains(
+        "42 bets on 21 games read; 21 games replayed from their hashes, 20 links between consecutive games walked; 42 payouts checked\n",
+    ));
+}
+
+#[test]
+fn every_tampering_is_a_finding_on_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = history();
+    // Line 2 is game 1,273,935's first bet: its crash point shown higher.
+    rows[0][3] = "9.99".into();
+    // Lines 4 and 5: game 1,273,934 given game 1,273,933's hash (both rows, so they agree).
+    let other = rows[4][2].clone();
+    rows[2][2] = other.clone();
+    rows[3][2] = other;
+    // A shaved payout on a bet that won (alice at 2.00 on the first game that reached it).
+    // (Both after the games above and before the one dropped below, so lines stay put.)
+    let after =
+        |player: &str, payout: &str| (6..20).find(|&i| rows[i][0] == player && rows[i][6] == payout).unwrap();
+    let won = after("alice", "2");
+    // A bet paid that the crash beat (bob at 1.50 on the first game below it).
+    let lost = after("bob", "0");
+    rows[won][6] = "1.9".into();
+    rows[lost][6] = "3.75".into();
+    // Game 1,273,925's two bets dropped: a game missing.
+    rows.retain(|r| r[1] != "1273925");
+    let path = write(dir.path(), &rows);
+    let out = dir.path().join("out");
+    audit(&path)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "line 2 (player alice): result: file has '9.99', the game's hash gives '2.15'",
+        ))
+        .stdout(predicate::str::contains("line 4 (player alice): result:"))
+        .stdout(predicate::str::contains("line 4 (player alice): link: file has"))
+        .stdout(predicate::str::contains(format!(
+            "line {} (player alice): payout: file has 1.9, the cash-out rule gives 2",
+            won + 2
+        )))
+        .stdout(predicate::str::contains(format!(
+            "line {} (player bob): payout: file has 3.75, the cash-out rule gives 0",
+            lost + 2
+        )))
+        .stdout(predicate::str::contains("games missing between the first and the last: 1 (1273925)"));
+    let findings = std::fs::read_to_string(out.join("findings.csv")).unwrap();
+    assert!(findings.contains("\"payout\""), "{findings}");
+    assert!(out.join("summary.json").exists() && out.join("tests.csv").exists());
+}
+
+#[test]
+fn a_game_out_of_order_and_rows_of_one_game_that_disagree_are_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = history();
+    // bob's bet on the first game records another crash point than alice's.
+    rows[1][3] = "2.16".into();
+    rows[1][2] = String::new();
+    // The third game's rows moved to the end: the history falls, then rises.
+    let moved: Vec<_> = rows.drain(4..6).collect();
+    rows.extend(moved);
+    let path = write(dir.path(), &rows);
+    audit(&path)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("line 3 (player bob): game_result: file has 2.16, expected 2.15 (game 1273935 on line 2)"))
+        .stdout(predicate::str::contains("line 42 (player alice): game_order: game 1273933 where the history's order needs a game below game 1273915"));
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for (column, value, message) in [
+        (3, "2.5", "is not a crash point"),
+        (4, "1.00", "a crash bet is its cash-out target with two decimals, from 1.01"),
+        (2, "CC4A", "is not a game hash"),
+    ] {
+        let mut rows = history();
+        rows[0][column] = value.into();
+        let path = write(dir.path(), &rows);
+        audit(&path)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message))
+            .stderr(predicate::str::contains("line 2"));
+    }
+    fairaudit()
+        .args(["audit", "--scheme", "roobet", "--game", "keno", "--outcomes", "x.csv"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("an audit of scheme roobet is of its one game, crash"));
+}
