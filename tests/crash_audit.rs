@@ -121,7 +121,13 @@ fn every_tampering_is_a_finding_on_its_line() {
         .stdout(predicate::str::contains("games missing between the first and the last: 1 (1273925)"));
     let findings = std::fs::read_to_string(out.join("findings.csv")).unwrap();
     assert!(findings.contains("\"payout\""), "{findings}");
-    assert!(out.join("summary.json").exists() && out.join("tests.csv").exists());
+    // The summary's verdict is the audit's, findings included, whatever the battery says.
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["verdict"], "FAIL", "{summary}");
+    // Two shaved or paid bets, and the two bets on the game given another game's hash.
+    assert_eq!(summary["findings"]["payout"], 4, "{summary}");
+    assert!(out.join("tests.csv").exists());
 }
 
 #[test]
@@ -164,4 +170,38 @@ fn bad_input_is_one_line_and_exit_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("an audit of scheme roobet is of its one game, crash"));
+}
+
+// Hashes are linked to the last game that had one, across games without: a game from
+// another chain spliced in between two real ones is a link finding, though every row
+// replays; a salt that is not the operator's is said; the walk is within one salt.
+#[test]
+fn a_spliced_chain_is_caught_across_games_without_hashes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = history();
+    // Game 1,273,934 without its hash (both bets): 1,273,935 links to 1,273,933.
+    rows[2][2] = String::new();
+    rows[3][2] = String::new();
+    let path = write(dir.path(), &rows);
+    audit(&path).assert().code(0).stdout(predicate::str::contains(
+        "42 bets on 21 games read; 20 games replayed from their hashes, 19 links between consecutive games walked",
+    )).stdout(predicate::str::contains("note: 1 games have no hash"));
+    // Game 1,273,930 replaced by a game of our own chain (hash and crash point both its).
+    let own = "45c7aac99b649ed50b255430e66e63e0c581e199702d3cd25f94284be3a10b29";
+    let shown = fairaudit::scheme::crash::CrashVariant::Roobet.shown(fairaudit::scheme::crash::crash_point(
+        fairaudit::scheme::crash::CrashVariant::Roobet,
+        own,
+        fairaudit::scheme::crash::CrashVariant::Roobet.salt(),
+    ));
+    let mut spliced = history();
+    for row in spliced.iter_mut().filter(|row| row[1] == "1273930") {
+        row[2] = own.to_owned();
+        row[3] = shown.clone();
+        row[6] = "0".to_owned();
+    }
+    let path = write(dir.path(), &spliced);
+    audit(&path)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("line 12 (player alice): link: file has 45c7aac9"));
 }

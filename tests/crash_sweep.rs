@@ -4,6 +4,7 @@
 //! and bad input is one line and exit 2.
 
 use assert_cmd::Command;
+use fairaudit::scheme::crash::CrashVariant;
 use predicates::prelude::*;
 use std::path::Path;
 
@@ -116,6 +117,14 @@ fn bad_input_is_one_line_and_exit_2() {
         "--resume is not available with --scheme roobet yet",
     );
     refused(sweep(&out, "1..10", GAME_1273935, SALT).args(["--game", "dice"]), "pass --game crash once");
+    // Numbers no real chain reaches: the walk to the published game is refused, not run.
+    refused(
+        fairaudit()
+            .args(["sweep", "--scheme", "bustabit-v1", "--nonces", "5000000000..5000000010", "--client-seed"])
+            .args([CrashVariant::BustabitV1.salt(), "--server-seed", GAME_1273935, "--out"])
+            .arg(&out),
+        "is 4999000000 links from bustabit-v1's published game 999999, more than 100000000",
+    );
     refused(
         fairaudit()
             .args(["sweep", "--scheme", "bustabit-v1", "--nonces", "1000000..1000010"])

@@ -49,8 +49,16 @@ pub struct CrashAudit {
     pub games: u64,
     /// Games replayed from their hashes.
     pub replayed: u64,
-    /// Links between consecutive games walked.
+    /// Links walked between consecutive games with hashes (each game's hash, walked down,
+    /// must give the next lower one's).
     pub linked: u64,
+    /// Consecutive games with hashes not linked: another salt, or more than [`MAX_WALK`]
+    /// games apart.
+    pub unlinked: u64,
+    /// Games without a hash: neither replayed nor linked.
+    pub hashless: u64,
+    /// Rows whose salt is none of the scheme's published seeding events'.
+    pub other_salts: u64,
     /// Payouts checked.
     pub payouts_checked: u64,
     /// Findings per check (each one went to `on_finding` as it was made).
@@ -70,6 +78,14 @@ struct Game {
     number: u64,
     hash: Option<String>,
     shown: u64,
+    line: u64,
+}
+
+/// The last game whose hash the history gave: the one the next hash is linked to.
+struct Hashed {
+    number: u64,
+    hash: String,
+    salt: String,
     line: u64,
 }
 
@@ -104,6 +120,7 @@ pub fn audit_crash_history<R: Read>(
     }
     let mut audit = CrashAudit { tally: CrashTally::new(), ..CrashAudit::default() };
     let mut current: Option<Game> = None;
+    let mut last_hashed: Option<Hashed> = None;
     // Rising (true) or falling, once two games have been seen.
     let mut rising: Option<bool> = None;
     let mut record = csv::StringRecord::new();
@@ -147,6 +164,7 @@ pub fn audit_crash_history<R: Read>(
             "" => variant.salt(),
             salt => salt,
         };
+        audit.other_salts += u64::from(!variant.published_salts().contains(&salt));
 
         // The game replayed from its hash.
         let point = match &hash {
@@ -179,7 +197,14 @@ pub fn audit_crash_history<R: Read>(
                             now.clone(),
                         );
                     }
-                    (None, Some(_)) => game.hash = hash.clone(),
+                    (None, Some(now)) => {
+                        game.hash = Some(now.clone());
+                        audit.hashless -= 1;
+                        let link = link_hash(number, now, salt, line, &mut last_hashed);
+                        if let Some(expected) = count_link(link, &mut audit.linked, &mut audit.unlinked) {
+                            found("link", expected, now.clone());
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -211,33 +236,17 @@ pub fn audit_crash_history<R: Read>(
                             audit.missing.push(low + 1..=high - 1);
                         }
                     }
-                    if let (Some(earlier), Some(now)) = (&before.hash, &hash) {
-                        if steps <= MAX_WALK {
-                            audit.linked += 1;
-                            let walk = |from: &str| {
-                                (0..steps).fold(from.to_owned(), |h, _| crash::previous_hash(&h))
-                            };
-                            // The higher game's hash, walked down, must give the lower one's.
-                            let expected = if up {
-                                (walk(now) != *earlier).then(|| {
-                                    format!("a hash that reaches game {}'s, {earlier} (line {}), in {steps} link(s)", before.number, before.line)
-                                })
-                            } else {
-                                let reached = walk(earlier);
-                                (reached != *now).then(|| {
-                                    format!(
-                                        "{reached} (game {}'s hash, on line {}, hashed {steps} time(s))",
-                                        before.number, before.line
-                                    )
-                                })
-                            };
-                            if let Some(expected) = expected {
-                                found("link", expected, now.clone());
-                            }
-                        }
-                    }
                 }
                 audit.games += 1;
+                match &hash {
+                    Some(now) => {
+                        let link = link_hash(number, now, salt, line, &mut last_hashed);
+                        if let Some(expected) = count_link(link, &mut audit.linked, &mut audit.unlinked) {
+                            found("link", expected, now.clone());
+                        }
+                    }
+                    None => audit.hashless += 1,
+                }
                 match point {
                     Some(point) => {
                         audit.replayed += 1;
@@ -295,6 +304,59 @@ pub fn audit_crash_history<R: Read>(
     Ok(audit)
 }
 
+/// What linking a game's hash to the last game with one found.
+enum Link {
+    /// The first hash of the history.
+    First,
+    /// Walked: `None` when the hashes join, else what the link needs.
+    Walked(Option<String>),
+    /// Not walked: another salt (another chain), or more than [`MAX_WALK`] games apart.
+    Not,
+}
+
+/// Counts a link walked or not; what the link needs where it is broken.
+fn count_link(link: Link, linked: &mut u64, unlinked: &mut u64) -> Option<String> {
+    match link {
+        Link::First => None,
+        Link::Not => {
+            *unlinked += 1;
+            None
+        }
+        Link::Walked(needs) => {
+            *linked += 1;
+            needs
+        }
+    }
+}
+
+/// Links game `number`'s hash to the last game whose hash the history gave (the higher
+/// one's hash, walked down, must give the lower one's), then makes it the last.
+fn link_hash(number: u64, hash: &str, salt: &str, line: u64, last: &mut Option<Hashed>) -> Link {
+    let this = Hashed { number, hash: hash.to_owned(), salt: salt.to_owned(), line };
+    let Some(earlier) = last.replace(this) else { return Link::First };
+    let steps = number.abs_diff(earlier.number);
+    if earlier.salt != salt || steps > MAX_WALK || steps == 0 {
+        return Link::Not;
+    }
+    let walk = |from: &str| (0..steps).fold(from.to_owned(), |h, _| crash::previous_hash(&h));
+    Link::Walked(if number > earlier.number {
+        (walk(hash) != earlier.hash).then(|| {
+            format!(
+                "a hash that reaches game {}'s, {} (line {}), in {steps} link(s)",
+                earlier.number, earlier.hash, earlier.line
+            )
+        })
+    } else {
+        let reached = walk(&earlier.hash);
+        (reached != hash).then(|| {
+            format!(
+                "{reached} (game {}'s hash, on line {}, hashed {steps} time(s))",
+                earlier.number, earlier.line
+            )
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,5 +393,33 @@ mod tests {
         let (audit, findings) = audited(CrashVariant::Roobet, "roobet", "nonce,result\n7,1.00\n6,2.00\n");
         assert!(findings.is_empty());
         assert_eq!((audit.games, audit.uncounted, audit.tally.games), (2, 2, 0));
+    }
+
+    #[test]
+    fn games_of_another_salt_are_counted_apart_and_not_linked() {
+        // Roobet's games 1,273,935 and 1,273,934 (`data/vectors/crash.csv`): linked under
+        // the published salt; under another salt for the second, not linked, and said.
+        let (high, low) = (
+            "cc4a75236ecbc038c37729aa5ced461e36155319e88fa375c994933b6a42a0c4",
+            "fa0bd7818e238aa613426eba7422ca364369c0ec55767c8e023ba6d3ba161aeb",
+        );
+        let shown = |hash: &str, salt: &str| {
+            CrashVariant::Roobet.shown(crash::crash_point(CrashVariant::Roobet, hash, salt))
+        };
+        let salt = CrashVariant::Roobet.salt();
+        let file = format!(
+            "nonce,server_seed,client_seed,result\n1273935,{high},,2.15\n1273934,{low},{salt},{}\n",
+            shown(low, salt)
+        );
+        let (audit, findings) = audited(CrashVariant::Roobet, "roobet", &file);
+        assert!(findings.is_empty(), "{findings:?}");
+        assert_eq!((audit.linked, audit.unlinked, audit.other_salts), (1, 0, 0));
+        let file = format!(
+            "nonce,server_seed,client_seed,result\n1273935,{high},,2.15\n1273934,{low},a clone's salt,{}\n",
+            shown(low, "a clone's salt")
+        );
+        let (audit, findings) = audited(CrashVariant::Roobet, "roobet", &file);
+        assert!(findings.is_empty(), "{findings:?}");
+        assert_eq!((audit.linked, audit.unlinked, audit.other_salts), (0, 1, 1));
     }
 }

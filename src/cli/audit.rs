@@ -14,7 +14,7 @@ use fairaudit::audit::{audit_history, Audit, AuditObserver, AuditOptions, Findin
 use fairaudit::fields::Shown;
 use fairaudit::games::GameId;
 use fairaudit::report::audit_html::{AuditReport, FINDINGS_SHOWN};
-use fairaudit::report::results::{rtp_table, summary_json, tests_table};
+use fairaudit::report::results::{rtp_table, summary_json, summary_json_with, tests_table};
 use fairaudit::report::run_info::{RunStamp, RUN_FORMAT};
 use fairaudit::report::{csv_writer, spreadsheet_safe, Table};
 use fairaudit::rtp::empirical::{rtp_rows_of, GameTallies};
@@ -308,7 +308,8 @@ pub(super) fn conclude_scheme_audit<G: Serialize + Copy + Ord + std::fmt::Displa
             writer.into_inner().map_err(|e| e.into_error())?.flush()?;
         }
         folder.write("tests.csv", &tests_table(battery).to_csv())?;
-        folder.write("summary.json", &summary_json(battery, &[]))?;
+        // The verdict FAIL on a finding too, the findings counted per check.
+        folder.write("summary.json", &summary_json_with(battery, &[], None, None, Some(findings)))?;
         folder.write("run.json", &audit_stamp(started).to_bytes())?;
         folder.commit()?;
     }

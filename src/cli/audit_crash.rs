@@ -7,12 +7,13 @@ use super::audit::{claim_output, conclude_scheme_audit, finding_line, AuditArgs,
 use super::input;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
-use fairaudit::audit::crash::{audit_crash_history, FIELDS, MISSING_NAMED};
+use fairaudit::audit::crash::{audit_crash_history, FIELDS};
 use fairaudit::audit::Finding;
 use fairaudit::fields::Shown;
 use fairaudit::scheme::crash::CrashVariant;
 use fairaudit::scheme::SchemeId;
 use fairaudit::stats::crash::battery;
+use fairaudit::verify::schemes::MAX_WALK;
 use std::time::SystemTime;
 
 pub fn run(args: AuditArgs, scheme: SchemeId, variant: CrashVariant) -> Result<Verdict> {
@@ -53,11 +54,31 @@ pub fn run(args: AuditArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
                 }
             })
             .collect();
-        let more = if audit.missing.len() == MISSING_NAMED { ", ..." } else { "" };
+        let named_games: u64 = audit.missing.iter().map(|r| r.end() - r.start() + 1).sum();
+        let more = if named_games < audit.missing_games { ", ..." } else { "" };
         outln!(
             "games missing between the first and the last: {} ({}{more})",
             audit.missing_games,
             named.join(", ")
+        );
+    }
+    if audit.unlinked > 0 {
+        outln!(
+            "note: {} consecutive games with hashes not linked (another salt, or more than {MAX_WALK} games apart)",
+            audit.unlinked
+        );
+    }
+    if audit.hashless > 0 {
+        outln!(
+            "note: {} games have no hash: their crash points are neither replayed nor linked",
+            audit.hashless
+        );
+    }
+    if audit.other_salts > 0 {
+        outln!(
+            "note: {} rows use a salt that is none of {scheme}'s published seeding events' ({}): replayed with it, nothing ties it to the operator's commitment",
+            audit.other_salts,
+            variant.published_salts().join(", ")
         );
     }
     if audit.uncounted > 0 {

@@ -23,7 +23,7 @@ use fairaudit::report::run_info::RUN_FORMAT;
 use fairaudit::scheme::crash::{is_game_hash, CrashVariant};
 use fairaudit::scheme::SchemeId;
 use fairaudit::stats::crash::battery;
-use fairaudit::sweep::crash::{link_to_published, sweep_chain, ChainLink};
+use fairaudit::sweep::crash::{link_to_published, sweep_chain, ChainLink, MAX_LINK_WALK};
 use std::time::Instant;
 
 pub fn run(args: SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<Verdict> {
@@ -57,7 +57,20 @@ pub fn run(args: SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
             range.end,
             published.first_played
         ),
-        Some(_) => {}
+        Some(published) => {
+            let steps = published.game.abs_diff(range.start - 1);
+            if steps > MAX_LINK_WALK {
+                bail!(
+                    "--nonces {}..{} is {steps} links from {scheme}'s published game {}, more than {MAX_LINK_WALK} (longer than any real chain): check the game numbers",
+                    range.start,
+                    range.end,
+                    published.game
+                );
+            }
+        }
+        None if variant.published_salts().contains(&salt.as_str()) => errln!(
+            "note: fairaudit holds no published game of the chain this salt seeds: nothing ties the chain below --server-seed to an operator's commitment"
+        ),
         None => errln!(
             "note: the salt is none of {scheme}'s published seeding events' ({}): nothing ties the chain below --server-seed to an operator's commitment",
             variant.published_salts().join(", ")

@@ -15,7 +15,7 @@ use fairaudit::report::{csv_writer, spreadsheet_safe};
 use fairaudit::scheme::crash::{self, CrashVariant};
 use fairaudit::scheme::stake::{self, StakeGame};
 use fairaudit::scheme::SchemeId;
-use fairaudit::sweep::crash::{link_to_published, ChainLink};
+use fairaudit::sweep::crash::{link_to_published, ChainLink, MAX_LINK_WALK};
 use fairaudit::verify::schemes::{MAX_WALK, PARAMS_COLUMN};
 use fairaudit::verify::{replay, Rounds, ALL_FIELDS, CASE_COLUMN, NO_CASE, REQUIRED};
 use std::path::PathBuf;
@@ -200,10 +200,6 @@ fn verify_one_crash(
         Some(true) => committed,
     })
 }
-
-/// The most links `verify` walks from one crash game to its chain's published game: more
-/// than any real chain's length (10^7 games), a few seconds of SHA-256 on one core.
-const MAX_LINK_WALK: u64 = 100_000_000;
 
 /// The `chain:` line of one crash game: its hash (and the one it hashes to, `previous`)
 /// walked down to the published game of its salt's chain. `Some(false)` when the walk

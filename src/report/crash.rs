@@ -112,7 +112,7 @@ impl CrashRun<'_> {
 /// the published game) added; a broken link makes `verdict` FAIL whatever the battery
 /// found, which `battery_verdict` then keeps.
 pub fn chain_summary_json(battery: &Battery<CrashGame>, chain: &ChainLink) -> Vec<u8> {
-    summary_json_with(battery, &[], None, Some(chain))
+    summary_json_with(battery, &[], None, Some(chain), None)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use crate::stats::PValue;
 use crate::sweep::crash::ChainLink;
 use crate::tally::shards::PartialOf;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// The overall verdict as every file and the terminal write it: `FAIL` when a test fails;
 /// otherwise `PARTIAL` for a merge that lacks some shards (a pass would speak for nonces
@@ -93,17 +94,19 @@ pub fn summary_json_of<G: Serialize>(
     warnings: &[String],
     partial: Option<&PartialOf>,
 ) -> Vec<u8> {
-    summary_json_with(battery, warnings, partial, None)
+    summary_json_with(battery, warnings, partial, None, None)
 }
 
 /// [`summary_json_of`] with, for a sweep of a crash chain, how the range reached the
-/// operator's published game (`chain`): a broken link makes `verdict` FAIL whatever the
-/// battery found, which `battery_verdict` then keeps.
-pub(super) fn summary_json_with<G: Serialize>(
+/// operator's published game (`chain`), and for an audit, its findings per check: a
+/// broken link or a finding makes `verdict` FAIL whatever the battery found, which
+/// `battery_verdict` then keeps.
+pub fn summary_json_with<G: Serialize>(
     battery: &Battery<G>,
     warnings: &[String],
     partial: Option<&PartialOf>,
     chain: Option<&ChainLink>,
+    findings: Option<&BTreeMap<&'static str, u64>>,
 ) -> Vec<u8> {
     #[derive(Serialize)]
     struct Flagged<'a, G> {
@@ -131,8 +134,11 @@ pub(super) fn summary_json_with<G: Serialize>(
         warnings: &'a [String],
         #[serde(skip_serializing_if = "Option::is_none")]
         chain: Option<&'a ChainLink>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        findings: Option<&'a BTreeMap<&'static str, u64>>,
     }
-    let broken = chain.is_some_and(ChainLink::is_broken);
+    let found = findings.is_some_and(|findings| findings.values().any(|&n| n > 0));
+    let broken = chain.is_some_and(ChainLink::is_broken) || found;
     let flagged = |verdict: Verdict| {
         battery
             .results
@@ -161,6 +167,7 @@ pub(super) fn summary_json_with<G: Serialize>(
         weak: flagged(Verdict::Weak),
         warnings,
         chain,
+        findings,
     };
     let mut bytes = serde_json::to_vec_pretty(&summary).expect("summary serialises");
     bytes.push(b'\n');

@@ -23,6 +23,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// even offset from the top (the pairs test's alignment).
 pub const SEGMENT: usize = 1 << 14;
 
+/// The most links walked between a game and its chain's published game (`verify`, and
+/// the end of a `sweep`): more than any real chain's length (10^7 games), seconds of
+/// SHA-256 on one core. Further, the game numbers are wrong.
+pub const MAX_LINK_WALK: u64 = 100_000_000;
+
 /// Steps of a walk between looks at the stop flag and reports of progress.
 const WALK_STEP: u64 = 1 << 16;
 

@@ -99,16 +99,17 @@ impl CrashTally {
 
     /// Counts the games of `next`, the segment of the chain that follows this one, as if
     /// they had been added one by one: a run of instant crashes across the join is one
-    /// run. This tally must hold an even number of games (or `next` none), so that
-    /// `next`'s pairs start at an even offset as its own count assumed.
+    /// run. No game of this tally may be waiting for its partner (an even number of games
+    /// since the last gap), or `next` must be empty, so that `next`'s pairs are the
+    /// chain's as its own count assumed.
     ///
     /// # Panics
-    /// If this tally holds an odd number of games and `next` holds some.
+    /// If a game of this tally waits for its partner and `next` holds games.
     pub fn append(&mut self, next: &CrashTally) {
         if next.games == 0 {
             return;
         }
-        assert!(self.games.is_multiple_of(2), "a chain segment is appended after an odd number of games");
+        assert!(self.pending.is_none(), "a chain segment is appended after a game waiting for its partner");
         let joined = self.games > 0 && self.last_instant && next.first_instant;
         self.instant_runs += next.instant_runs - u64::from(joined);
         self.gaps += next.gaps;
@@ -190,7 +191,7 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "odd number of games")]
+    #[should_panic(expected = "a game waiting for its partner")]
     fn a_segment_after_an_odd_count_is_refused() {
         let mut first = CrashTally::new();
         first.add(CrashPoint::Instant);
