@@ -14,6 +14,8 @@ use crate::games::GameId;
 use crate::results::RunResults;
 use crate::rtp::claims::ClaimVerdict;
 use crate::stats::battery::{Battery, Verdict};
+use crate::stats::crash::CrashGame;
+use crate::sweep::crash::ChainLink;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::Read;
@@ -124,6 +126,20 @@ pub struct AuditRecord {
     pub rows: u64,
 }
 
+/// A sweep of a crash chain the certificate covers (`sweep --scheme bustabit-v1|roobet`):
+/// its recorded command names the chain, which `certify` and `--check` play again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChainRecord {
+    /// Its copy in the dossier, relative to the certificate folder.
+    pub dir: String,
+    /// The sweep's output folder, as given to `certify` (shown, not read again).
+    pub source: String,
+    /// The command that made it, from its `run.json`.
+    pub command_line: Vec<String>,
+    /// Games played.
+    pub games: u64,
+}
+
 /// `manifest.json`: everything a certificate rests on, pinned.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -159,12 +175,16 @@ pub struct Manifest {
     pub paytable: Option<String>,
     /// The claims file in the dossier, or none (the built-in claims).
     pub claims: Option<String>,
-    /// The folder of the reference vectors in the dossier.
-    pub vectors: String,
+    /// The folder of the reference vectors in the dossier; none when the certificate covers
+    /// only crash chains (the vectors are rounds of the default scheme's games).
+    pub vectors: Option<String>,
     /// The sweeps covered.
     pub sweeps: Vec<SweepRecord>,
     /// The bet histories covered.
     pub audits: Vec<AuditRecord>,
+    /// The crash chains covered (absent from certificates written before chains could be).
+    #[serde(default)]
+    pub chains: Vec<ChainRecord>,
     /// Every input file.
     pub inputs: Vec<FileHash>,
     /// Every output file but this manifest (which cannot hold its own hash).
@@ -232,11 +252,16 @@ impl Manifest {
                 return Err(format!("{}: a pinned path must lie inside the certificate folder", file.path));
             }
         }
-        let dirs = self.sweeps.iter().map(|s| &s.dir).chain(self.audits.iter().map(|a| &a.dir));
+        let dirs = self
+            .sweeps
+            .iter()
+            .map(|s| &s.dir)
+            .chain(self.audits.iter().map(|a| &a.dir))
+            .chain(self.chains.iter().map(|c| &c.dir));
         let named = dirs
             .chain(self.paytable.iter())
             .chain(self.claims.iter())
-            .chain(std::iter::once(&self.vectors))
+            .chain(self.vectors.iter())
             .chain(self.audits.iter().flat_map(|a| a.paytable.iter().chain(a.columns.iter())));
         for path in named {
             if !inside(path) {
@@ -262,7 +287,7 @@ pub fn battery_key(kind: &str, index: usize) -> String {
 }
 
 /// The verdict key of one test of a battery.
-pub fn test_key(kind: &str, index: usize, game: GameId, group: &str, test: &str) -> String {
+pub fn test_key(kind: &str, index: usize, game: impl std::fmt::Display, group: &str, test: &str) -> String {
     format!("{kind} {index} {game} {group} {test}")
 }
 
@@ -274,6 +299,22 @@ pub fn claim_key(verdict: &ClaimVerdict) -> String {
 /// The verdict key of an audit's row checks.
 pub fn rows_key(index: usize) -> String {
     format!("audit {index} rows")
+}
+
+/// The verdict key of a crash chain's link to its operator's published game.
+pub fn link_key(index: usize) -> String {
+    format!("chain {index} link")
+}
+
+/// A chain's link as the certificate writes it: `LINKED` to the published game, `BROKEN`
+/// (a finding), or `UNANCHORED` (which `certify` refuses: nothing ties such a chain to an
+/// operator's commitment).
+pub fn link_text(link: &ChainLink) -> &'static str {
+    match link {
+        ChainLink::Linked { .. } => "LINKED",
+        ChainLink::Broken { .. } => "BROKEN",
+        ChainLink::Unanchored => "UNANCHORED",
+    }
 }
 
 /// The verdict key of a worked recomputation.
@@ -314,12 +355,23 @@ pub struct AuditPart<'a> {
     pub battery: &'a Battery,
 }
 
+/// A crash chain as a certificate states it: its link to the published game and its
+/// battery.
+pub struct ChainPart<'a> {
+    /// How the range played reached the operator's published game.
+    pub link: &'a ChainLink,
+    /// Its battery against the crash point's exact law.
+    pub battery: &'a Battery<CrashGame>,
+}
+
 /// Everything a certificate concludes, computed from its inputs.
 pub struct Conclusions<'a> {
     /// Each sweep's results.
     pub sweeps: Vec<&'a RunResults>,
     /// Each audit.
     pub audits: Vec<AuditPart<'a>>,
+    /// Each crash chain.
+    pub chains: Vec<ChainPart<'a>>,
     /// The claims about the games in scope, judged against the exact RTP.
     pub claims: &'a [ClaimVerdict],
     /// The worked recomputations.
@@ -347,9 +399,11 @@ impl Conclusions<'_> {
     }
 
     /// Whether anything is a fairness finding: a battery that FAILs, a claim that does not
-    /// hold, an audit row check that failed, a worked round that differs from its vector.
+    /// hold, an audit row check that failed, a worked round that differs from its vector,
+    /// a chain that does not link to its published game.
     pub fn has_finding(&self) -> bool {
         self.sweeps.iter().any(|r| r.battery.overall() == Verdict::Fail)
+            || self.chains.iter().any(|c| c.link.is_broken() || c.battery.overall() == Verdict::Fail)
             || self
                 .audits
                 .iter()
@@ -369,27 +423,36 @@ impl Conclusions<'_> {
 
     /// Every verdict the certificate states, keyed.
     pub fn verdicts(&self) -> Vec<RecordedVerdict> {
-        let mut out = vec![RecordedVerdict { key: OVERALL_KEY.into(), verdict: self.overall().into() }];
-        let mut battery = |kind: &str, index: usize, battery: &Battery| {
+        fn battery<G: std::fmt::Display>(
+            out: &mut Vec<RecordedVerdict>,
+            kind: &str,
+            index: usize,
+            battery: &Battery<G>,
+        ) {
             out.push(RecordedVerdict {
                 key: battery_key(kind, index),
                 verdict: battery.overall().as_str().into(),
             });
             for r in &battery.results {
                 out.push(RecordedVerdict {
-                    key: test_key(kind, index, r.game, &r.seed_pair, &r.outcome.test),
+                    key: test_key(kind, index, &r.game, &r.seed_pair, &r.outcome.test),
                     verdict: r.verdict.as_str().into(),
                 });
             }
-        };
+        }
+        let mut out = vec![RecordedVerdict { key: OVERALL_KEY.into(), verdict: self.overall().into() }];
         for (i, results) in self.sweeps.iter().enumerate() {
-            battery("sweep", i + 1, &results.battery);
+            battery(&mut out, "sweep", i + 1, &results.battery);
         }
         for (i, part) in self.audits.iter().enumerate() {
-            battery("audit", i + 1, part.battery);
+            battery(&mut out, "audit", i + 1, part.battery);
         }
         for (i, part) in self.audits.iter().enumerate() {
             out.push(RecordedVerdict { key: rows_key(i + 1), verdict: rows_text(part.audit).into() });
+        }
+        for (i, part) in self.chains.iter().enumerate() {
+            out.push(RecordedVerdict { key: link_key(i + 1), verdict: link_text(part.link).into() });
+            battery(&mut out, "chain", i + 1, part.battery);
         }
         for claim in self.claims {
             out.push(RecordedVerdict { key: claim_key(claim), verdict: self.claim_text(claim).into() });
@@ -598,20 +661,35 @@ mod tests {
             paper: "A4".into(),
             paytable: None,
             claims: None,
-            vectors: "inputs/vectors".into(),
+            vectors: Some("inputs/vectors".into()),
             sweeps: vec![],
             audits: vec![],
+            chains: vec![],
             inputs: vec![file.clone()],
             outputs: vec![file],
             pdf_pages: Some(3),
             verdicts: vec![],
         };
         assert_eq!(Manifest::from_bytes(&manifest.to_bytes()).unwrap(), manifest);
+        // A manifest written before chains could be certified has no "chains": it reads.
+        let mut older: serde_json::Value = serde_json::from_slice(&manifest.to_bytes()).unwrap();
+        older.as_object_mut().unwrap().remove("chains");
+        assert_eq!(Manifest::from_bytes(&serde_json::to_vec(&older).unwrap()).unwrap(), manifest);
+        let mut chain_outside = manifest.clone();
+        chain_outside.chains.push(ChainRecord {
+            dir: "../elsewhere".into(),
+            source: "x".into(),
+            command_line: vec![],
+            games: 1,
+        });
+        assert!(Manifest::from_bytes(&chain_outside.to_bytes())
+            .unwrap_err()
+            .contains("inside the certificate folder"));
         assert!(Manifest::from_bytes(b"{\"format\":\"fairaudit-run\"}")
             .unwrap_err()
             .contains("not a fairaudit"));
         let mut outside = manifest.clone();
-        outside.vectors = "../shared/vectors".into();
+        outside.vectors = Some("../shared/vectors".into());
         assert!(Manifest::from_bytes(&outside.to_bytes())
             .unwrap_err()
             .contains("inside the certificate folder"));

@@ -70,8 +70,8 @@ pub fn run(args: AuditArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
     }
     if audit.hashless > 0 {
         outln!(
-            "note: {} games have no hash: their crash points are neither replayed nor linked",
-            audit.hashless
+            "note: {} without a hash: their crash points are neither replayed nor linked",
+            if audit.hashless == 1 { "1 game".to_owned() } else { format!("{} games", audit.hashless) }
         );
     }
     if audit.other_salts > 0 {

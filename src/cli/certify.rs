@@ -22,17 +22,22 @@ use fairaudit::certify::signature::{self, AllowedSigner, SIGNATURE_FILE};
 use fairaudit::certify::worked::{choose_rounds, read_vectors, work_round, WorkedRound};
 use fairaudit::certify::{
     compare_hashes, compare_verdicts, hash_file, open_regular, pdf_page_count, sha256_hex, unlisted_entries,
-    AuditPart, AuditRecord, Conclusions, FileHash, Manifest, Mismatch, Signer, SweepRecord, Unreadable,
-    INPUTS_DIR, MANIFEST_FILE, MANIFEST_FORMAT, MANIFEST_LIMIT, MANIFEST_VERSION,
+    AuditPart, AuditRecord, ChainPart, ChainRecord, Conclusions, FileHash, Manifest, Mismatch, Signer,
+    SweepRecord, Unreadable, INPUTS_DIR, MANIFEST_FILE, MANIFEST_FORMAT, MANIFEST_LIMIT, MANIFEST_VERSION,
 };
 use fairaudit::chain::{KeccakRequest, Kernel};
 use fairaudit::games::GameId;
-use fairaudit::report::certificate::{AuditShown, CertificateDoc, Paper, SweepPart};
+use fairaudit::report::certificate::{AuditShown, CertificateDoc, ChainShown, Paper, SweepPart};
+use fairaudit::report::crash::{cells_table, chain_summary_json, CrashPlan};
+use fairaudit::report::results::tests_table;
 use fairaudit::results::RunResults;
 use fairaudit::rtp::claims::ClaimVerdict;
 use fairaudit::rtp::paytable::PaytableOrigin;
 use fairaudit::rtp::{check_claim, exact_rtp, ExactRtp, Paytable};
+use fairaudit::scheme::crash::CrashVariant;
 use fairaudit::stats::battery::Battery;
+use fairaudit::stats::crash::CrashGame;
+use fairaudit::sweep::crash::{play_range, ChainLink, PlayedChain};
 use fairaudit::sweep::{self, SweepControl, DEFAULT_CHUNK};
 use fairaudit::tally::file::{TallyFile, TALLY_FILE};
 use std::io::Read;
@@ -156,11 +161,25 @@ struct LoadedAudit {
     findings: Vec<fairaudit::audit::Finding>,
 }
 
+/// A crash chain played again from the command its sweep recorded.
+struct LoadedChain {
+    command_line: Vec<String>,
+    plan: CrashPlan,
+    variant: CrashVariant,
+    played: PlayedChain,
+    link: ChainLink,
+    /// At the certificate's level.
+    battery: Battery<CrashGame>,
+    /// The sweep's files in the dossier that the chain does not give again, byte for byte.
+    differing: Vec<Mismatch>,
+}
+
 /// Everything a certificate concludes, computed from its dossier (the same way for
 /// `certify`, from the copies it has just made, and for `--check`).
 struct Loaded {
     sweeps: Vec<LoadedSweep>,
     audits: Vec<LoadedAudit>,
+    chains: Vec<LoadedChain>,
     paytable: Paytable,
     claims: Vec<ClaimVerdict>,
     exact: Vec<ExactRtp>,
@@ -173,6 +192,7 @@ impl Loaded {
         Conclusions {
             sweeps: self.sweeps.iter().map(|s| &s.results).collect(),
             audits: self.audits.iter().map(|a| AuditPart { audit: &a.audit, battery: &a.battery }).collect(),
+            chains: self.chains.iter().map(|c| ChainPart { link: &c.link, battery: &c.battery }).collect(),
             claims: &self.claims,
             worked: &self.worked,
             illustrative_keno: self.paytable.is_illustrative(),
@@ -197,6 +217,19 @@ fn run_json(dir: &Path) -> Option<(String, Vec<String>)> {
     Some((kind, command))
 }
 
+/// A command line a run.json records, parsed as fairaudit parses its arguments; `name`
+/// names the folder.
+fn recorded_command(command_line: &[String], name: &str) -> Result<Cli> {
+    Cli::try_parse_from(std::iter::once("fairaudit".to_owned()).chain(command_line.iter().cloned())).map_err(
+        |e| {
+            anyhow!(
+                "{name}: its run.json records a command fairaudit cannot parse: {}",
+                e.render().to_string().lines().next().unwrap_or_default()
+            )
+        },
+    )
+}
+
 /// The audit command recorded in `dir`'s run.json, parsed; `name` names the folder.
 fn audit_command(dir: &Path, name: &str) -> Result<(Vec<String>, AuditArgs)> {
     let Some((kind, command_line)) = run_json(dir) else {
@@ -208,14 +241,7 @@ fn audit_command(dir: &Path, name: &str) -> Result<(Vec<String>, AuditArgs)> {
             if kind.is_empty() { "run" } else { &kind }
         );
     }
-    let parsed =
-        Cli::try_parse_from(std::iter::once("fairaudit".to_owned()).chain(command_line.iter().cloned()))
-            .map_err(|e| {
-                anyhow!(
-                    "{name}: its run.json records a command fairaudit cannot parse: {}",
-                    e.render().to_string().lines().next().unwrap_or_default()
-                )
-            })?;
+    let parsed = recorded_command(&command_line, name)?;
     let Command::Audit(args) = parsed.command else {
         bail!("{name}: its run.json records a command that is not an audit");
     };
@@ -225,13 +251,41 @@ fn audit_command(dir: &Path, name: &str) -> Result<(Vec<String>, AuditArgs)> {
     Ok((command_line, args))
 }
 
+/// A sweep of a crash chain as its run.json records it.
+struct ChainCommand {
+    command_line: Vec<String>,
+    args: super::sweep::SweepArgs,
+    scheme: fairaudit::scheme::SchemeId,
+    variant: CrashVariant,
+}
+
+/// The sweep of a crash chain recorded in `dir`'s run.json, when it holds one; an error
+/// when it holds a crash sweep's command fairaudit cannot parse, or a sweep of a scheme
+/// that cannot be certified. `name` names the folder.
+fn chain_command(dir: &Path, name: &str) -> Result<Option<ChainCommand>> {
+    let Some((kind, command_line)) = run_json(dir) else { return Ok(None) };
+    if kind != "sweep" {
+        return Ok(None);
+    }
+    let parsed = recorded_command(&command_line, name)?;
+    let Command::Sweep(args) = parsed.command else { return Ok(None) };
+    let Some(scheme) = args.scheme.filter(|&scheme| scheme != fairaudit::scheme::SchemeId::Sha3) else {
+        return Ok(None);
+    };
+    let Some(variant) = scheme.crash_variant() else {
+        bail!("{name}: a sweep of scheme {scheme} cannot be certified yet (docs/schemes.md)");
+    };
+    Ok(Some(ChainCommand { command_line, args, scheme, variant }))
+}
+
 /// Where a certificate's inputs are: the dossier's records (paths relative to `root`).
 struct Records<'a> {
     sweeps: &'a [SweepRecord],
     audits: &'a [AuditRecord],
+    chains: &'a [ChainRecord],
     paytable: Option<&'a str>,
     claims: Option<&'a str>,
-    vectors: &'a str,
+    vectors: Option<&'a str>,
 }
 
 /// A file of the dossier: `rel` under `root`, or an absolute path (a history left out).
@@ -292,6 +346,64 @@ fn load_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedAud
     Ok(LoadedAudit { command_line, audit, battery, findings: first.kept })
 }
 
+/// The crash chain a record names, played again on every core from the command its
+/// sweep recorded, linked to its operator's published game, and tested at `alpha`; the
+/// sweep's files in the dossier are compared with what the chain gives (its tests at the
+/// sweep's own level, its counts, and run.json's plan, end and link).
+fn load_chain(root: &Path, record: &ChainRecord, alpha: f64) -> Result<LoadedChain> {
+    let dir = at(root, &record.dir);
+    let Some(ChainCommand { command_line, args, scheme, variant }) = chain_command(&dir, &record.dir)? else {
+        bail!("{}: its run.json records no sweep of a crash chain", record.dir);
+    };
+    let plan = super::sweep_crash::chain_plan(&args, scheme, variant)
+        .with_context(|| format!("{}: its recorded command", record.dir))?;
+    if variant.published_game(&plan.salt).is_none() {
+        bail!(
+            "{}: its salt seeds no chain whose published game fairaudit holds (the published ones: {}): nothing ties the chain to {scheme}'s commitment, and a certificate of it would vouch for nothing",
+            record.dir,
+            variant.published_salts().join(", ")
+        );
+    }
+    let range = plan.games[0]..plan.games[1];
+    let played = play_range(variant, &plan.top_hash, &plan.salt, range, &STOP, &|_| {})
+        .ok_or_else(|| anyhow::Error::new(input::Interrupted))?;
+    let (played, link) = played;
+    let mut differing = Vec::new();
+    let sweep_battery = fairaudit::stats::crash::battery(variant, &played.tally, args.report.alpha);
+    let given = [
+        ("tests.csv", tests_table(&sweep_battery).to_csv()),
+        ("summary.json", chain_summary_json(&sweep_battery, &link)),
+        ("crash_cells.csv", cells_table(variant, &played.tally).to_csv()),
+    ];
+    for (name, bytes) in given {
+        let pinned = std::fs::read(dir.join(name)).with_context(|| format!("{}/{name}", record.dir))?;
+        if pinned != bytes {
+            differing.push(format!(
+                "{}/{name}: differs from what the chain its run.json names gives, from line {}",
+                record.dir,
+                first_difference(&pinned, &bytes)
+            ));
+        }
+    }
+    let run: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(dir.join("run.json")).with_context(|| format!("{}/run.json", record.dir))?,
+    )
+    .with_context(|| format!("{}/run.json", record.dir))?;
+    let recorded = [
+        ("plan", serde_json::to_value(&plan)?),
+        ("end_hash", serde_json::Value::from(played.end.as_str())),
+        ("chain", serde_json::to_value(&link)?),
+    ];
+    for (field, value) in recorded {
+        if run.get(field) != Some(&value) {
+            differing
+                .push(format!("{}/run.json: its {field} is not what the chain it names gives", record.dir));
+        }
+    }
+    let battery = fairaudit::stats::crash::battery(variant, &played.tally, alpha);
+    Ok(LoadedChain { command_line, plan, variant, played, link, battery, differing })
+}
+
 fn load_worked(root: &Path, vectors: &str, games: &[GameId]) -> Result<Vec<WorkedRound>> {
     let read = |name: &str| {
         let path = at(root, vectors).join(name);
@@ -330,6 +442,8 @@ fn load(root: &Path, records: &Records, alpha: f64) -> Result<Loaded> {
         .collect::<Result<_>>()?;
     let audits: Vec<LoadedAudit> =
         records.audits.iter().map(|a| load_audit(root, a, alpha)).collect::<Result<_>>()?;
+    let chains: Vec<LoadedChain> =
+        records.chains.iter().map(|c| load_chain(root, c, alpha)).collect::<Result<_>>()?;
     let in_scope: Vec<GameId> = GameId::ALL
         .into_iter()
         .filter(|g| {
@@ -340,9 +454,18 @@ fn load(root: &Path, records: &Records, alpha: f64) -> Result<Loaded> {
     let exact: Vec<ExactRtp> = in_scope.iter().flat_map(|&g| exact_rtp(g, &paytable)).collect();
     let claims =
         claims.iter().filter(|c| in_scope.contains(&c.game)).map(|c| check_claim(c, &exact)).collect();
-    let worked = load_worked(root, records.vectors, &in_scope)?;
-    let not_examined = GameId::ALL.into_iter().filter(|g| !in_scope.contains(g)).collect();
-    Ok(Loaded { sweeps, audits, paytable, claims, exact, worked, not_examined })
+    // A certificate of crash chains alone has no game of the default scheme to work
+    // through or to say was not examined.
+    let default_scheme = !sweeps.is_empty() || !audits.is_empty();
+    let worked = match records.vectors {
+        Some(vectors) if default_scheme => load_worked(root, vectors, &in_scope)?,
+        None if default_scheme => {
+            bail!("the certificate records no reference vectors for its sweeps and audits")
+        }
+        _ => Vec::new(),
+    };
+    let not_examined = GameId::ALL.into_iter().filter(|g| default_scheme && !in_scope.contains(g)).collect();
+    Ok(Loaded { sweeps, audits, chains, paytable, claims, exact, worked, not_examined })
 }
 
 /// The certificate document for `manifest` (as it stands before its outputs are known)
@@ -370,6 +493,17 @@ fn render(manifest: &Manifest, loaded: &Loaded) -> String {
                 outcomes: &a.outcomes_source,
                 copy: &a.dir,
                 findings: &l.findings,
+            })
+            .collect(),
+        chains: loaded
+            .chains
+            .iter()
+            .zip(&manifest.chains)
+            .map(|(c, record)| ChainShown {
+                dir: &record.source,
+                plan: &c.plan,
+                variant: c.variant,
+                played: &c.played,
             })
             .collect(),
         conclusions: &conclusions,
@@ -407,9 +541,10 @@ struct Dossier {
     in_place: Vec<PathBuf>,
     sweeps: Vec<SweepRecord>,
     audits: Vec<AuditRecord>,
+    chains: Vec<ChainRecord>,
     paytable: Option<String>,
     claims: Option<String>,
-    vectors: String,
+    vectors: Option<String>,
 }
 
 impl Dossier {
@@ -417,9 +552,10 @@ impl Dossier {
         Records {
             sweeps: &self.sweeps,
             audits: &self.audits,
+            chains: &self.chains,
             paytable: self.paytable.as_deref(),
             claims: self.claims.as_deref(),
-            vectors: &self.vectors,
+            vectors: self.vectors.as_deref(),
         }
     }
 }
@@ -432,8 +568,18 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
     let mut copies: Vec<(PathBuf, String)> = Vec::new();
     let mut in_place = Vec::new();
     let mut sweeps = Vec::new();
-    for (i, dir) in args.sweeps.iter().enumerate() {
+    let mut chains = Vec::new();
+    for dir in &args.sweeps {
         if !dir.join(TALLY_FILE).is_file() {
+            if let Some(ChainCommand { command_line, .. }) = chain_command(dir, &display(dir))? {
+                let rel = format!("{INPUTS_DIR}/chain-{}", chains.len() + 1);
+                for file in folder_files(dir) {
+                    let name = plain_name(&file, "file");
+                    copies.push((file, format!("{rel}/{name}")));
+                }
+                chains.push(ChainRecord { dir: rel, source: display(dir), command_line, games: 0 });
+                continue;
+            }
             bail!("{}: not a sweep's output folder (no {TALLY_FILE})", dir.display());
         }
         let (kind, command_line) = run_json(dir).unwrap_or_default();
@@ -443,7 +589,7 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
                 dir.display()
             );
         }
-        let rel = format!("{INPUTS_DIR}/sweep-{}", i + 1);
+        let rel = format!("{INPUTS_DIR}/sweep-{}", sweeps.len() + 1);
         for file in folder_files(dir) {
             let name = plain_name(&file, "file");
             copies.push((file, format!("{rel}/{name}")));
@@ -510,15 +656,18 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
     };
     let paytable = single(&args.paytable, "paytable");
     let claims = single(&args.claims, "claims");
-    let vectors = format!("{INPUTS_DIR}/vectors");
+    // The vectors are rounds of the default scheme's games: a certificate of crash chains
+    // alone does without them.
+    let vectors = (!sweeps.is_empty() || !audits.is_empty()).then(|| format!("{INPUTS_DIR}/vectors"));
     for name in ["reference-rounds.csv", "rejection-rounds.csv"] {
+        let Some(vectors) = &vectors else { break };
         let from = args.vectors.join(name);
         if !from.is_file() {
             bail!("{}: not found (the reference vectors: pass --vectors DIR)", from.display());
         }
         copies.push((from, format!("{vectors}/{name}")));
     }
-    Ok(Dossier { copies, in_place, sweeps, audits, paytable, claims, vectors })
+    Ok(Dossier { copies, in_place, sweeps, audits, chains, paytable, claims, vectors })
 }
 
 /// Copies the dossier's files into the staged folder and hashes the copies (and the
@@ -648,6 +797,16 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
     for (record, a) in audits.iter_mut().zip(&loaded.audits) {
         record.rows = a.audit.rounds;
     }
+    let mut chains = dossier.chains.clone();
+    for (record, c) in chains.iter_mut().zip(&loaded.chains) {
+        if let Some(first) = c.differing.first() {
+            bail!(
+                "{}: {first}: the folder's files are not those of the sweep its run.json records (run the sweep again)",
+                record.source
+            );
+        }
+        record.games = c.played.tally.games;
+    }
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT.into(),
         version: MANIFEST_VERSION,
@@ -667,6 +826,7 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         vectors: dossier.vectors.clone(),
         sweeps,
         audits,
+        chains,
         inputs,
         outputs: Vec::new(),
         pdf_pages: None,
@@ -717,6 +877,24 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
             a.battery.overall().as_str()
         );
     }
+    for (i, (c, record)) in loaded.chains.iter().zip(&manifest.chains).enumerate() {
+        let counts = c.battery.counts();
+        outln!(
+            "  chain {} ({}): {} crash games {}..{}, {} to the published game, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
+            i + 1,
+            record.source,
+            c.plan.scheme,
+            c.plan.games[0],
+            c.plan.games[1],
+            fairaudit::certify::link_text(&c.link),
+            c.battery.results.len(),
+            counts.pass,
+            counts.weak,
+            counts.fail,
+            counts.insufficient,
+            c.battery.overall().as_str()
+        );
+    }
     let illustrative = loaded.paytable.is_illustrative();
     for claim in &loaded.claims {
         outln!(
@@ -733,10 +911,12 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
     }
     let reproduced = loaded.worked.iter().filter(|w| w.matches()).count();
     let rejections: usize = loaded.worked.iter().map(WorkedRound::rejections).sum();
-    outln!(
-        "  worked rounds: {reproduced} of {} reproduce their vectors ({rejections} rejected word(s) shown)",
-        loaded.worked.len()
-    );
+    if !loaded.worked.is_empty() {
+        outln!(
+            "  worked rounds: {reproduced} of {} reproduce their vectors ({rejections} rejected word(s) shown)",
+            loaded.worked.len()
+        );
+    }
     let pdf = match manifest.pdf_pages {
         Some(pages) => format!(", certificate.pdf ({pages} pages)"),
         None => String::new(),
@@ -1051,11 +1231,13 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
     let records = Records {
         sweeps: &manifest.sweeps,
         audits: &manifest.audits,
+        chains: &manifest.chains,
         paytable: manifest.paytable.as_deref(),
         claims: manifest.claims.as_deref(),
-        vectors: &manifest.vectors,
+        vectors: manifest.vectors.as_deref(),
     };
     let mut reswept = 0u64;
+    let mut replayed_games = 0u64;
     let mut not_reswept = Vec::new();
     // Recompute only from files known to be regular and of their recorded size: a pinned
     // tally replaced by a link to /dev/zero must be refused, not read.
@@ -1109,6 +1291,20 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
                         .push(format!("{MANIFEST_FILE}: {}'s command differs from its run.json", record.dir));
                 }
             }
+            for (chain, record) in loaded.chains.iter().zip(&manifest.chains) {
+                if chain.played.tally.games != record.games {
+                    mismatches.push(format!(
+                        "{MANIFEST_FILE}: {} records {} games, its chain's range holds {}",
+                        record.dir, record.games, chain.played.tally.games
+                    ));
+                }
+                if chain.command_line != record.command_line {
+                    mismatches
+                        .push(format!("{MANIFEST_FILE}: {}'s command differs from its run.json", record.dir));
+                }
+                mismatches.extend(chain.differing.iter().cloned());
+                replayed_games += chain.played.tally.games;
+            }
             let recomputed = loaded.conclusions().verdicts();
             mismatches.extend(compare_verdicts(MANIFEST_FILE, &manifest.verdicts, &recomputed, true));
             let html = render(&manifest, &loaded);
@@ -1127,15 +1323,19 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
                 Err(why) => unreadable.push(Unreadable(format!("certificate.html: {why}"))),
             }
             outln!(
-                "recomputed {} verdicts from {} sweep(s), {} bet history(ies) and {} worked rounds; certificate.html rendered again",
+                "recomputed {} verdicts from {} sweep(s), {} bet history(ies), {} crash chain(s) and {} worked rounds; certificate.html rendered again",
                 recomputed.len(),
                 loaded.sweeps.len(),
                 loaded.audits.len(),
+                loaded.chains.len(),
                 loaded.worked.len()
             );
         }
     }
     outln!("hashed {files} files; re-swept {reswept} rounds");
+    if !manifest.chains.is_empty() {
+        outln!("played {replayed_games} crash games again and walked them to their published games");
+    }
     if !not_reswept.is_empty() {
         outln!(
             "not re-swept (beyond --resweep-limit {}): {}; their verdicts were recomputed from their pinned tallies",

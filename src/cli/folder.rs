@@ -40,6 +40,7 @@ pub const OUR_FILES: &[&str] = &[
     "roulette_groups.csv",
     "roulette_runs.csv",
     "roulette_gaps.csv",
+    "crash_cells.csv",
     "findings.csv",
     "nonce_gaps.csv",
     "challenge.csv",

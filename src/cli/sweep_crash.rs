@@ -23,11 +23,15 @@ use fairaudit::report::run_info::RUN_FORMAT;
 use fairaudit::scheme::crash::{is_game_hash, CrashVariant};
 use fairaudit::scheme::SchemeId;
 use fairaudit::stats::crash::battery;
-use fairaudit::sweep::crash::{link_to_published, sweep_chain, ChainLink, MAX_LINK_WALK};
+use fairaudit::sweep::crash::{play_range, ChainLink, MAX_LINK_WALK};
 use std::time::Instant;
 
-pub fn run(args: SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<Verdict> {
-    super::sweep_stake::refuse_unsupported(&args, scheme)?;
+/// The range of a chain a crash sweep's arguments name, checked: the game hash to start
+/// from, the salt, a range that starts at or above the published chain's first game and
+/// lies within [`MAX_LINK_WALK`] links of its published game. `certify` reads a sweep's
+/// recorded command through this too.
+pub(super) fn chain_plan(args: &SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<CrashPlan> {
+    super::sweep_stake::refuse_unsupported(args, scheme)?;
     if args.seed_pairs.is_some() {
         bail!("--seed-pairs derives seed pairs of scheme sha3; a sweep of scheme {scheme} takes one chain: --server-seed (the hash of game B-1 of --nonces A..B) and --client-seed (the salt)");
     }
@@ -50,39 +54,48 @@ pub fn run(args: SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
         );
     }
     let range = args.nonces.start..args.nonces.end;
-    match variant.published_game(&salt) {
-        Some(published) if range.start < published.first_played => bail!(
-            "--nonces {}..{} starts below game {}, the first game of {scheme}'s published chain (no game below it was played)",
-            range.start,
-            range.end,
-            published.first_played
-        ),
-        Some(published) => {
-            let steps = published.game.abs_diff(range.start - 1);
-            if steps > MAX_LINK_WALK {
-                bail!(
-                    "--nonces {}..{} is {steps} links from {scheme}'s published game {}, more than {MAX_LINK_WALK} (longer than any real chain): check the game numbers",
-                    range.start,
-                    range.end,
-                    published.game
-                );
-            }
+    if let Some(published) = variant.published_game(&salt) {
+        if range.start < published.first_played {
+            bail!(
+                "--nonces {}..{} starts below game {}, the first game of {scheme}'s published chain (no game below it was played)",
+                range.start,
+                range.end,
+                published.first_played
+            );
         }
-        None if variant.published_salts().contains(&salt.as_str()) => errln!(
-            "note: fairaudit holds no published game of the chain this salt seeds: nothing ties the chain below --server-seed to an operator's commitment"
-        ),
-        None => errln!(
-            "note: the salt is none of {scheme}'s published seeding events' ({}): nothing ties the chain below --server-seed to an operator's commitment",
-            variant.published_salts().join(", ")
-        ),
+        let steps = published.game.abs_diff(range.start - 1);
+        if steps > MAX_LINK_WALK {
+            bail!(
+                "--nonces {}..{} is {steps} links from {scheme}'s published game {}, more than {MAX_LINK_WALK} (longer than any real chain): check the game numbers",
+                range.start,
+                range.end,
+                published.game
+            );
+        }
     }
-    let plan = CrashPlan {
+    Ok(CrashPlan {
         scheme: scheme.name(),
         game: "crash",
         games: [range.start, range.end],
-        top_hash: top.clone(),
-        salt: salt.clone(),
-    };
+        top_hash: top,
+        salt,
+    })
+}
+
+pub fn run(args: SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<Verdict> {
+    let plan = chain_plan(&args, scheme, variant)?;
+    let (top, salt) = (plan.top_hash.clone(), plan.salt.clone());
+    let range = plan.games[0]..plan.games[1];
+    if variant.published_game(&salt).is_none() {
+        if variant.published_salts().contains(&salt.as_str()) {
+            errln!("note: fairaudit holds no published game of the chain this salt seeds: nothing ties the chain below --server-seed to an operator's commitment");
+        } else {
+            errln!(
+                "note: the salt is none of {scheme}'s published seeding events' ({}): nothing ties the chain below --server-seed to an operator's commitment",
+                variant.published_salts().join(", ")
+            );
+        }
+    }
     let (folder, existing) = OutputFolder::claim(&args.out)?;
     super::sweep_stake::check_earlier_run(&folder, existing, &plan, args.force)?;
     let (threads, pool) = super::sweep_stake::worker_pool(args.threads)?;
@@ -94,12 +107,9 @@ pub fn run(args: SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
     let bar = Progress::new(Some(games + extra), Unit::Links, args.quiet);
     let started = Instant::now();
     let progress = |done: u64| bar.inc(done);
-    let swept = pool.install(|| sweep_chain(variant, &top, &salt, games, &STOP, &progress));
-    let link = swept
-        .as_ref()
-        .and_then(|swept| link_to_published(variant, &salt, range.clone(), &swept.end, &STOP, &progress));
+    let played = pool.install(|| play_range(variant, &top, &salt, range.clone(), &STOP, &progress));
     drop(bar);
-    let (Some(swept), Some(link)) = (swept, link) else {
+    let Some((swept, link)) = played else {
         errln!(
             "interrupted: a sweep of scheme {scheme} is not saved part-way; {} is as it was",
             folder.target().display()
@@ -118,7 +128,7 @@ pub fn run(args: SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
         plan,
         end_hash: &swept.end,
         chain: &link,
-        command: &command,
+        command_line: &command,
         threads,
         games,
         elapsed_seconds: elapsed,

@@ -85,7 +85,7 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
         fairaudit_version: env!("CARGO_PKG_VERSION"),
         fairaudit_revision: fairaudit::REVISION,
         plan,
-        command: &command,
+        command_line: &command,
         threads,
         rounds,
         elapsed_seconds: elapsed,

@@ -11,6 +11,7 @@
 //! [`crate::certify`]) for readers and tools.
 
 use super::audit_html::finding_row;
+pub use super::certificate_chain::ChainShown;
 use super::html::test_figures;
 use super::svg::{escape, visible};
 use crate::audit::Finding;
@@ -84,6 +85,8 @@ pub struct CertificateDoc<'a> {
     pub sweeps: Vec<SweepPart<'a>>,
     /// The audits' folders and histories, in the order of `conclusions.audits`.
     pub audits: Vec<AuditShown<'a>>,
+    /// The crash chains, in the order of `conclusions.chains`.
+    pub chains: Vec<ChainShown<'a>>,
     /// The verdicts.
     pub conclusions: &'a Conclusions<'a>,
     /// The exact RTP of every bet type of the games in scope.
@@ -114,7 +117,7 @@ fn style(paper: Paper, operator: &str) -> String {
          code,.mono{{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:7.8pt;word-break:break-all}}\
          .verdict{{display:inline-block;font-size:20pt;font-weight:700;padding:4px 16px;border-radius:5px;color:#fff}}\
          .verdict span{{color:#fff!important}}td code.t{{white-space:nowrap}}.PASS{{background:#1e8449}}.FINDINGS,.FAIL{{background:#c0392b}}.WEAK{{background:#d68910}}.INSUFFICIENT{{background:#7f8c8d}}\
-         .v-PASS,.v-HOLDS,.v-CLEAN,.v-MATCHES{{color:#1e6b3a;font-weight:700}}.v-FAIL,.v-DOES-NOT-HOLD,.v-FINDINGS,.v-DIFFERS{{color:#b03a2e;font-weight:700}}.v-WEAK{{color:#b9770e;font-weight:700}}.v-INSUFFICIENT{{color:#616a6b;font-weight:700}}\
+         .v-PASS,.v-HOLDS,.v-CLEAN,.v-MATCHES,.v-LINKED{{color:#1e6b3a;font-weight:700}}.v-FAIL,.v-DOES-NOT-HOLD,.v-FINDINGS,.v-DIFFERS,.v-BROKEN,.v-UNANCHORED{{color:#b03a2e;font-weight:700}}.v-WEAK{{color:#b9770e;font-weight:700}}.v-INSUFFICIENT{{color:#616a6b;font-weight:700}}\
          .illustrative{{background:#fcebcf;border-left:4px solid #d68910;padding:4px 8px}}\
          .signature{{border:1px solid #999;padding:4px 8px;margin:8px 0;font-size:9pt}}.unsigned{{border-color:#b03a2e;background:#fbeeee}}.note{{color:#555;font-size:8.5pt}}\
          ol.register li{{margin-bottom:5px}}.keep{{break-inside:avoid}}b.rej{{color:#b03a2e}}",
@@ -140,7 +143,7 @@ fn css_string(text: &str) -> String {
 }
 
 /// A verdict, marked with its key for `certify --check`.
-fn verdict_span(key: &str, verdict: &str) -> String {
+pub(super) fn verdict_span(key: &str, verdict: &str) -> String {
     format!(
         "<span class=\"v-{}\" data-verdict=\"{}\">{}</span>",
         verdict.replace(' ', "-"),
@@ -251,7 +254,7 @@ fn percent(x: f64) -> String {
     }
 }
 
-fn count(n: u64) -> String {
+pub(super) fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -298,21 +301,51 @@ impl CertificateDoc<'_> {
     }
 
     fn games(&self) -> Vec<GameId> {
+        if !self.default_scheme() {
+            return Vec::new();
+        }
         GameId::ALL.into_iter().filter(|g| !self.not_examined.contains(g)).collect()
+    }
+
+    /// Whether the certificate covers sweeps or bet histories of the default scheme (its
+    /// chain, sampler and games); a certificate of crash chains alone leaves out what
+    /// only those have (the chain of SPEC.md, rejection sampling, RTP, worked rounds).
+    fn default_scheme(&self) -> bool {
+        !self.sweeps.is_empty() || !self.conclusions.audits.is_empty()
+    }
+
+    /// The games examined, as the cover and the scope name them.
+    fn games_text(&self) -> String {
+        let mut games: Vec<String> = self.games().iter().map(|g| g.to_string()).collect();
+        for chain in &self.chains {
+            let name = format!("crash ({})", chain.plan.scheme);
+            if !games.contains(&name) {
+                games.push(name);
+            }
+        }
+        games.join(", ")
+    }
+
+    /// The subsection numbers of the crash chains: their method's and their results'.
+    fn chain_sections(&self) -> (&'static str, &'static str) {
+        if self.default_scheme() {
+            ("2.4", "3.7")
+        } else {
+            ("2.1", "3.1")
+        }
     }
 
     fn cover(&self, html: &mut String) {
         let m = self.manifest;
         let c = self.conclusions;
         let overall = c.overall();
-        let games: Vec<String> = self.games().iter().map(|g| g.to_string()).collect();
         let _ = write!(
             html,
             "<header><h1>Audit certificate</h1><p style=\"font-size:14pt;margin:2px 0\">{}</p>\
              <p class=\"note\">Games: {}. Written {} by fairaudit {} (source revision {}). Statistical level α = {}.</p>\
              <div id=\"verdict\" class=\"verdict {overall}\">{}</div>",
             escape(&m.operator),
-            escape(&games.join(", ")),
+            escape(&self.games_text()),
             escape(&m.created_at),
             escape(&m.fairaudit_version),
             escape(m.source_revision.as_deref().unwrap_or("unknown")),
@@ -320,7 +353,12 @@ impl CertificateDoc<'_> {
             verdict_span(OVERALL_KEY, overall),
         );
         self.signature_block(html);
-        html.push_str("<p>PASS means: every outcome test passes, every published claim about the games in scope holds, every audited row checks out, and every worked round reproduces its vector. FINDINGS means at least one of these does not; each is listed below.</p>");
+        let chains = if self.chains.is_empty() {
+            ""
+        } else {
+            ", every crash chain links to the game its operator published"
+        };
+        let _ = write!(html, "<p>PASS means: every outcome test passes, every published claim about the games in scope holds, every audited row checks out{chains}, and every worked round reproduces its vector. FINDINGS means at least one of these does not; each is listed below.</p>");
         html.push_str("<table><thead><tr><th>what</th><th>verdict</th><th>where</th></tr></thead>");
         for (i, part) in self.sweeps.iter().enumerate() {
             let _ = write!(
@@ -365,6 +403,10 @@ impl CertificateDoc<'_> {
                 verdict_span(&worked_key(i + 1), worked_text(round)),
                 n = i + 1
             );
+        }
+        let (_, chain_results) = self.chain_sections();
+        for (i, (shown, part)) in self.chains.iter().zip(&c.chains).enumerate() {
+            super::certificate_chain::cover_rows(html, i + 1, shown, part, chain_results);
         }
         html.push_str("</table>");
         if self.illustrative() && self.games().contains(&GameId::Keno) {
@@ -414,7 +456,7 @@ impl CertificateDoc<'_> {
             html,
             "<section id=\"scope\"><h2>1. Scope</h2><p>Operator: <b>{}</b>. Games examined: {}.</p>",
             escape(&m.operator),
-            escape(&self.games().iter().map(|g| g.to_string()).collect::<Vec<_>>().join(", "))
+            escape(&self.games_text())
         );
         for (i, part) in self.sweeps.iter().enumerate() {
             let plan = &part.tallies.plan;
@@ -495,19 +537,52 @@ impl CertificateDoc<'_> {
                 }
             }
         }
+        let before = self.sweeps.len() + self.conclusions.audits.len();
+        for (i, (shown, part)) in self.chains.iter().zip(&self.conclusions.chains).enumerate() {
+            super::certificate_chain::scope(html, &format!("1.{}", before + i + 1), i + 1, shown, part);
+        }
         html.push_str("<h3>Not examined</h3><ul>");
         for game in &self.not_examined {
             let _ = write!(html, "<li>{game}: no sweep or bet history of this game was given.</li>");
         }
-        if self.conclusions.audits.is_empty() {
+        if self.conclusions.audits.is_empty() && self.default_scheme() {
             html.push_str("<li>Bet histories: none was given. The sweeps test the chain and the sampler on seeds the auditor chose; they do not show which rounds the operator actually served to players, nor that payouts were paid as the paytable says.</li>");
         }
+        if !self.chains.is_empty() {
+            html.push_str("<li>Bets on the crash games: no bet history of them is covered; the chains show every game's crash point, not who cashed out where or what was paid.</li>");
+        }
         html.push_str("<li>The operator's server: how server seeds are generated and kept secret, and when commitments were published, are outside what any recomputation can see.</li>");
-        html.push_str("<li>Rounds outside the nonce ranges and seed pairs listed above.</li></ul></section>");
+        if self.default_scheme() {
+            html.push_str("<li>Rounds outside the nonce ranges and seed pairs listed above.</li>");
+        }
+        if !self.chains.is_empty() {
+            html.push_str(
+                "<li>Crash games outside the ranges listed above, and chains other than these.</li>",
+            );
+        }
+        html.push_str("</ul></section>");
     }
 
     fn method(&self, html: &mut String) {
-        html.push_str("<section id=\"method\"><h2>2. Method</h2><h3>2.1 The chain (SPEC §1–§5), recomputed bit for bit</h3><ol>\
+        html.push_str("<section id=\"method\"><h2>2. Method</h2>");
+        let (chain_method, _) = self.chain_sections();
+        if !self.default_scheme() {
+            super::certificate_chain::method(html, chain_method, &self.chains, &self.conclusions.chains);
+        } else {
+            self.method_of_the_default_scheme(html);
+        }
+        self.statistics_method(html);
+        if self.default_scheme() {
+            self.calibration_method(html);
+            if !self.chains.is_empty() {
+                super::certificate_chain::method(html, chain_method, &self.chains, &self.conclusions.chains);
+            }
+        }
+        html.push_str("</section>");
+    }
+
+    fn method_of_the_default_scheme(&self, html: &mut String) {
+        html.push_str("<h3>2.1 The chain (SPEC §1–§5), recomputed bit for bit</h3><ol>\
             <li><b>Commitment</b> = lowercase hex SHA3-256 of the server seed's UTF-8 bytes; it must equal the commitment shown before play.</li>\
             <li><b>Round signature</b> = lowercase hex SHA3-256 of the UTF-8 string <code>server:client:nonce</code> (nonce in plain decimal).</li>\
             <li><b>Stream</b>: SHAKE256 of the 64 ASCII bytes of that hex signature (not the 32 raw digest bytes), read four bytes at a time as big-endian unsigned 32-bit words.</li>\
@@ -515,13 +590,23 @@ impl CertificateDoc<'_> {
             <li><b>Keno</b>: the numbers not yet drawn are kept ascending (1..40, P = 40); ten times, the sampled index picks and removes one (P = 40, 39, …, 31); the result is the ten numbers ascending. \
              <b>Roulette</b>: one sample among 37 (European) or 38 (American, 37 shown as 00).</li></ol>\
             <p>fairaudit's test suite reproduces every one of the operator's reference vectors on every change to fairaudit (tests/vectors.rs); this certificate does not re-run them all: it recomputes one or two of each game in scope, step by step, in §5.</p>");
+    }
+
+    fn statistics_method(&self, html: &mut String) {
         let _ = write!(
             html,
-            "<h3>2.2 Statistical tests</h3><p>Each seed pair (or player) is tested on its own; <code>all</code> sums them, each closed as its own sequence; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows. \
-             Verdicts at family-wise level α = {a}: a Holm-adjusted p below α is FAIL; an unadjusted p below α that does not survive Holm's adjustment is WEAK; otherwise PASS. \
+            "<h3>2.2 Statistical tests</h3><p>{}Verdicts at family-wise level α = {a}: a Holm-adjusted p below α is FAIL; an unadjusted p below α that does not survive Holm's adjustment is WEAK; otherwise PASS. \
              A test not valid at the run's size is INSUFFICIENT (with its reason) and takes no part in the adjustment. Holm's procedure holds the chance that a fair game FAILs anywhere in the battery at or below α, whatever the dependence between tests.</p>",
+            if self.default_scheme() {
+                "Each seed pair (or player) is tested on its own; <code>all</code> sums them, each closed as its own sequence; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows. "
+            } else {
+                "Each crash chain is tested on its own (group <code>chain</code>). "
+            },
             a = self.manifest.alpha
         );
+        if !self.default_scheme() {
+            return;
+        }
         let mut names: Vec<String> = Vec::new();
         let batteries = self
             .conclusions
@@ -543,14 +628,28 @@ impl CertificateDoc<'_> {
                 write!(html, "<tr><td><code>{}</code></td><td>{}</td></tr>", escape(name), test_method(name));
         }
         html.push_str("</table>");
+    }
+
+    fn calibration_method(&self, html: &mut String) {
         html.push_str("<h3>2.3 Calibration and power</h3><p><b>Calibration</b> (tests/calibration.rs, reduced in CI): thousands of fair runs at every shape the battery is applied to (one long sequence, many short seed pairs, merged shards, short logs), driven by ChaCha8 and by the chain itself, through the same tally and battery code; for every test an exact binomial test at 0.001 checks that no more p-values fall below α and below the first Holm threshold α/m than chance allows. \
             The goodness-of-fit tests use the Cressie–Read statistic (λ = 2/3) with at least 10 expected per bin, which stays between 0.84 and 1.1 of nominal at p = 10⁻⁴, where Pearson's X² with 5 per bin gave up to 1.66 times too many (docs/statistics.md). \
             <b>Mutants</b> (tests/mutants.rs): broken samplers at realistic sizes (a modulus off by one, no rejection on the low byte, a favoured pocket or number, repeated rounds, lagged copies, reshaped streaks, forced pairs) are each caught by the test aimed at them. \
-            <b>Power</b>: each test states the smallest relative bias it detects with 80% power at this run's size, at level α/m (the first Holm step, so conservatively); §3.4 gives it as sentences.</p></section>");
+            <b>Power</b>: each test states the smallest relative bias it detects with 80% power at this run's size, at level α/m (the first Holm step, so conservatively); §3.4 gives it as sentences.</p>");
     }
 
     fn results(&self, html: &mut String) {
         html.push_str("<section id=\"results\"><h2>3. Results</h2>");
+        if self.default_scheme() {
+            self.results_of_the_default_scheme(html);
+        }
+        if !self.chains.is_empty() {
+            let (_, number) = self.chain_sections();
+            super::certificate_chain::results(html, number, &self.chains, &self.conclusions.chains);
+        }
+        html.push_str("</section>");
+    }
+
+    fn results_of_the_default_scheme(&self, html: &mut String) {
         if !self.sweeps.is_empty() {
             html.push_str("<h3>3.1 Outcome tests</h3>");
         }
@@ -656,7 +755,6 @@ impl CertificateDoc<'_> {
             }
         }
         self.coverage(html);
-        html.push_str("</section>");
     }
 
     /// The regulators' named tests: which battery tests cover each, and the verdict they
@@ -758,14 +856,15 @@ impl CertificateDoc<'_> {
     fn limitations(&self, html: &mut String) {
         let mut items: Vec<String> = Vec::new();
         let worked_rejection = self.conclusions.worked.iter().position(|w| w.rejections() > 0);
-        items.push(format!(
+        let default_scheme = self.default_scheme();
+        items.extend(default_scheme.then(|| format!(
             "<b>Reduction without rejection is invisible to statistics.</b> Taking <code>word % P</code> without discarding words at or above the limit biases each outcome by about 10⁻⁹ per draw: no statistic detects that at any practical size. Only the rejection vectors catch it (a sampler without rejection reproduces every other vector){}. Likewise a Keno draw that removes numbers by swapping instead of shifting keeps outcomes exactly uniform and is caught only by the reference vectors.",
             match worked_rejection {
                 Some(i) => format!("; worked round {} (§5) shows such a rejection and reproduces its vector", i + 1),
                 None => String::new(),
             }
-        ));
-        items.push("<b>Statistical power is finite.</b> A bias smaller than the detectable bias of §3.4 may exist undetected; a PASS means the data are consistent with fairness at this size, not that the game is exactly fair.".into());
+        )));
+        items.push(format!("<b>Statistical power is finite.</b> A bias smaller than the detectable bias {} may exist undetected; a PASS means the data are consistent with fairness at this size, not that the game is exactly fair.", if default_scheme { "of §3.4" } else { "beside each test of §3" }));
         if self.games().contains(&GameId::Keno) {
             items.push(if self.illustrative() {
                 format!("<b>Keno RTP depends on the operator's paytable, which was not given.</b> Every Keno RTP figure and the Keno claim's verdict use the {}; they certify nothing about the operator.", escape(ILLUSTRATIVE_LABEL))
@@ -773,7 +872,7 @@ impl CertificateDoc<'_> {
                 format!("<b>Keno RTP depends on the operator's paytable.</b> The figures use {}; that it is the paytable in production is the operator's statement, not something fairaudit can see.", escape(&self.paytable.describe()))
             });
         }
-        items.push("<b>Seeds.</b> A sweep tests the chain and the sampler on seed pairs the auditor chose (their server seeds are revealed here); it cannot show that the operator's own server seeds were random, secret until rotated, or committed before play. Rounds whose server seed is unrevealed cannot be recomputed at all.".into());
+        items.extend(default_scheme.then_some("<b>Seeds.</b> A sweep tests the chain and the sampler on seed pairs the auditor chose (their server seeds are revealed here); it cannot show that the operator's own server seeds were random, secret until rotated, or committed before play. Rounds whose server seed is unrevealed cannot be recomputed at all.".into()));
         let unreplayed: u64 = self.conclusions.audits.iter().map(|a| a.audit.rounds - a.audit.verified).sum();
         if unreplayed > 0 {
             items.push(format!("<b>Unrevealed seeds in the bet histories.</b> {} rows had no revealed seed pair and nonce and were not replayed against the chain; only their outcomes entered the statistics.", count(unreplayed)));
@@ -794,24 +893,10 @@ impl CertificateDoc<'_> {
                     .map(|(i, a)| (format!("bet history {}", i + 1), a.battery)),
             );
         for (label, battery) in batteries {
-            for r in battery.results.iter().filter(|r| r.verdict == Verdict::Weak) {
-                weak.push(format!(
-                    "{label} {} {} <code>{}</code> (p {})",
-                    r.game,
-                    visible(&r.seed_pair),
-                    escape(&r.outcome.test),
-                    r.outcome.p_value.map_or(String::new(), |p| escape(&p_value_text(p)))
-                ));
-            }
-            for r in battery.results.iter().filter(|r| r.verdict == Verdict::Insufficient) {
-                insufficient.push(format!(
-                    "{label} {} {} <code>{}</code>: {}",
-                    r.game,
-                    visible(&r.seed_pair),
-                    escape(&r.outcome.test),
-                    escape(r.outcome.insufficient.as_deref().unwrap_or(&r.outcome.note))
-                ));
-            }
+            not_plain(&label, battery, &mut weak, &mut insufficient);
+        }
+        for (i, part) in self.conclusions.chains.iter().enumerate() {
+            not_plain(&format!("crash chain {}", i + 1), part.battery, &mut weak, &mut insufficient);
         }
         if insufficient.is_empty() {
             items.push("<b>INSUFFICIENT tests</b>: none; every test was valid at this size.".into());
@@ -835,7 +920,7 @@ impl CertificateDoc<'_> {
         for game in &self.not_examined {
             items.push(format!("<b>{game} was not examined</b>: no sweep or bet history of it was given."));
         }
-        if self.conclusions.audits.is_empty() {
+        if self.conclusions.audits.is_empty() && default_scheme {
             items.push("<b>No bet history was examined</b>: whether players were served these outcomes, paid per the paytable, or had rounds skipped or repeated is not covered.".into());
         }
         let warnings: Vec<&String> = self.conclusions.sweeps.iter().flat_map(|r| &r.warnings).collect();
@@ -849,14 +934,15 @@ impl CertificateDoc<'_> {
         {
             items.push("<b>Nonces above 2⁵³ − 1</b> were swept; the operator's verifier cannot represent them, so there is no reference behaviour there.".into());
         }
-        items.push("<b>Timing.</b> That an outcome was fixed before the bet rests on the commitment having been shown before play; fairaudit checks that a revealed seed hashes to its commitment, not when the commitment was published.".into());
+        super::certificate_chain::limitations(&mut items, &self.chains);
+        items.extend(default_scheme.then_some("<b>Timing.</b> That an outcome was fixed before the bet rests on the commitment having been shown before play; fairaudit checks that a revealed seed hashes to its commitment, not when the commitment was published.".into()));
         let beyond: Vec<&SweepPart<'_>> =
             self.sweeps.iter().filter(|s| s.tallies.rounds() > self.resweep_limit).collect();
-        items.push(if beyond.is_empty() {
+        items.extend(default_scheme.then(|| if beyond.is_empty() {
             "<b>Re-checking.</b> <code>certify --check</code> re-sweeps every sweep in full and replays every bet history; its results are byte-identical whatever the machine, threads or Keccak path.".into()
         } else {
             format!("<b>Re-checking.</b> {} sweep(s) exceed {} rounds: <code>certify --check</code> recomputes their verdicts from their pinned tallies but does not re-sweep them (pass <code>--resweep-limit</code> to).", beyond.len(), count(self.resweep_limit))
-        });
+        }));
         items.push(if self.manifest.signer.is_some() {
             "<b>A signature ties the certificate to a key, not to a person.</b> It proves who wrote manifest.json only to a reader who has the auditor's public key from a source they trust (the auditor's own site, a regulator's register); a key taken from this certificate proves nothing.".into()
         } else {
@@ -870,11 +956,24 @@ impl CertificateDoc<'_> {
     }
 
     fn worked(&self, html: &mut String) {
-        html.push_str("<section id=\"worked\"><h2>5. Worked recomputations</h2><p>Three rounds from the operator's vectors, recomputed with fairaudit's own chain and sampler and compared with what the vector records. Each step can be redone with any SHA-3 tool, e.g. <code>printf '%s' 'MESSAGE' | openssl dgst -sha3-256</code> and <code>printf '%s' SIGNATURE | openssl dgst -shake256 -xoflen 16</code> (OpenSSL 3), or Python's <code>hashlib.sha3_256</code> and <code>hashlib.shake_256</code>.</p>");
+        html.push_str("<section id=\"worked\"><h2>5. Worked recomputations</h2>");
+        if self.conclusions.worked.is_empty() {
+            html.push_str("<p>The highest game of each crash chain, recomputed step by step; each step can be redone with OpenSSL.</p>");
+        } else {
+            self.worked_intro(html);
+        }
         for (i, round) in self.conclusions.worked.iter().enumerate() {
             worked_round(html, i + 1, round);
         }
+        let before = self.conclusions.worked.len();
+        for (i, chain) in self.chains.iter().enumerate() {
+            super::certificate_chain::worked_game(html, &format!("5.{}", before + i + 1), i + 1, chain);
+        }
         html.push_str("</section>");
+    }
+
+    fn worked_intro(&self, html: &mut String) {
+        html.push_str("<p>Three rounds from the operator's vectors, recomputed with fairaudit's own chain and sampler and compared with what the vector records. Each step can be redone with any SHA-3 tool, e.g. <code>printf '%s' 'MESSAGE' | openssl dgst -sha3-256</code> and <code>printf '%s' SIGNATURE | openssl dgst -shake256 -xoflen 16</code> (OpenSSL 3), or Python's <code>hashlib.sha3_256</code> and <code>hashlib.shake_256</code>.</p>");
     }
 
     fn pins(&self, html: &mut String) {
@@ -911,6 +1010,15 @@ impl CertificateDoc<'_> {
                 escape(&shell_line(&audit.command_line))
             );
         }
+        for (i, chain) in m.chains.iter().enumerate() {
+            let _ = write!(
+                html,
+                "<p>Crash chain {} (<code>{}</code>): <code>fairaudit {}</code></p>",
+                i + 1,
+                escape(&chain.dir),
+                escape(&shell_line(&chain.command_line))
+            );
+        }
         html.push_str("<table><thead><tr><th>input file</th><th>bytes</th><th>SHA-256</th></tr></thead>");
         for file in &m.inputs {
             let _ = write!(
@@ -921,7 +1029,7 @@ impl CertificateDoc<'_> {
                 file.sha256
             );
         }
-        html.push_str("</table><p class=\"note\">manifest.json holds these hashes, the hashes of this document and of certificate.pdf, and every verdict above under its key. <code>fairaudit certify --check DIR</code>, run from any directory on a copy of this folder, checks that the folder holds exactly these files, recomputes every hash, re-sweeps the sweeps, replays the bet histories and the worked rounds from the copies in <code>inputs/</code>, renders this document again and compares it byte for byte, and names each file, figure or verdict that differs.</p></section>");
+        html.push_str("</table><p class=\"note\">manifest.json holds these hashes, the hashes of this document and of certificate.pdf, and every verdict above under its key. <code>fairaudit certify --check DIR</code>, run from any directory on a copy of this folder, checks that the folder holds exactly these files, recomputes every hash, re-sweeps the sweeps, replays the bet histories and the worked rounds, plays the crash chains again and walks them to their published games from the copies in <code>inputs/</code>, renders this document again and compares it byte for byte, and names each file, figure or verdict that differs.</p></section>");
     }
 }
 
@@ -940,23 +1048,61 @@ pub fn shell_line(args: &[String]) -> String {
 }
 
 fn tests_table(html: &mut String, kind: &str, index: usize, battery: &Battery) {
-    html.push_str("<table><thead><tr><th>game</th><th>group</th><th>test</th><th>statistic</th><th>df</th><th>p</th><th>adjusted p</th><th>verdict</th><th>detectable bias</th></tr></thead>");
-    for game in GameId::ALL {
+    let rows = GameId::ALL.into_iter().flat_map(|game| {
         let headline = headline_group(battery, game);
-        for r in battery.results.iter().filter(|r| r.game == game && shown(r, headline.as_deref())) {
-            let [statistic, df, p, adjusted] = test_figures(r);
-            let _ = write!(
-                html,
-                "<tr><td>{}</td><td>{}</td><td><code class=\"t\">{}</code></td><td class=\"num\">{statistic}</td><td class=\"num\">{df}</td><td class=\"num\">{p}</td><td class=\"num\">{adjusted}</td><td>{}</td><td class=\"num\">{}</td></tr>",
-                r.game,
-                visible(&r.seed_pair),
-                escape(&r.outcome.test),
-                verdict_span(&test_key(kind, index, r.game, &r.seed_pair, &r.outcome.test), r.verdict.as_str()),
-                r.detectable_bias.map_or(String::new(), detectable),
-            );
-        }
+        battery.results.iter().filter(move |r| r.game == game && shown(r, headline.as_deref()))
+    });
+    test_rows(html, kind, index, rows);
+}
+
+/// A table of test results, each verdict under its key (`kind index game group test`).
+pub(super) fn test_rows<'r, G: std::fmt::Display + 'r>(
+    html: &mut String,
+    kind: &str,
+    index: usize,
+    rows: impl Iterator<Item = &'r TestResult<G>>,
+) {
+    html.push_str("<table><thead><tr><th>game</th><th>group</th><th>test</th><th>statistic</th><th>df</th><th>p</th><th>adjusted p</th><th>verdict</th><th>detectable bias</th></tr></thead>");
+    for r in rows {
+        let [statistic, df, p, adjusted] = test_figures(r);
+        let _ = write!(
+            html,
+            "<tr><td>{}</td><td>{}</td><td><code class=\"t\">{}</code></td><td class=\"num\">{statistic}</td><td class=\"num\">{df}</td><td class=\"num\">{p}</td><td class=\"num\">{adjusted}</td><td>{}</td><td class=\"num\">{}</td></tr>",
+            r.game,
+            visible(&r.seed_pair),
+            escape(&r.outcome.test),
+            verdict_span(&test_key(kind, index, &r.game, &r.seed_pair, &r.outcome.test), r.verdict.as_str()),
+            r.detectable_bias.map_or(String::new(), detectable),
+        );
     }
     html.push_str("</table>");
+}
+
+/// The WEAK and INSUFFICIENT rows of a battery, labelled, for the limitations register.
+fn not_plain<G: std::fmt::Display>(
+    label: &str,
+    battery: &Battery<G>,
+    weak: &mut Vec<String>,
+    insufficient: &mut Vec<String>,
+) {
+    for r in battery.results.iter().filter(|r| r.verdict == Verdict::Weak) {
+        weak.push(format!(
+            "{label} {} {} <code>{}</code> (p {})",
+            r.game,
+            visible(&r.seed_pair),
+            escape(&r.outcome.test),
+            r.outcome.p_value.map_or(String::new(), |p| escape(&p_value_text(p)))
+        ));
+    }
+    for r in battery.results.iter().filter(|r| r.verdict == Verdict::Insufficient) {
+        insufficient.push(format!(
+            "{label} {} {} <code>{}</code>: {}",
+            r.game,
+            visible(&r.seed_pair),
+            escape(&r.outcome.test),
+            escape(r.outcome.insufficient.as_deref().unwrap_or(&r.outcome.note))
+        ));
+    }
 }
 
 /// A detectable relative bias: a percentage, or, beyond 100%, what it means.

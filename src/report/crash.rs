@@ -7,7 +7,7 @@ use super::results::summary_json_with;
 use super::table::{Cell, Table};
 use crate::scheme::crash::{hundredths_text, CrashVariant};
 use crate::stats::battery::Battery;
-use crate::stats::crash::{cell_probabilities, CrashGame};
+use crate::stats::crash::{cell_probabilities, class_probabilities, CrashGame};
 use crate::sweep::crash::ChainLink;
 use crate::tally::crash::{CrashTally, CLASSES, EDGES};
 use serde::Serialize;
@@ -46,7 +46,7 @@ pub fn cells_table(variant: CrashVariant, tally: &CrashTally) -> Table {
     for (cell, (&observed, &p)) in tally.cells.iter().zip(&cells).enumerate() {
         push("crash_point", cell_name(cell), observed, p, tally.games);
     }
-    let classes = [cells[0], cells[1..7].iter().sum(), cells[7..].iter().sum()];
+    let classes = class_probabilities(variant);
     let pairs: u64 = tally.pairs.iter().sum();
     for (cell, &observed) in tally.pairs.iter().enumerate() {
         let (first, second) = (cell / CLASSES, cell % CLASSES);
@@ -90,7 +90,7 @@ pub struct CrashRun<'a> {
     /// How the range reached the published game.
     pub chain: &'a ChainLink,
     /// The command line.
-    pub command: &'a [String],
+    pub command_line: &'a [String],
     /// Worker threads.
     pub threads: usize,
     /// Games swept.

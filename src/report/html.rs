@@ -265,7 +265,7 @@ fn tests_table_marked(html: &mut String, battery: &Battery, group: &str, partial
 
 /// A test's statistic, degrees of freedom, p-value and adjusted p-value as the HTML pages
 /// show them (escaped; a dash where there is none).
-pub(crate) fn test_figures(r: &TestResult) -> [String; 4] {
+pub(crate) fn test_figures<G>(r: &TestResult<G>) -> [String; 4] {
     let o = &r.outcome;
     // Counts print as integers, moment-matched degrees of freedom to two decimals (their
     // full float would widen the column past the page).

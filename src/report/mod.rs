@@ -3,6 +3,7 @@
 
 pub mod audit_html;
 pub mod certificate;
+pub mod certificate_chain;
 pub mod challenge;
 pub mod coverage;
 pub mod crash;

@@ -62,7 +62,7 @@ pub struct StakeRun<'a> {
     /// What was swept.
     pub plan: StakePlan,
     /// The command line.
-    pub command: &'a [String],
+    pub command_line: &'a [String],
     /// Worker threads.
     pub threads: usize,
     /// Rounds swept.

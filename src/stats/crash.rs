@@ -24,7 +24,7 @@ use super::outcome::TestOutcome;
 use super::power::Power;
 use crate::scheme::crash::exact::reach_probability;
 use crate::scheme::crash::CrashVariant;
-use crate::tally::crash::{CrashTally, CLASSES, EDGES};
+use crate::tally::crash::{CrashTally, CLASSES, CLASS_CUT, EDGES};
 use num_traits::ToPrimitive;
 
 /// Pairs of consecutive instant crashes a chain must expect (`instant² / games`) for the
@@ -60,6 +60,15 @@ pub fn cell_probabilities(variant: CrashVariant) -> Vec<f64> {
         cells.push(reach(edge) - upper);
     }
     cells
+}
+
+/// The exact probabilities of the pairs test's classes (instant, below 2x, 2x or more),
+/// summed from the cells of [`cell_probabilities`].
+pub fn class_probabilities(variant: CrashVariant) -> [f64; CLASSES] {
+    let cells = cell_probabilities(variant);
+    // Cell i + 1 starts at EDGES[i]: the cells below the cut are 1..=cut.
+    let cut = EDGES.iter().position(|&edge| edge == CLASS_CUT).expect("the class cut is an edge");
+    [cells[0], cells[1..=cut].iter().sum(), cells[cut + 1..].iter().sum()]
 }
 
 /// The four tests of a tally against the exact law of `variant`.
@@ -116,7 +125,7 @@ pub fn tests(variant: CrashVariant, tally: &CrashTally) -> Vec<TestOutcome> {
             ),
         )
     };
-    let classes = [cells[0], cells[1..7].iter().sum(), cells[7..].iter().sum()];
+    let classes = class_probabilities(variant);
     let products: Vec<f64> =
         (0..CLASSES * CLASSES).map(|c| classes[c / CLASSES] * classes[c % CLASSES]).collect();
     let pairs = if tally.gaps > 0 {
@@ -160,9 +169,9 @@ mod tests {
             assert!(cells.iter().all(|&p| p > 0.0));
         }
         // Below 2x and 2x or more: 1 - 99/199 and 99/199 of the games not instant.
-        let cells = cell_probabilities(CrashVariant::BustabitV1);
-        let below_two: f64 = cells[1..7].iter().sum();
+        let [instant, below_two, two_or_more] = class_probabilities(CrashVariant::BustabitV1);
         assert!((below_two - (1.0 - 99.0 / 199.0) * 100.0 / 101.0).abs() < 1e-6, "{below_two}");
+        assert!((instant + below_two + two_or_more - 1.0).abs() < 1e-12);
     }
 
     /// The runs test's size at a level on the chains it runs on, from the exact laws: the

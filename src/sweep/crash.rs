@@ -225,6 +225,26 @@ pub fn link_to_published(
     })
 }
 
+/// Plays the games `range` of a chain whose game `range.end - 1` has the hash `top`, on
+/// every thread of the current rayon pool ([`sweep_chain`]), then links them to the
+/// published game of `salt` ([`link_to_published`]): what a sweep of a chain computes, and
+/// what `certify` computes again. `None` when `stop` was set before the end.
+///
+/// # Panics
+/// As [`sweep_chain`] and [`link_to_published`]: the caller checks `top` and `range`.
+pub fn play_range(
+    variant: CrashVariant,
+    top: &str,
+    salt: &str,
+    range: std::ops::Range<u64>,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Option<(PlayedChain, ChainLink)> {
+    let played = sweep_chain(variant, top, salt, range.end - range.start, stop, progress)?;
+    let link = link_to_published(variant, salt, range, &played.end, stop, progress)?;
+    Some((played, link))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,10 @@ pub const EDGES: [u64; 12] = [100, 101, 105, 110, 120, 150, 200, 300, 500, 1_000
 /// The coarse classes of the pairs test: instant, below 2x, 2x or more.
 pub const CLASSES: usize = 3;
 
+/// Where the pairs test's classes 1 and 2 are cut, in hundredths (2.00x): one of
+/// [`EDGES`], so that a class is a union of cells.
+pub const CLASS_CUT: u64 = 200;
+
 /// Counts of a chain's games: cells, pairs and runs of instant crashes. A pair is two
 /// consecutive games, the first at an even offset from the chain's first game counted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,7 +53,7 @@ pub fn cell_of(point: CrashPoint) -> usize {
 fn class_of(point: CrashPoint) -> usize {
     match point {
         CrashPoint::Instant => 0,
-        CrashPoint::Hundredths(h) if h < 200 => 1,
+        CrashPoint::Hundredths(h) if h < CLASS_CUT => 1,
         CrashPoint::Hundredths(_) => 2,
     }
 }

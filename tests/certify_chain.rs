@@ -1,0 +1,239 @@
+//! `certify` of a crash chain (`certify --sweep DIR` of a sweep of a crash scheme): the
+//! certificate states the chain's link to the operator's published game and its battery;
+//! `--check` plays the chain again and walks it to the published game, so a chain
+//! numbered wrong stays BROKEN, a verdict or a count rewritten (with the manifest's hashes
+//! rewritten to match) is named, a chain no published game anchors is refused, and a
+//! certificate of a chain beside a sweep of the default scheme numbers its sections in
+//! order.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+
+fn fairaudit() -> Command {
+    Command::cargo_bin("fairaudit").unwrap()
+}
+
+/// Roobet's salt (Bitcoin block 610546) and the hash of its game 1,273,935 (from
+/// `data/vectors/crash.csv`, with its source).
+const SALT: &str = "0000000000000000000fa3b65e43e4240d71762a5bf397d5304b2596d116859c";
+const GAME_1273935: &str = "cc4a75236ecbc038c37729aa5ced461e36155319e88fa375c994933b6a42a0c4";
+
+/// A sweep of Roobet's games `nonces` below game 1,273,935's hash (numbered by `nonces`).
+fn sweep_chain(out: &Path, nonces: &str, salt: &str) -> assert_cmd::assert::Assert {
+    fairaudit()
+        .args(["sweep", "--scheme", "roobet", "--game", "crash", "--quiet", "--nonces", nonces])
+        .args(["--server-seed", GAME_1273935, "--client-seed", salt, "--out"])
+        .arg(out)
+        .assert()
+}
+
+fn certify(sweeps: &[&Path], out: &Path) -> assert_cmd::assert::Assert {
+    let mut command = fairaudit();
+    command.args(["certify", "--no-pdf", "--operator", "Roobet", "--out"]).arg(out);
+    for dir in sweeps {
+        command.arg("--sweep").arg(dir);
+    }
+    command.assert()
+}
+
+fn check(dir: &Path) -> assert_cmd::assert::Assert {
+    fairaudit().args(["certify", "--check"]).arg(dir).assert()
+}
+
+fn stdout(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+}
+
+fn manifest(cert: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(cert.join("manifest.json")).unwrap()).unwrap()
+}
+
+fn verdict(manifest: &serde_json::Value, key: &str) -> String {
+    let verdicts = manifest["verdicts"].as_array().unwrap();
+    let found = verdicts.iter().find(|v| v["key"] == key).unwrap_or_else(|| panic!("no verdict {key}"));
+    found["verdict"].as_str().unwrap().to_owned()
+}
+
+/// Records the current hash and size of the dossier file `rel` in the manifest, as a
+/// forger who rewrites the manifest would.
+fn rehash(cert: &Path, rel: &str) {
+    let bytes = std::fs::read(cert.join(rel)).unwrap();
+    let sha = fairaudit::certify::sha256_hex(&bytes);
+    let path = cert.join("manifest.json");
+    let mut manifest = manifest(cert);
+    for list in ["inputs", "outputs"] {
+        for file in manifest[list].as_array_mut().unwrap() {
+            if file["path"] == rel {
+                file["sha256"] = sha.clone().into();
+                file["bytes"] = bytes.len().into();
+            }
+        }
+    }
+    std::fs::write(&path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+}
+
+/// A certified range of Roobet's chain: (tempdir, certificate folder).
+fn certified(nonces: &str) -> (tempfile::TempDir, PathBuf, assert_cmd::assert::Assert) {
+    let dir = tempfile::tempdir().unwrap();
+    let (chain, cert) = (dir.path().join("chain"), dir.path().join("cert"));
+    sweep_chain(&chain, nonces, SALT);
+    let made = certify(&[&chain], &cert);
+    (dir, cert, made)
+}
+
+#[test]
+fn a_linked_chain_is_certified_and_checks_by_playing_it_again() {
+    let (_dir, cert, made) = certified("1200000..1273936");
+    let made = made.code(0);
+    let text = stdout(&made);
+    assert!(text.contains("certificate for Roobet: PASS"), "{text}");
+    assert!(text.contains("chain 1 (") && text.contains("LINKED to the published game"), "{text}");
+    let m = manifest(&cert);
+    assert_eq!(m["chains"][0]["games"], 73_936);
+    assert_eq!(m["chains"][0]["dir"], "inputs/chain-1");
+    assert_eq!(m["vectors"], serde_json::Value::Null, "a chain alone needs no vectors of the default scheme");
+    assert_eq!(verdict(&m, "chain 1 link"), "LINKED");
+    assert_eq!(verdict(&m, "chain 1 battery"), "PASS");
+    assert_eq!(verdict(&m, "chain 1 crash chain instant_crash_rate"), "PASS");
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    // The worked game: HMAC-SHA256(key = game 1,273,935's hash, message = the salt), its
+    // remainder mod 25 and crash point, and the next link, as Python's hmac and hashlib
+    // compute them (an implementation independent of fairaudit's).
+    for figure in [
+        "89956e631fc39183a4da1ffb712ab899d2b82325042552606392404cc639ce4f",
+        "d mod 25 = 13",
+        "2420398321957945",
+        "<b>2.15x</b>",
+        "fa0bd7818e238aa613426eba7422ca364369c0ec55767c8e023ba6d3ba161aeb",
+    ] {
+        assert!(html.contains(figure), "{figure}");
+    }
+    assert!(html.contains("<h3>3.1 Crash chains</h3>") && html.contains("<h3>2.1 Crash chains"), "sections");
+    assert!(!html.contains("Rejection sampling"), "a chain alone shows no part of the default scheme");
+    let checked = check(&cert).code(0);
+    let text = stdout(&checked);
+    assert!(
+        text.contains("played 73936 crash games again and walked them to their published games"),
+        "{text}"
+    );
+    assert!(text.contains("every file, hash, figure and verdict"), "{text}");
+}
+
+#[test]
+fn a_chain_numbered_one_game_off_is_certified_broken_and_a_rewritten_verdict_is_named() {
+    let (_dir, cert, made) = certified("1273001..1273937");
+    let text = stdout(&made.code(1));
+    assert!(text.contains("certificate for Roobet: FINDINGS"), "{text}");
+    let m = manifest(&cert);
+    assert_eq!(verdict(&m, "chain 1 link"), "BROKEN");
+    assert_eq!(verdict(&m, "certificate"), "FINDINGS");
+    check(&cert).code(0);
+    // A forger rewrites the verdicts to a PASS and the document to match, and rehashes.
+    let mut forged = m.clone();
+    for v in forged["verdicts"].as_array_mut().unwrap() {
+        if v["key"] == "chain 1 link" {
+            v["verdict"] = "LINKED".into();
+        }
+        if v["key"] == "certificate" {
+            v["verdict"] = "PASS".into();
+        }
+    }
+    std::fs::write(cert.join("manifest.json"), serde_json::to_vec_pretty(&forged).unwrap()).unwrap();
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    std::fs::write(
+        cert.join("certificate.html"),
+        html.replace(">BROKEN<", ">LINKED<").replace(">FINDINGS<", ">PASS<"),
+    )
+    .unwrap();
+    rehash(&cert, "certificate.html");
+    let text = stdout(&check(&cert).code(1));
+    assert!(
+        text.contains("MISMATCH manifest.json: verdict 'chain 1 link' reads LINKED, recomputed BROKEN"),
+        "{text}"
+    );
+    assert!(text.contains("MISMATCH certificate.html: differs"), "{text}");
+}
+
+#[test]
+fn a_rewritten_count_or_range_is_named_by_playing_the_chain_again() {
+    let (_dir, cert, made) = certified("1250000..1273936");
+    made.code(0);
+    // One count of crash_cells.csv changed, the manifest rehashed to match.
+    let cells = cert.join("inputs/chain-1/crash_cells.csv");
+    let text = std::fs::read_to_string(&cells).unwrap();
+    let changed = text.replacen("\"crash_point\",\"instant\",", "\"crash_point\",\"instant\",1", 1);
+    assert_ne!(changed, text);
+    std::fs::write(&cells, changed).unwrap();
+    rehash(&cert, "inputs/chain-1/crash_cells.csv");
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains(
+            "MISMATCH inputs/chain-1/crash_cells.csv: differs from what the chain its run.json names gives"
+        ),
+        "{out}"
+    );
+    // The recorded range moved one game (the run.json's command and plan, and the
+    // manifest's copy of the command), everything rehashed: the chain no longer links.
+    let run_path = cert.join("inputs/chain-1/run.json");
+    let run = std::fs::read_to_string(&run_path).unwrap();
+    std::fs::write(&run_path, run.replace("1250000..1273936", "1250001..1273937")).unwrap();
+    rehash(&cert, "inputs/chain-1/run.json");
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains("MISMATCH manifest.json: verdict 'chain 1 link' reads LINKED, recomputed BROKEN"),
+        "{out}"
+    );
+    assert!(out.contains("inputs/chain-1/run.json: its plan is not what the chain it names gives"), "{out}");
+}
+
+#[test]
+fn a_chain_no_published_game_anchors_is_refused_and_so_is_a_stake_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    let chain = dir.path().join("chain");
+    sweep_chain(&chain, "100..1100", "another salt").code(0);
+    certify(&[&chain], &dir.path().join("cert"))
+        .code(2)
+        .stderr(predicate::str::contains("its salt seeds no chain whose published game fairaudit holds"));
+    assert!(!dir.path().join("cert").exists(), "a refused certificate writes nothing");
+    let stake = dir.path().join("stake");
+    fairaudit()
+        .args(["sweep", "--scheme", "stake", "--game", "dice", "--nonces", "0..100", "--quiet", "--out"])
+        .arg(&stake)
+        .assert()
+        .code(0);
+    certify(&[&stake], &dir.path().join("cert"))
+        .code(2)
+        .stderr(predicate::str::contains("a sweep of scheme stake cannot be certified yet"));
+}
+
+#[test]
+fn a_chain_beside_a_sweep_of_the_default_scheme_numbers_its_sections_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (chain, roulette, cert) =
+        (dir.path().join("chain"), dir.path().join("roulette"), dir.path().join("cert"));
+    sweep_chain(&chain, "1260000..1273936", SALT).code(0);
+    fairaudit()
+        .args(["sweep", "--game", "roulette-european", "--nonces", "0..3000", "--quiet", "--out"])
+        .arg(&roulette)
+        .assert()
+        .code(0);
+    certify(&[&chain, &roulette], &cert).code(0);
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    for heading in
+        ["<h3>2.1 The chain (SPEC", "<h3>2.4 Crash chains", "<h3>3.1 Outcome tests", "<h3>3.7 Crash chains"]
+    {
+        assert!(html.contains(heading), "{heading}");
+    }
+    let m = manifest(&cert);
+    assert_eq!(m["sweeps"][0]["dir"], "inputs/sweep-1");
+    assert_eq!(m["chains"][0]["dir"], "inputs/chain-1");
+    check(&cert).code(0);
+    // A later sweep of the default scheme into the chain's folder replaces all its files.
+    fairaudit()
+        .args(["sweep", "--game", "roulette-european", "--nonces", "0..100", "--quiet", "--force", "--out"])
+        .arg(&chain)
+        .assert()
+        .code(0);
+    assert!(!chain.join("crash_cells.csv").exists(), "an output folder holds the files of one run");
+}
