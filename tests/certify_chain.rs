@@ -173,6 +173,27 @@ fn a_rewritten_count_or_range_is_named_by_playing_the_chain_again() {
         ),
         "{out}"
     );
+    // A file no sweep of a chain writes, added to the folder and listed in the manifest.
+    std::fs::write(&cells, &text).unwrap();
+    rehash(&cert, "inputs/chain-1/crash_cells.csv");
+    let extra = "inputs/chain-1/report.html";
+    std::fs::write(cert.join(extra), "<p>every game fair</p>").unwrap();
+    let mut m = manifest(&cert);
+    m["inputs"].as_array_mut().unwrap().push(serde_json::json!({
+        "path": extra,
+        "sha256": fairaudit::certify::sha256_hex(b"<p>every game fair</p>"),
+        "bytes": 21,
+    }));
+    std::fs::write(cert.join("manifest.json"), serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains("MISMATCH inputs/chain-1/report.html: not a file a sweep of a crash chain writes"),
+        "{out}"
+    );
+    std::fs::remove_file(cert.join(extra)).unwrap();
+    m["inputs"].as_array_mut().unwrap().pop();
+    std::fs::write(cert.join("manifest.json"), serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    check(&cert).code(0);
     // The recorded range moved one game (the run.json's command and plan, and the
     // manifest's copy of the command), everything rehashed: the chain no longer links.
     let run_path = cert.join("inputs/chain-1/run.json");

@@ -68,8 +68,40 @@ fn every_vector_reproduces_through_verify_rounds() {
         .code(0)
         .stdout(
             "53 rounds checked, 0 mismatches\ncrash games: 39 of 53 checked against the game on the row before \
-             them; the others stand alone (another chain, or more than 10000 games away)\n",
+             them; the others stand alone (another chain, or more than 10000 games away)\n\
+             crash games on bustabit-v1's published chain: 1 of 25, walked through its published game 999999 \
+             (0 links); 24 more than 100000000 links from it, not walked\n\
+             crash games on roobet's published chain: 23 of 28, walked through its published game 1 \
+             (1273934 links); 5 more than 100000000 links from it, not walked\n",
         );
+}
+
+// A game far from every other row (no neighbour within 10,000 games to link to) is still
+// walked to the published game: one whose hash is another game's is named by its line.
+#[test]
+fn a_game_far_from_its_neighbours_is_walked_to_the_published_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = vectors();
+    let far = rows.iter().position(|row| &row[0] == "roobet" && &row[4] == "618991").unwrap();
+    // Game 618,991 given the hash of the game below it (its crash point recomputed, so only
+    // the walk can tell).
+    rows[far] = edited(&rows[far], |fields| {
+        fields[2] = fairaudit::scheme::crash::previous_hash(&fields[2]);
+        fields[6] = shown(fields);
+    });
+    let path = write_rows(dir.path(), &rows);
+    fairaudit()
+        .args(["verify", "--quiet", "--rounds"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!(
+            "line {}: server_seed: file has '{}', the chain link needs 'a hash on the chain through roobet's published game 1 (77b271fe12fca03c618f63dfb79d4105726ba9d4a25bb3f1964e435ccf9cb209): game 618991's is not on it'",
+            far + 2,
+            &rows[far][2]
+        )))
+        .stdout(predicate::str::contains("53 rounds checked, 1 mismatches"))
+        .stdout(predicate::str::contains("crash games on roobet's published chain: 22 of 28"));
 }
 
 /// A row with its fields changed by `change` (the result recomputed by the caller).

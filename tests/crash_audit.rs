@@ -205,3 +205,43 @@ fn a_spliced_chain_is_caught_across_games_without_hashes() {
         .code(1)
         .stdout(predicate::str::contains("line 12 (player alice): link: file has 45c7aac9"));
 }
+
+// A game far from every other (no `link` reaches it) whose hash is the game below's, its
+// crash point and payouts recomputed so that only the walk to Roobet's published game 1
+// can tell: a `published` finding on its line.
+#[test]
+fn a_far_game_off_the_published_chain_is_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/vectors/crash.csv");
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let real =
+        reader.records().map(Result::unwrap).find(|row| &row[0] == "roobet" && &row[4] == "618991").unwrap();
+    let below = fairaudit::scheme::crash::previous_hash(&real[2]);
+    let variant = fairaudit::scheme::crash::CrashVariant::Roobet;
+    let shown = variant.shown(fairaudit::scheme::crash::crash_point(variant, &below, variant.salt()));
+    let mut rows = history();
+    // A bet without a cash-out target pays nothing, whatever the crash point.
+    rows.push(["carol", "618991", &below, &shown, "", "1", "0"].map(str::to_owned));
+    let bets = write(dir.path(), &rows);
+    let line = rows.len() + 1;
+    fairaudit()
+        .args(["audit", "--scheme", "roobet", "--quiet", "--outcomes"])
+        .arg(&bets)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!("line {line}: published: file has {below}")))
+        .stdout(predicate::str::contains("game 618991 is not on it"))
+        .stdout(predicate::str::contains("published chain: 21 games walked to their chain's published game"))
+        .stdout(predicate::str::contains("findings: 1 (published 1)"));
+    // The real hash of game 618,991 is on the chain: no finding.
+    rows.pop();
+    let real_shown = variant.shown(fairaudit::scheme::crash::crash_point(variant, &real[2], variant.salt()));
+    rows.push(["carol", "618991", &real[2], &real_shown, "", "1", "0"].map(str::to_owned));
+    let bets = write(dir.path(), &rows);
+    fairaudit()
+        .args(["audit", "--scheme", "roobet", "--quiet", "--outcomes"])
+        .arg(&bets)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("published chain: 22 games walked to their chain's published game"));
+}

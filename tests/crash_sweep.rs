@@ -126,6 +126,10 @@ fn bad_input_is_one_line_and_exit_2() {
         "is 4999000000 links from bustabit-v1's published game 999999, more than 100000000",
     );
     refused(
+        &mut sweep(&out, "1..100000002", GAME_1273935, SALT),
+        "--nonces 1..100000002 is 100000001 games, more than 100000000",
+    );
+    refused(
         fairaudit()
             .args(["sweep", "--scheme", "bustabit-v1", "--nonces", "1000000..1000010"])
             .arg("--out")

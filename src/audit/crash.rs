@@ -19,7 +19,12 @@
 //!   A Roobet game without its hash is not counted: its instant crash and a 1.00x crash
 //!   are both shown 1.00.
 //!
-//! Memory is bounded: the current game, the one before, and the stretches of games missing.
+//! * **the published game**: after the last row, the games with hashes of each chain whose
+//!   published game fairaudit holds are walked to it once ([`walk_rows`]); a game not on
+//!   the chain through the published hash is a `published` finding on its first line.
+//!
+//! Memory is bounded: the current game, the one before, the stretches of games missing,
+//! and one hash per game of a published chain (48 bytes, up to [`MAX_ROWS`] games).
 
 use super::money::Money;
 use super::Finding;
@@ -27,6 +32,7 @@ use crate::columns::CsvLayout;
 use crate::fields::{parse_nonce, Excerpt};
 use crate::scheme::crash::{self, CrashPoint, CrashVariant};
 use crate::tally::crash::CrashTally;
+use crate::verify::published::{walk_rows, ChainRow, MAX_ROWS};
 use crate::verify::schemes::MAX_WALK;
 use crate::verify::RoundsError;
 use std::collections::{BTreeMap, HashMap};
@@ -71,6 +77,14 @@ pub struct CrashAudit {
     pub tally: CrashTally,
     /// Games not counted: Roobet games without their hash.
     pub uncounted: u64,
+    /// Games with hashes on the chain through their published game, walked to it.
+    pub on_published: u64,
+    /// Games with hashes of a published chain that were not walked to its published game:
+    /// more than 10^8 links from it, beyond the disagreeing hashes followed, or beyond
+    /// [`MAX_ROWS`] games kept.
+    pub not_walked: u64,
+    /// Links walked to the published games.
+    pub published_steps: u64,
 }
 
 /// The game whose rows are being read.
@@ -123,6 +137,20 @@ pub fn audit_crash_history<R: Read>(
     let mut last_hashed: Option<Hashed> = None;
     // Rising (true) or falling, once two games have been seen.
     let mut rising: Option<bool> = None;
+    // The games with hashes of each published chain, by salt, to walk after the last row.
+    let mut published: BTreeMap<String, Vec<ChainRow>> = BTreeMap::new();
+    let mut keep = |number: u64, hash: &str, salt: &str, line: u64, not_walked: &mut u64| {
+        if variant.published_game(salt).is_none() {
+            return;
+        }
+        let kept: usize = published.values().map(Vec::len).sum();
+        match crash::hash_bytes(hash) {
+            Some(hash) if kept < MAX_ROWS => {
+                published.entry(salt.to_owned()).or_default().push(ChainRow { game: number, hash, line })
+            }
+            _ => *not_walked += 1,
+        }
+    };
     let mut record = csv::StringRecord::new();
     while reader.read_record(&mut record)? {
         audit.rows += 1;
@@ -200,6 +228,7 @@ pub fn audit_crash_history<R: Read>(
                     (None, Some(now)) => {
                         game.hash = Some(now.clone());
                         audit.hashless -= 1;
+                        keep(number, now, salt, line, &mut audit.not_walked);
                         let link = link_hash(number, now, salt, line, &mut last_hashed);
                         if let Some(expected) = count_link(link, &mut audit.linked, &mut audit.unlinked) {
                             found("link", expected, now.clone());
@@ -240,6 +269,7 @@ pub fn audit_crash_history<R: Read>(
                 audit.games += 1;
                 match &hash {
                     Some(now) => {
+                        keep(number, now, salt, line, &mut audit.not_walked);
                         let link = link_hash(number, now, salt, line, &mut last_hashed);
                         if let Some(expected) = count_link(link, &mut audit.linked, &mut audit.unlinked) {
                             found("link", expected, now.clone());
@@ -301,7 +331,41 @@ pub fn audit_crash_history<R: Read>(
             }
         }
     }
+    walk_to_published(&mut audit, variant, published, &mut on_finding);
     Ok(audit)
+}
+
+/// Walks each published chain's games to its published game; a game not on the chain
+/// through it is a `published` finding (the player of its first row is not known here:
+/// the finding names the game and its line).
+fn walk_to_published(
+    audit: &mut CrashAudit,
+    variant: CrashVariant,
+    chains: BTreeMap<String, Vec<ChainRow>>,
+    on_finding: &mut impl FnMut(&Finding),
+) {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    for (salt, mut rows) in chains {
+        let published = variant.published_game(&salt).expect("kept for its published game");
+        let walk = walk_rows(published, &mut rows, &never, &|_| {}).expect("never stopped");
+        audit.on_published += walk.linked;
+        audit.not_walked += walk.too_far + walk.unfollowed;
+        audit.published_steps += walk.steps;
+        for row in &walk.off {
+            let finding = Finding {
+                line: row.line,
+                player: String::new(),
+                check: "published",
+                expected: format!(
+                    "a hash on the chain through game {}'s published hash {} (game {} is not on it)",
+                    published.game, published.hash, row.game
+                ),
+                found: crash::hash_text(&row.hash),
+            };
+            on_finding(&finding);
+            *audit.findings.entry("published").or_default() += 1;
+        }
+    }
 }
 
 /// What linking a game's hash to the last game with one found.

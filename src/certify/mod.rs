@@ -268,6 +268,20 @@ impl Manifest {
                 return Err(format!("{path}: a recorded input must lie inside the certificate folder"));
             }
         }
+        if self.sweeps.is_empty() && self.audits.is_empty() && self.chains.is_empty() {
+            return Err("it certifies nothing: no sweep, bet history or crash chain".into());
+        }
+        let mut dirs: Vec<&str> = self
+            .sweeps
+            .iter()
+            .map(|s| s.dir.as_str())
+            .chain(self.audits.iter().map(|a| a.dir.as_str()))
+            .chain(self.chains.iter().map(|c| c.dir.as_str()))
+            .collect();
+        dirs.sort_unstable();
+        if let Some(twice) = dirs.windows(2).find(|pair| pair[0] == pair[1]) {
+            return Err(format!("{}: recorded as the folder of two inputs", twice[0]));
+        }
         Ok(())
     }
 }
@@ -662,7 +676,12 @@ mod tests {
             paytable: None,
             claims: None,
             vectors: Some("inputs/vectors".into()),
-            sweeps: vec![],
+            sweeps: vec![SweepRecord {
+                dir: "inputs/sweep-1".into(),
+                source: "s".into(),
+                command_line: vec![],
+                rounds: 1,
+            }],
             audits: vec![],
             chains: vec![],
             inputs: vec![file.clone()],
@@ -685,6 +704,17 @@ mod tests {
         assert!(Manifest::from_bytes(&chain_outside.to_bytes())
             .unwrap_err()
             .contains("inside the certificate folder"));
+        let mut twice = manifest.clone();
+        twice.chains.push(ChainRecord {
+            dir: "inputs/sweep-1".into(),
+            source: "x".into(),
+            command_line: vec![],
+            games: 1,
+        });
+        assert!(Manifest::from_bytes(&twice.to_bytes()).unwrap_err().contains("the folder of two inputs"));
+        let mut empty = manifest.clone();
+        empty.sweeps.clear();
+        assert!(Manifest::from_bytes(&empty.to_bytes()).unwrap_err().contains("certifies nothing"));
         assert!(Manifest::from_bytes(b"{\"format\":\"fairaudit-run\"}")
             .unwrap_err()
             .contains("not a fairaudit"));

@@ -13,6 +13,7 @@ use fairaudit::fields::Shown;
 use fairaudit::scheme::crash::CrashVariant;
 use fairaudit::scheme::SchemeId;
 use fairaudit::stats::crash::battery;
+use fairaudit::sweep::crash::MAX_LINK_WALK;
 use fairaudit::verify::schemes::MAX_WALK;
 use std::time::SystemTime;
 
@@ -62,6 +63,18 @@ pub fn run(args: AuditArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
             named.join(", ")
         );
     }
+    if audit.on_published > 0 || audit.not_walked > 0 || audit.findings.contains_key("published") {
+        outln!(
+            "published chain: {} games walked to their chain's published game ({} links){}",
+            audit.on_published,
+            audit.published_steps,
+            if audit.not_walked > 0 {
+                format!("; {} not walked (more than {MAX_LINK_WALK} links from it, or hashes disagreeing with too many others)", audit.not_walked)
+            } else {
+                String::new()
+            }
+        );
+    }
     if audit.unlinked > 0 {
         outln!(
             "note: {} consecutive games with hashes not linked (another salt, or more than {MAX_WALK} games apart)",
@@ -103,7 +116,7 @@ fn describe(f: &Finding) -> String {
     let what = match f.check {
         "result" => format!("file has '{found}', the game's hash gives '{expected}'"),
         "payout" => format!("file has {found}, the cash-out rule gives {expected}"),
-        "link" => format!("file has {found}, the chain link needs {expected}"),
+        "link" | "published" => format!("file has {found}, the chain link needs {expected}"),
         "game_order" => format!("game {found} where the history's order needs {expected}"),
         _ => format!("file has {found}, expected {expected}"),
     };

@@ -346,10 +346,13 @@ fn load_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedAud
     Ok(LoadedAudit { command_line, audit, battery, findings: first.kept })
 }
 
+/// The files of a sweep of a crash chain: what its dossier copy must hold, each compared
+/// with what the chain gives again.
+const CHAIN_FILES: [&str; 4] = ["tests.csv", "summary.json", "crash_cells.csv", "run.json"];
+
 /// The crash chain a record names, played again on every core from the command its
 /// sweep recorded, linked to its operator's published game, and tested at `alpha`; the
-/// sweep's files in the dossier are compared with what the chain gives (its tests at the
-/// sweep's own level, its counts, and run.json's plan, end and link).
+/// sweep's files in the dossier are compared with what the chain gives ([`chain_files`]).
 fn load_chain(root: &Path, record: &ChainRecord, alpha: f64) -> Result<LoadedChain> {
     let dir = at(root, &record.dir);
     let Some(ChainCommand { command_line, args, scheme, variant }) = chain_command(&dir, &record.dir)? else {
@@ -359,49 +362,68 @@ fn load_chain(root: &Path, record: &ChainRecord, alpha: f64) -> Result<LoadedCha
         .with_context(|| format!("{}: its recorded command", record.dir))?;
     if variant.published_game(&plan.salt).is_none() {
         bail!(
-            "{}: its salt seeds no chain whose published game fairaudit holds (the published ones: {}): nothing ties the chain to {scheme}'s commitment, and a certificate of it would vouch for nothing",
+            "{}: its salt seeds no chain whose published game fairaudit holds (that of {scheme}'s seeding event is {}): nothing ties the chain to {scheme}'s commitment, and a certificate of it would vouch for nothing",
             record.dir,
-            variant.published_salts().join(", ")
+            variant.salt()
         );
     }
     let range = plan.games[0]..plan.games[1];
-    let played = play_range(variant, &plan.top_hash, &plan.salt, range, &STOP, &|_| {})
+    let (played, link) = play_range(variant, &plan.top_hash, &plan.salt, range, &STOP, &|_| {})
         .ok_or_else(|| anyhow::Error::new(input::Interrupted))?;
-    let (played, link) = played;
-    let mut differing = Vec::new();
     let sweep_battery = fairaudit::stats::crash::battery(variant, &played.tally, args.report.alpha);
+    let differing = chain_files(&dir, &record.dir, variant, &plan, &played, &link, &sweep_battery)?;
+    let battery = fairaudit::stats::crash::battery(variant, &played.tally, alpha);
+    Ok(LoadedChain { command_line, plan, variant, played, link, battery, differing })
+}
+
+/// Each file of a chain's dossier copy `dir` (named `rel`) that the chain does not give
+/// again byte for byte (its tests at the sweep's own level, its summary and counts, and
+/// run.json's plan, end and link), and each file there that no sweep of a chain writes.
+fn chain_files(
+    dir: &Path,
+    rel: &str,
+    variant: CrashVariant,
+    plan: &CrashPlan,
+    played: &PlayedChain,
+    link: &ChainLink,
+    sweep_battery: &Battery<CrashGame>,
+) -> Result<Vec<Mismatch>> {
+    let mut differing = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("{rel}: cannot list"))? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if !CHAIN_FILES.contains(&name.as_str()) {
+            differing.push(format!("{rel}/{name}: not a file a sweep of a crash chain writes"));
+        }
+    }
     let given = [
-        ("tests.csv", tests_table(&sweep_battery).to_csv()),
-        ("summary.json", chain_summary_json(&sweep_battery, &link)),
+        ("tests.csv", tests_table(sweep_battery).to_csv()),
+        ("summary.json", chain_summary_json(sweep_battery, link)),
         ("crash_cells.csv", cells_table(variant, &played.tally).to_csv()),
     ];
     for (name, bytes) in given {
-        let pinned = std::fs::read(dir.join(name)).with_context(|| format!("{}/{name}", record.dir))?;
+        let pinned = std::fs::read(dir.join(name)).with_context(|| format!("{rel}/{name}"))?;
         if pinned != bytes {
             differing.push(format!(
-                "{}/{name}: differs from what the chain its run.json names gives, from line {}",
-                record.dir,
+                "{rel}/{name}: differs from what the chain its run.json names gives, from line {}",
                 first_difference(&pinned, &bytes)
             ));
         }
     }
     let run: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(dir.join("run.json")).with_context(|| format!("{}/run.json", record.dir))?,
+        &std::fs::read(dir.join("run.json")).with_context(|| format!("{rel}/run.json"))?,
     )
-    .with_context(|| format!("{}/run.json", record.dir))?;
+    .with_context(|| format!("{rel}/run.json"))?;
     let recorded = [
-        ("plan", serde_json::to_value(&plan)?),
+        ("plan", serde_json::to_value(plan)?),
         ("end_hash", serde_json::Value::from(played.end.as_str())),
-        ("chain", serde_json::to_value(&link)?),
+        ("chain", serde_json::to_value(link)?),
     ];
     for (field, value) in recorded {
         if run.get(field) != Some(&value) {
-            differing
-                .push(format!("{}/run.json: its {field} is not what the chain it names gives", record.dir));
+            differing.push(format!("{rel}/run.json: its {field} is not what the chain it names gives"));
         }
     }
-    let battery = fairaudit::stats::crash::battery(variant, &played.tally, alpha);
-    Ok(LoadedChain { command_line, plan, variant, played, link, battery, differing })
+    Ok(differing)
 }
 
 fn load_worked(root: &Path, vectors: &str, games: &[GameId]) -> Result<Vec<WorkedRound>> {
@@ -515,9 +537,15 @@ fn render(manifest: &Manifest, loaded: &Loaded) -> String {
     doc.render()
 }
 
-/// fairaudit's files in an output folder, by name.
-fn folder_files(dir: &Path) -> Vec<PathBuf> {
-    OUR_FILES.iter().map(|name| dir.join(name)).filter(|p| p.is_file()).collect()
+/// fairaudit's files in an output folder, each with its path in the dossier under `rel`.
+fn folder_copies(dir: &Path, rel: &str) -> Vec<(PathBuf, String)> {
+    let files = OUR_FILES.iter().map(|name| dir.join(name)).filter(|p| p.is_file());
+    files
+        .map(|file| {
+            let name = plain_name(&file, "file");
+            (file, format!("{rel}/{name}"))
+        })
+        .collect()
 }
 
 /// A file name safe to keep in the dossier: the original when it is plain, else `fallback`.
@@ -573,10 +601,7 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
         if !dir.join(TALLY_FILE).is_file() {
             if let Some(ChainCommand { command_line, .. }) = chain_command(dir, &display(dir))? {
                 let rel = format!("{INPUTS_DIR}/chain-{}", chains.len() + 1);
-                for file in folder_files(dir) {
-                    let name = plain_name(&file, "file");
-                    copies.push((file, format!("{rel}/{name}")));
-                }
+                copies.extend(folder_copies(dir, &rel));
                 chains.push(ChainRecord { dir: rel, source: display(dir), command_line, games: 0 });
                 continue;
             }
@@ -590,10 +615,7 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
             );
         }
         let rel = format!("{INPUTS_DIR}/sweep-{}", sweeps.len() + 1);
-        for file in folder_files(dir) {
-            let name = plain_name(&file, "file");
-            copies.push((file, format!("{rel}/{name}")));
-        }
+        copies.extend(folder_copies(dir, &rel));
         sweeps.push(SweepRecord { dir: rel, source: display(dir), command_line, rounds: 0 });
     }
     let mut audits = Vec::new();
@@ -611,10 +633,7 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
             );
         }
         let rel = format!("{INPUTS_DIR}/audit-{}", i + 1);
-        for file in folder_files(dir) {
-            let name = plain_name(&file, "file");
-            copies.push((file, format!("{rel}/{name}")));
-        }
+        copies.extend(folder_copies(dir, &rel));
         let history = if args.no_copy_histories {
             let absolute = outcomes.canonicalize().with_context(|| display(&outcomes))?;
             in_place.push(absolute.clone());

@@ -54,6 +54,14 @@ pub(super) fn chain_plan(args: &SweepArgs, scheme: SchemeId, variant: CrashVaria
         );
     }
     let range = args.nonces.start..args.nonces.end;
+    if range.end - range.start > MAX_LINK_WALK {
+        bail!(
+            "--nonces {}..{} is {} games, more than {MAX_LINK_WALK} (longer than any real chain): check the game numbers",
+            range.start,
+            range.end,
+            range.end - range.start
+        );
+    }
     if let Some(published) = variant.published_game(&salt) {
         if range.start < published.first_played {
             bail!(

@@ -16,8 +16,9 @@ use fairaudit::scheme::crash::{self, CrashVariant};
 use fairaudit::scheme::stake::{self, StakeGame};
 use fairaudit::scheme::SchemeId;
 use fairaudit::sweep::crash::{link_to_published, ChainLink, MAX_LINK_WALK};
+use fairaudit::verify::published::{walk_rows, MAX_ROWS, MAX_WALKERS};
 use fairaudit::verify::schemes::{MAX_WALK, PARAMS_COLUMN};
-use fairaudit::verify::{replay, Rounds, ALL_FIELDS, CASE_COLUMN, NO_CASE, REQUIRED};
+use fairaudit::verify::{replay, Mismatch, Rounds, ALL_FIELDS, CASE_COLUMN, NO_CASE, REQUIRED};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -309,38 +310,7 @@ fn verify_file(
         beyond += u64::from(row.beyond_reference);
         for m in &row.mismatches {
             mismatches += 1;
-            let at = match &row.case {
-                Some(case) => format!("line {} ({case})", m.line),
-                None => format!("line {}", m.line),
-            };
-            let source = match m.field {
-                // In a challenge, an input that differs is compared with the challenge's.
-                field if challenge && (REQUIRED.contains(&field) || field == PARAMS_COLUMN) => {
-                    "the challenge has"
-                }
-                // Outside one, a crash game's hash is compared with its neighbour's in the chain.
-                "server_seed" => "the chain link needs",
-                _ => "computed",
-            };
-            if m.field == CASE_COLUMN {
-                outln!("{at}: {NO_CASE} (seeds and nonce must be passed on unchanged)");
-            } else {
-                // The file's text shown, not acted on: an ESC sequence in a cell must not
-                // redraw this line as a fake "0 mismatches".
-                let (file_value, computed) = (Shown(&m.file_value), Shown(&m.computed_value));
-                outln!("{at}: {}: file has '{file_value}', {source} '{computed}'", m.field);
-            }
-            if let Some(writer) = report.as_mut() {
-                let line = m.line.to_string();
-                let (file_value, computed_value) =
-                    (spreadsheet_safe(&m.file_value), spreadsheet_safe(&m.computed_value));
-                if challenge {
-                    let case = row.case.as_deref().map(spreadsheet_safe).unwrap_or_default();
-                    writer.write_record([line.as_str(), &case, m.field, &file_value, &computed_value])?;
-                } else {
-                    writer.write_record([line.as_str(), m.field, &file_value, &computed_value])?;
-                }
-            }
+            print_mismatch(m, row.case.as_deref(), challenge, report.as_mut())?;
         }
         if let Some(case) = row.case {
             if !row.mismatches.is_empty() {
@@ -349,6 +319,13 @@ fn verify_file(
         }
     }
     drop(bar);
+    let walks = walk_to_published(&mut checker, quiet)?;
+    for walk in &walks {
+        for m in &walk.off {
+            mismatches += 1;
+            print_mismatch(m, None, challenge, report.as_mut())?;
+        }
+    }
     let unanswered = checker.unanswered();
     if let Some(writer) = report.as_mut() {
         for case in &unanswered {
@@ -371,6 +348,23 @@ fn verify_file(
         if links.other_salts > 0 {
             outln!("note: {} crash rows use a salt that is none of the published seeding events' (docs/schemes.md)", links.other_salts);
         }
+        for walk in &walks {
+            outln!(
+                "crash games on {2}'s published chain: {0} of {1}, walked through its published game {3} ({4} links){5}",
+                walk.linked,
+                walk.games,
+                walk.scheme,
+                walk.published,
+                walk.steps,
+                not_walked(walk.too_far, walk.unfollowed)
+            );
+        }
+        if links.not_kept > 0 {
+            outln!(
+                "note: {} crash games beyond the first {MAX_ROWS} were not walked to their published game",
+                links.not_kept
+            );
+        }
     }
     if challenge {
         print_challenge_summary(&checker.answered_games(), cases_answered, &failed, &unanswered);
@@ -385,6 +379,112 @@ fn verify_file(
         }
     }
     Ok(if mismatches == 0 && unanswered.is_empty() { Verdict::Clean } else { Verdict::Finding })
+}
+
+/// One mismatch printed, and written to the report when there is one.
+fn print_mismatch(
+    m: &Mismatch,
+    case: Option<&str>,
+    challenge: bool,
+    report: Option<&mut csv::Writer<AtomicFile>>,
+) -> Result<()> {
+    let at = match case {
+        Some(case) => format!("line {} ({case})", m.line),
+        None => format!("line {}", m.line),
+    };
+    let source = match m.field {
+        // In a challenge, an input that differs is compared with the challenge's.
+        field if challenge && (REQUIRED.contains(&field) || field == PARAMS_COLUMN) => "the challenge has",
+        // Outside one, a crash game's hash is compared with its neighbour's in the chain.
+        "server_seed" => "the chain link needs",
+        _ => "computed",
+    };
+    if m.field == CASE_COLUMN {
+        outln!("{at}: {NO_CASE} (seeds and nonce must be passed on unchanged)");
+    } else {
+        // The file's text shown, not acted on: an ESC sequence in a cell must not redraw
+        // this line as a fake "0 mismatches".
+        let (file_value, computed) = (Shown(&m.file_value), Shown(&m.computed_value));
+        outln!("{at}: {}: file has '{file_value}', {source} '{computed}'", m.field);
+    }
+    if let Some(writer) = report {
+        let line = m.line.to_string();
+        let (file_value, computed_value) =
+            (spreadsheet_safe(&m.file_value), spreadsheet_safe(&m.computed_value));
+        if challenge {
+            let case = case.map(spreadsheet_safe).unwrap_or_default();
+            writer.write_record([line.as_str(), &case, m.field, &file_value, &computed_value])?;
+        } else {
+            writer.write_record([line.as_str(), m.field, &file_value, &computed_value])?;
+        }
+    }
+    Ok(())
+}
+
+/// A chain of a rounds file walked to its published game, as `verify` says it.
+struct ChainWalked {
+    scheme: SchemeId,
+    published: u64,
+    games: usize,
+    linked: u64,
+    too_far: u64,
+    unfollowed: u64,
+    steps: u64,
+    /// A mismatch for each game not on the chain through the published hash.
+    off: Vec<Mismatch>,
+}
+
+/// What the walk to a published game left out, for its summary line.
+fn not_walked(too_far: u64, unfollowed: u64) -> String {
+    let mut said = String::new();
+    if too_far > 0 {
+        said.push_str(&format!("; {too_far} more than {MAX_LINK_WALK} links from it, not walked"));
+    }
+    if unfollowed > 0 {
+        said.push_str(&format!(
+            "; {unfollowed} not walked (their hashes disagree with {MAX_WALKERS} others already followed)"
+        ));
+    }
+    said
+}
+
+/// Walks the crash games of each chain the file holds whose published game fairaudit
+/// holds to that game, once per chain ([`walk_rows`]), with a progress bar of links.
+fn walk_to_published(checker: &mut Rounds<impl std::io::Read>, quiet: bool) -> Result<Vec<ChainWalked>> {
+    let mut walked = Vec::new();
+    for chain in checker.take_published_chains() {
+        let variant = chain.scheme.crash_variant().expect("a crash scheme");
+        let published = variant.published_game(&chain.salt).expect("kept for its published game");
+        let mut rows = chain.rows;
+        let bar = Progress::new(None, Unit::Links, quiet);
+        let walk = walk_rows(published, &mut rows, &STOP, &|n| bar.inc(n))
+            .ok_or_else(|| anyhow::Error::new(input::Interrupted))?;
+        drop(bar);
+        let off = walk
+            .off
+            .iter()
+            .map(|row| Mismatch {
+                line: row.line,
+                field: "server_seed",
+                file_value: crash::hash_text(&row.hash),
+                computed_value: format!(
+                    "a hash on the chain through {}'s published game {} ({}): game {}'s is not on it",
+                    chain.scheme, published.game, published.hash, row.game
+                ),
+            })
+            .collect();
+        walked.push(ChainWalked {
+            scheme: chain.scheme,
+            published: published.game,
+            games: rows.len(),
+            linked: walk.linked,
+            too_far: walk.too_far,
+            unfollowed: walk.unfollowed,
+            steps: walk.steps,
+            off,
+        });
+    }
+    Ok(walked)
 }
 
 /// The per-case verdict of a conformance answer: how many of the challenge's cases (of

@@ -353,12 +353,16 @@ impl CertificateDoc<'_> {
             verdict_span(OVERALL_KEY, overall),
         );
         self.signature_block(html);
-        let chains = if self.chains.is_empty() {
-            ""
+        if self.default_scheme() {
+            let chains = if self.chains.is_empty() {
+                ""
+            } else {
+                ", every crash chain links to the game its operator published"
+            };
+            let _ = write!(html, "<p>PASS means: every outcome test passes, every published claim about the games in scope holds, every audited row checks out{chains}, and every worked round reproduces its vector. FINDINGS means at least one of these does not; each is listed below.</p>");
         } else {
-            ", every crash chain links to the game its operator published"
-        };
-        let _ = write!(html, "<p>PASS means: every outcome test passes, every published claim about the games in scope holds, every audited row checks out{chains}, and every worked round reproduces its vector. FINDINGS means at least one of these does not; each is listed below.</p>");
+            html.push_str("<p>PASS means: every crash chain links to the game its operator published, and every test of its crash points passes. FINDINGS means at least one of these does not; each is listed below.</p>");
+        }
         html.push_str("<table><thead><tr><th>what</th><th>verdict</th><th>where</th></tr></thead>");
         for (i, part) in self.sweeps.iter().enumerate() {
             let _ = write!(
@@ -864,7 +868,11 @@ impl CertificateDoc<'_> {
                 None => String::new(),
             }
         )));
-        items.push(format!("<b>Statistical power is finite.</b> A bias smaller than the detectable bias {} may exist undetected; a PASS means the data are consistent with fairness at this size, not that the game is exactly fair.", if default_scheme { "of §3.4" } else { "beside each test of §3" }));
+        items.push(format!("<b>Statistical power is finite.</b> A bias smaller than the detectable bias {} may exist undetected; a PASS means the data are consistent with fairness at this size, not that the game is exactly fair.", match (default_scheme, self.chains.is_empty()) {
+            (true, true) => "of §3.4",
+            (true, false) => "of §3.4 (for the crash chains, beside each test of §3.7)",
+            (false, _) => "beside each test of §3",
+        }));
         if self.games().contains(&GameId::Keno) {
             items.push(if self.illustrative() {
                 format!("<b>Keno RTP depends on the operator's paytable, which was not given.</b> Every Keno RTP figure and the Keno claim's verdict use the {}; they certify nothing about the operator.", escape(ILLUSTRATIVE_LABEL))

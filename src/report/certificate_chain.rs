@@ -54,7 +54,9 @@ pub fn cover_rows(html: &mut String, n: usize, shown: &ChainShown, part: &ChainP
     );
 }
 
-/// The scope of chain `n`, as subsection `number`.
+/// The scope of chain `n`, as subsection `number`. A certified chain is anchored, so its
+/// range starts at or above its published chain's first game, which is at least 1: the
+/// game below the range (`games[0] - 1`) exists.
 pub fn scope(html: &mut String, number: &str, n: usize, shown: &ChainShown, part: &ChainPart) {
     let plan = shown.plan;
     let _ = write!(
@@ -135,11 +137,17 @@ pub fn results(html: &mut String, number: &str, chains: &[ChainShown], parts: &[
         let n = i + 1;
         let plan = shown.plan;
         let link = match part.link {
-            ChainLink::Linked { game, steps, .. } => format!(
+            ChainLink::Linked { game, steps, .. } if *game < plan.games[0] => format!(
                 "the walk below game {} met the published hash of game {} after {} more links",
                 count(plan.games[0]),
                 count(*game),
                 count(*steps)
+            ),
+            ChainLink::Linked { game, steps, .. } => format!(
+                "the published hash of game {}, walked {} links down, met the hash below game {}",
+                count(*game),
+                count(*steps),
+                count(plan.games[0])
             ),
             ChainLink::Broken { game, reached, expected, steps, .. } => format!(
                 "after {} more links the walk reached <code>{}</code> where <code>{}</code> was expected: games {}–{} are not the chain the operator committed to by game {}'s hash under those numbers",

@@ -16,6 +16,7 @@ use crate::scheme::SchemeId;
 use std::io::Read;
 
 mod answers;
+pub mod published;
 pub mod schemes;
 
 use answers::Answers;
@@ -498,6 +499,15 @@ impl<R: Read> Rounds<R> {
         match self {
             Rounds::Sha3(_) => None,
             Rounds::Schemes(checker) => Some(checker.chain_links()),
+        }
+    }
+
+    /// The crash games read, per chain whose published game fairaudit holds, to walk to
+    /// it ([`published::walk_rows`]); taken once, after the last row.
+    pub fn take_published_chains(&mut self) -> Vec<schemes::PublishedChain> {
+        match self {
+            Rounds::Sha3(_) => Vec::new(),
+            Rounds::Schemes(checker) => checker.take_published_chains(),
         }
     }
 

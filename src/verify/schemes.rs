@@ -10,6 +10,7 @@
 //! ([`RoundsError::BadField`]), as in the SPEC §7 checker, not a mismatch.
 
 use super::answers::Answers;
+use super::published::{ChainRow, MAX_ROWS};
 use super::{mismatch, replay_outcome, Mismatch, RoundsError, RowCheck, CASE_COLUMN};
 use crate::chain::{beyond_reference, RoundHasher};
 use crate::columns::{LfLines, Located};
@@ -136,6 +137,14 @@ impl<R: Read> SchemeRoundsChecker<R> {
     /// The chain links between the file's crash rows.
     pub fn chain_links(&self) -> &ChainLinks {
         &self.links
+    }
+
+    /// The crash games read, per chain whose published game fairaudit holds.
+    pub fn take_published_chains(&mut self) -> Vec<PublishedChain> {
+        std::mem::take(&mut self.links.published)
+            .into_iter()
+            .map(|((scheme, salt), rows)| PublishedChain { scheme, salt, rows })
+            .collect()
     }
 
     /// The groups of the stake challenge an answer is judged on; empty for other files.
@@ -376,6 +385,22 @@ pub struct ChainLinks {
     pub linked: u64,
     /// Crash rows whose salt is none of the scheme's published seeding events'.
     pub other_salts: u64,
+    /// The games of each chain whose published game fairaudit holds, by scheme and salt
+    /// (at most [`MAX_ROWS`] in all), to walk to it after the last row.
+    published: std::collections::BTreeMap<(SchemeId, String), Vec<ChainRow>>,
+    /// Games of such chains beyond [`MAX_ROWS`], not kept.
+    pub not_kept: u64,
+}
+
+/// The games of one chain of a rounds file whose published game fairaudit holds.
+#[derive(Debug)]
+pub struct PublishedChain {
+    /// The scheme.
+    pub scheme: SchemeId,
+    /// The salt.
+    pub salt: String,
+    /// Its games, in the file's order.
+    pub rows: Vec<ChainRow>,
 }
 
 impl ChainLinks {
@@ -383,6 +408,17 @@ impl ChainLinks {
         self.rows += 1;
         let variant = scheme.crash_variant().expect("a crash scheme");
         self.other_salts += u64::from(!variant.published_salts().contains(&salt));
+        if variant.published_game(salt).is_some() {
+            let kept: usize = self.published.values().map(Vec::len).sum();
+            match crash::hash_bytes(hash) {
+                Some(bytes) if kept < MAX_ROWS => self
+                    .published
+                    .entry((scheme, salt.to_owned()))
+                    .or_default()
+                    .push(ChainRow { game, hash: bytes, line }),
+                _ => self.not_kept += 1,
+            }
+        }
         let last = self.last.replace((scheme, salt.to_owned(), game, hash.to_owned(), line));
         let (_, _, last_game, last_hash, last_line) = last.filter(|(s, t, ..)| *s == scheme && t == salt)?;
         let named = |computed: String| Some(mismatch(line, "server_seed", hash, &computed));
