@@ -109,7 +109,7 @@ fn a_linked_chain_is_certified_and_checks_by_playing_it_again() {
     ] {
         assert!(html.contains(figure), "{figure}");
     }
-    assert!(html.contains("<h3>3.1 Crash chains</h3>") && html.contains("<h3>2.1 Crash chains"), "sections");
+    assert!(html.contains("<h3>3.1 Crash games</h3>") && html.contains("<h3>2.1 Crash games"), "sections");
     assert!(!html.contains("Rejection sampling"), "a chain alone shows no part of the default scheme");
     let checked = check(&cert).code(0);
     let text = stdout(&checked);
@@ -242,7 +242,7 @@ fn a_chain_beside_a_sweep_of_the_default_scheme_numbers_its_sections_after_it() 
     certify(&[&chain, &roulette], &cert).code(0);
     let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
     for heading in
-        ["<h3>2.1 The chain (SPEC", "<h3>2.4 Crash chains", "<h3>3.1 Outcome tests", "<h3>3.7 Crash chains"]
+        ["<h3>2.1 The chain (SPEC", "<h3>2.4 Crash games", "<h3>3.1 Outcome tests", "<h3>3.7 Crash games"]
     {
         assert!(html.contains(heading), "{heading}");
     }
@@ -257,4 +257,74 @@ fn a_chain_beside_a_sweep_of_the_default_scheme_numbers_its_sections_after_it() 
         .assert()
         .code(0);
     assert!(!chain.join("crash_cells.csv").exists(), "an output folder holds the files of one run");
+}
+
+/// `audit --scheme roobet` of `tests/data/crash-history.csv` (Roobet's real games
+/// 1,273,935 down to 1,273,929 without 1,273,931; one payout shaved) into `out`, run from
+/// the repository root as `certify` reads the history from the path it records.
+fn audit_history(out: &Path) {
+    fairaudit()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "audit",
+            "--scheme",
+            "roobet",
+            "--quiet",
+            "--outcomes",
+            "tests/data/crash-history.csv",
+            "--out",
+        ])
+        .arg(out)
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn a_crash_bet_history_is_certified_beside_its_chain_and_replayed_by_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let (chain, audit, cert) = (dir.path().join("chain"), dir.path().join("audit"), dir.path().join("cert"));
+    sweep_chain(&chain, "1250000..1273936", SALT).code(0);
+    audit_history(&audit);
+    let made = fairaudit()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["certify", "--no-pdf", "--operator", "Roobet", "--sweep"])
+        .arg(&chain)
+        .arg("--audit")
+        .arg(&audit)
+        .arg("--out")
+        .arg(&cert)
+        .assert()
+        .code(1);
+    let text = stdout(&made);
+    assert!(text.contains("certificate for Roobet: FINDINGS"), "{text}");
+    assert!(
+        text.contains(
+            "crash bet history 1 (tests/data/crash-history.csv): 12 bets on 6 games, row checks FINDINGS"
+        ),
+        "{text}"
+    );
+    let m = manifest(&cert);
+    assert_eq!(m["crash_audits"][0]["dir"], "inputs/crash-audit-1");
+    assert_eq!(m["crash_audits"][0]["rows"], 12);
+    assert_eq!(verdict(&m, "crash audit 1 rows"), "FINDINGS");
+    assert_eq!(verdict(&m, "chain 1 link"), "LINKED");
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    // The shaved payout listed on the page, and the history's first game worked through
+    // (game 1,273,935, the same digest as Python's hmac gives).
+    assert!(html.contains("19.80") && html.contains("payout"), "the finding row");
+    assert!(html.contains("Crash bet history 1: game 1,273,935 (the first given with its hash)"));
+    assert!(html.contains("89956e631fc39183a4da1ffb712ab899d2b82325042552606392404cc639ce4f"));
+    check(&cert).code(0);
+    // The history's copy mended (the payout made right) and rehashed: the recomputed rows
+    // are CLEAN where the manifest says FINDINGS.
+    let copy = "inputs/crash-audit-1/history/crash-history.csv";
+    let history = std::fs::read_to_string(cert.join(copy)).unwrap();
+    assert!(history.contains(",19.80"), "{history}");
+    std::fs::write(cert.join(copy), history.replace(",19.80", ",20")).unwrap();
+    rehash(&cert, copy);
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains("MISMATCH manifest.json: verdict 'crash audit 1 rows' reads FINDINGS, recomputed CLEAN"),
+        "{out}"
+    );
 }

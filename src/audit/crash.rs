@@ -85,6 +85,9 @@ pub struct CrashAudit {
     pub not_walked: u64,
     /// Links walked to the published games.
     pub published_steps: u64,
+    /// The first game given with its hash: its number, hash and salt (a certificate
+    /// works it through).
+    pub first_hashed: Option<(u64, String, String)>,
 }
 
 /// The game whose rows are being read.
@@ -229,6 +232,7 @@ pub fn audit_crash_history<R: Read>(
                         game.hash = Some(now.clone());
                         audit.hashless -= 1;
                         keep(number, now, salt, line, &mut audit.not_walked);
+                        audit.first_hashed.get_or_insert_with(|| (number, now.clone(), salt.to_owned()));
                         let link = link_hash(number, now, salt, line, &mut last_hashed);
                         if let Some(expected) = count_link(link, &mut audit.linked, &mut audit.unlinked) {
                             found("link", expected, now.clone());
@@ -270,6 +274,7 @@ pub fn audit_crash_history<R: Read>(
                 match &hash {
                     Some(now) => {
                         keep(number, now, salt, line, &mut audit.not_walked);
+                        audit.first_hashed.get_or_insert_with(|| (number, now.clone(), salt.to_owned()));
                         let link = link_hash(number, now, salt, line, &mut last_hashed);
                         if let Some(expected) = count_link(link, &mut audit.linked, &mut audit.unlinked) {
                             found("link", expected, now.clone());

@@ -9,6 +9,7 @@
 pub mod signature;
 pub mod worked;
 
+use crate::audit::crash::CrashAudit;
 use crate::audit::Audit;
 use crate::games::GameId;
 use crate::results::RunResults;
@@ -185,6 +186,9 @@ pub struct Manifest {
     /// The crash chains covered (absent from certificates written before chains could be).
     #[serde(default)]
     pub chains: Vec<ChainRecord>,
+    /// The bet histories of crash games covered (`audit --scheme bustabit-v1|roobet`).
+    #[serde(default)]
+    pub crash_audits: Vec<AuditRecord>,
     /// Every input file.
     pub inputs: Vec<FileHash>,
     /// Every output file but this manifest (which cannot hold its own hash).
@@ -246,7 +250,7 @@ impl Manifest {
                 return Err(format!("{}: recorded SHA-256 is not 64 hex digits", file.path));
             }
         }
-        let history = |p: &str| self.audits.iter().any(|a| a.outcomes == p);
+        let history = |p: &str| self.audits.iter().chain(&self.crash_audits).any(|a| a.outcomes == p);
         for file in self.inputs.iter().chain(&self.outputs) {
             if !(inside(&file.path) || history(&file.path) && Path::new(&file.path).is_absolute()) {
                 return Err(format!("{}: a pinned path must lie inside the certificate folder", file.path));
@@ -256,19 +260,25 @@ impl Manifest {
             .sweeps
             .iter()
             .map(|s| &s.dir)
-            .chain(self.audits.iter().map(|a| &a.dir))
+            .chain(self.audits.iter().chain(&self.crash_audits).map(|a| &a.dir))
             .chain(self.chains.iter().map(|c| &c.dir));
-        let named = dirs
-            .chain(self.paytable.iter())
-            .chain(self.claims.iter())
-            .chain(self.vectors.iter())
-            .chain(self.audits.iter().flat_map(|a| a.paytable.iter().chain(a.columns.iter())));
+        let named =
+            dirs.chain(self.paytable.iter()).chain(self.claims.iter()).chain(self.vectors.iter()).chain(
+                self.audits
+                    .iter()
+                    .chain(&self.crash_audits)
+                    .flat_map(|a| a.paytable.iter().chain(a.columns.iter())),
+            );
         for path in named {
             if !inside(path) {
                 return Err(format!("{path}: a recorded input must lie inside the certificate folder"));
             }
         }
-        if self.sweeps.is_empty() && self.audits.is_empty() && self.chains.is_empty() {
+        if self.sweeps.is_empty()
+            && self.audits.is_empty()
+            && self.chains.is_empty()
+            && self.crash_audits.is_empty()
+        {
             return Err("it certifies nothing: no sweep, bet history or crash chain".into());
         }
         let mut dirs: Vec<&str> = self
@@ -277,6 +287,7 @@ impl Manifest {
             .map(|s| s.dir.as_str())
             .chain(self.audits.iter().map(|a| a.dir.as_str()))
             .chain(self.chains.iter().map(|c| c.dir.as_str()))
+            .chain(self.crash_audits.iter().map(|a| a.dir.as_str()))
             .collect();
         dirs.sort_unstable();
         if let Some(twice) = dirs.windows(2).find(|pair| pair[0] == pair[1]) {
@@ -318,6 +329,20 @@ pub fn rows_key(index: usize) -> String {
 /// The verdict key of a crash chain's link to its operator's published game.
 pub fn link_key(index: usize) -> String {
     format!("chain {index} link")
+}
+
+/// The verdict key of a crash bet history's row checks.
+pub fn crash_rows_key(index: usize) -> String {
+    format!("crash audit {index} rows")
+}
+
+/// A crash bet history's row checks as the certificate writes them.
+pub fn crash_rows_text(audit: &CrashAudit) -> &'static str {
+    if audit.findings.values().any(|&n| n > 0) {
+        "FINDINGS"
+    } else {
+        "CLEAN"
+    }
 }
 
 /// A chain's link as the certificate writes it: `LINKED` to the published game, `BROKEN`
@@ -378,6 +403,14 @@ pub struct ChainPart<'a> {
     pub battery: &'a Battery<CrashGame>,
 }
 
+/// A bet history of a crash game as a certificate states it: its row checks and battery.
+pub struct CrashAuditPart<'a> {
+    /// What the audit found.
+    pub audit: &'a CrashAudit,
+    /// Its battery against the crash point's exact law.
+    pub battery: &'a Battery<CrashGame>,
+}
+
 /// Everything a certificate concludes, computed from its inputs.
 pub struct Conclusions<'a> {
     /// Each sweep's results.
@@ -386,6 +419,8 @@ pub struct Conclusions<'a> {
     pub audits: Vec<AuditPart<'a>>,
     /// Each crash chain.
     pub chains: Vec<ChainPart<'a>>,
+    /// Each bet history of a crash game.
+    pub crash_audits: Vec<CrashAuditPart<'a>>,
     /// The claims about the games in scope, judged against the exact RTP.
     pub claims: &'a [ClaimVerdict],
     /// The worked recomputations.
@@ -418,6 +453,10 @@ impl Conclusions<'_> {
     pub fn has_finding(&self) -> bool {
         self.sweeps.iter().any(|r| r.battery.overall() == Verdict::Fail)
             || self.chains.iter().any(|c| c.link.is_broken() || c.battery.overall() == Verdict::Fail)
+            || self
+                .crash_audits
+                .iter()
+                .any(|a| a.battery.overall() == Verdict::Fail || crash_rows_text(a.audit) != "CLEAN")
             || self
                 .audits
                 .iter()
@@ -467,6 +506,13 @@ impl Conclusions<'_> {
         for (i, part) in self.chains.iter().enumerate() {
             out.push(RecordedVerdict { key: link_key(i + 1), verdict: link_text(part.link).into() });
             battery(&mut out, "chain", i + 1, part.battery);
+        }
+        for (i, part) in self.crash_audits.iter().enumerate() {
+            out.push(RecordedVerdict {
+                key: crash_rows_key(i + 1),
+                verdict: crash_rows_text(part.audit).into(),
+            });
+            battery(&mut out, "crash audit", i + 1, part.battery);
         }
         for claim in self.claims {
             out.push(RecordedVerdict { key: claim_key(claim), verdict: self.claim_text(claim).into() });
@@ -684,6 +730,7 @@ mod tests {
             }],
             audits: vec![],
             chains: vec![],
+            crash_audits: vec![],
             inputs: vec![file.clone()],
             outputs: vec![file],
             pdf_pages: Some(3),

@@ -22,12 +22,15 @@ use fairaudit::certify::signature::{self, AllowedSigner, SIGNATURE_FILE};
 use fairaudit::certify::worked::{choose_rounds, read_vectors, work_round, WorkedRound};
 use fairaudit::certify::{
     compare_hashes, compare_verdicts, hash_file, open_regular, pdf_page_count, sha256_hex, unlisted_entries,
-    AuditPart, AuditRecord, ChainPart, ChainRecord, Conclusions, FileHash, Manifest, Mismatch, Signer,
-    SweepRecord, Unreadable, INPUTS_DIR, MANIFEST_FILE, MANIFEST_FORMAT, MANIFEST_LIMIT, MANIFEST_VERSION,
+    AuditPart, AuditRecord, ChainPart, ChainRecord, Conclusions, CrashAuditPart, FileHash, Manifest,
+    Mismatch, Signer, SweepRecord, Unreadable, INPUTS_DIR, MANIFEST_FILE, MANIFEST_FORMAT, MANIFEST_LIMIT,
+    MANIFEST_VERSION,
 };
 use fairaudit::chain::{KeccakRequest, Kernel};
 use fairaudit::games::GameId;
-use fairaudit::report::certificate::{AuditShown, CertificateDoc, ChainShown, Paper, SweepPart};
+use fairaudit::report::certificate::{
+    AuditShown, CertificateDoc, ChainShown, CrashAuditShown, Paper, SweepPart,
+};
 use fairaudit::report::crash::{cells_table, chain_summary_json, CrashPlan};
 use fairaudit::report::results::tests_table;
 use fairaudit::results::RunResults;
@@ -161,6 +164,16 @@ struct LoadedAudit {
     findings: Vec<fairaudit::audit::Finding>,
 }
 
+/// A bet history of a crash game audited again from the dossier.
+struct LoadedCrashAudit {
+    command_line: Vec<String>,
+    variant: CrashVariant,
+    audit: fairaudit::audit::crash::CrashAudit,
+    battery: Battery<CrashGame>,
+    /// The first findings, as the certificate lists them.
+    findings: Vec<fairaudit::audit::Finding>,
+}
+
 /// A crash chain played again from the command its sweep recorded.
 struct LoadedChain {
     command_line: Vec<String>,
@@ -180,6 +193,7 @@ struct Loaded {
     sweeps: Vec<LoadedSweep>,
     audits: Vec<LoadedAudit>,
     chains: Vec<LoadedChain>,
+    crash_audits: Vec<LoadedCrashAudit>,
     paytable: Paytable,
     claims: Vec<ClaimVerdict>,
     exact: Vec<ExactRtp>,
@@ -193,6 +207,11 @@ impl Loaded {
             sweeps: self.sweeps.iter().map(|s| &s.results).collect(),
             audits: self.audits.iter().map(|a| AuditPart { audit: &a.audit, battery: &a.battery }).collect(),
             chains: self.chains.iter().map(|c| ChainPart { link: &c.link, battery: &c.battery }).collect(),
+            crash_audits: self
+                .crash_audits
+                .iter()
+                .map(|a| CrashAuditPart { audit: &a.audit, battery: &a.battery })
+                .collect(),
             claims: &self.claims,
             worked: &self.worked,
             illustrative_keno: self.paytable.is_illustrative(),
@@ -246,7 +265,9 @@ fn audit_command(dir: &Path, name: &str) -> Result<(Vec<String>, AuditArgs)> {
         bail!("{name}: its run.json records a command that is not an audit");
     };
     if let Some(scheme) = args.scheme.filter(|&scheme| scheme != fairaudit::scheme::SchemeId::Sha3) {
-        bail!("{name}: an audit of scheme {scheme} cannot be certified yet (docs/schemes.md)");
+        if scheme.crash_variant().is_none() {
+            bail!("{name}: an audit of scheme {scheme} cannot be certified yet (docs/schemes.md)");
+        }
     }
     Ok((command_line, args))
 }
@@ -283,6 +304,7 @@ struct Records<'a> {
     sweeps: &'a [SweepRecord],
     audits: &'a [AuditRecord],
     chains: &'a [ChainRecord],
+    crash_audits: &'a [AuditRecord],
     paytable: Option<&'a str>,
     claims: Option<&'a str>,
     vectors: Option<&'a str>,
@@ -344,6 +366,36 @@ fn load_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedAud
         .with_context(|| record.outcomes.clone())?;
     let battery = audit.battery(alpha);
     Ok(LoadedAudit { command_line, audit, battery, findings: first.kept })
+}
+
+/// A crash game's bet history a record names, audited again from the dossier's copies.
+fn load_crash_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedCrashAudit> {
+    let (command_line, args) = audit_command(&at(root, &record.dir), &record.dir)?;
+    let Some((scheme, variant)) = args.scheme.and_then(|s| Some((s, s.crash_variant()?))) else {
+        bail!("{}: its run.json records no audit of a crash game", record.dir);
+    };
+    let (_, paytable_file, columns_file) = args.files();
+    if paytable_file.is_some() || columns_file.is_some() != record.columns.is_some() {
+        bail!("{}: its command and the dossier disagree on its --columns file", record.dir);
+    }
+    let columns = record.columns.as_deref().map(|rel| at(root, rel));
+    let layout = args
+        .layout
+        .layout_from(&fairaudit::audit::crash::FIELDS, columns.as_deref())
+        .with_context(|| record.dir.clone())?;
+    let history = at(root, &record.outcomes);
+    let mut first = FirstFindings { limit: FINDINGS_LISTED, kept: Vec::new() };
+    let audit = fairaudit::audit::crash::audit_crash_history(
+        input::open(&history)?,
+        &layout,
+        variant,
+        scheme.name(),
+        args.payout_tolerance,
+        |finding| fairaudit::audit::AuditObserver::finding(&mut first, finding),
+    )
+    .with_context(|| record.outcomes.clone())?;
+    let battery = fairaudit::stats::crash::battery(variant, &audit.tally, alpha);
+    Ok(LoadedCrashAudit { command_line, variant, audit, battery, findings: first.kept })
 }
 
 /// The files of a sweep of a crash chain: what its dossier copy must hold, each compared
@@ -466,6 +518,8 @@ fn load(root: &Path, records: &Records, alpha: f64) -> Result<Loaded> {
         records.audits.iter().map(|a| load_audit(root, a, alpha)).collect::<Result<_>>()?;
     let chains: Vec<LoadedChain> =
         records.chains.iter().map(|c| load_chain(root, c, alpha)).collect::<Result<_>>()?;
+    let crash_audits: Vec<LoadedCrashAudit> =
+        records.crash_audits.iter().map(|a| load_crash_audit(root, a, alpha)).collect::<Result<_>>()?;
     let in_scope: Vec<GameId> = GameId::ALL
         .into_iter()
         .filter(|g| {
@@ -487,7 +541,7 @@ fn load(root: &Path, records: &Records, alpha: f64) -> Result<Loaded> {
         _ => Vec::new(),
     };
     let not_examined = GameId::ALL.into_iter().filter(|g| default_scheme && !in_scope.contains(g)).collect();
-    Ok(Loaded { sweeps, audits, chains, paytable, claims, exact, worked, not_examined })
+    Ok(Loaded { sweeps, audits, chains, crash_audits, paytable, claims, exact, worked, not_examined })
 }
 
 /// The certificate document for `manifest` (as it stands before its outputs are known)
@@ -526,6 +580,20 @@ fn render(manifest: &Manifest, loaded: &Loaded) -> String {
                 plan: &c.plan,
                 variant: c.variant,
                 played: &c.played,
+            })
+            .collect(),
+        crash_audits: manifest
+            .crash_audits
+            .iter()
+            .zip(&loaded.crash_audits)
+            .map(|(a, l)| CrashAuditShown {
+                shown: AuditShown {
+                    dir: &a.source,
+                    outcomes: &a.outcomes_source,
+                    copy: &a.dir,
+                    findings: &l.findings,
+                },
+                variant: l.variant,
             })
             .collect(),
         conclusions: &conclusions,
@@ -570,6 +638,7 @@ struct Dossier {
     sweeps: Vec<SweepRecord>,
     audits: Vec<AuditRecord>,
     chains: Vec<ChainRecord>,
+    crash_audits: Vec<AuditRecord>,
     paytable: Option<String>,
     claims: Option<String>,
     vectors: Option<String>,
@@ -581,6 +650,7 @@ impl Dossier {
             sweeps: &self.sweeps,
             audits: &self.audits,
             chains: &self.chains,
+            crash_audits: &self.crash_audits,
             paytable: self.paytable.as_deref(),
             claims: self.claims.as_deref(),
             vectors: self.vectors.as_deref(),
@@ -619,8 +689,10 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
         sweeps.push(SweepRecord { dir: rel, source: display(dir), command_line, rounds: 0 });
     }
     let mut audits = Vec::new();
-    for (i, dir) in args.audits.iter().enumerate() {
+    let mut crash_audits = Vec::new();
+    for dir in &args.audits {
         let (command_line, audit) = audit_command(dir, &display(dir))?;
+        let crash = audit.scheme.and_then(|s| s.crash_variant()).is_some();
         let (outcomes, paytable, columns) = audit.files();
         if outcomes.as_os_str() == "-" {
             bail!("{}: the audit read its history from standard input, which cannot be read again: audit the file itself to certify it", dir.display());
@@ -632,7 +704,11 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
                 outcomes.display()
             );
         }
-        let rel = format!("{INPUTS_DIR}/audit-{}", i + 1);
+        let rel = if crash {
+            format!("{INPUTS_DIR}/crash-audit-{}", crash_audits.len() + 1)
+        } else {
+            format!("{INPUTS_DIR}/audit-{}", audits.len() + 1)
+        };
         copies.extend(folder_copies(dir, &rel));
         let history = if args.no_copy_histories {
             let absolute = outcomes.canonicalize().with_context(|| display(&outcomes))?;
@@ -655,7 +731,7 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
         };
         let paytable = copy(paytable, "paytable");
         let columns = copy(columns, "columns");
-        audits.push(AuditRecord {
+        let record = AuditRecord {
             dir: rel,
             source: display(dir),
             command_line,
@@ -664,7 +740,12 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
             paytable,
             columns,
             rows: 0,
-        });
+        };
+        if crash {
+            crash_audits.push(record);
+        } else {
+            audits.push(record);
+        }
     }
     let mut single = |from: &Option<PathBuf>, what: &str| {
         from.as_ref().map(|from| {
@@ -686,7 +767,7 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
         }
         copies.push((from, format!("{vectors}/{name}")));
     }
-    Ok(Dossier { copies, in_place, sweeps, audits, chains, paytable, claims, vectors })
+    Ok(Dossier { copies, in_place, sweeps, audits, chains, crash_audits, paytable, claims, vectors })
 }
 
 /// Copies the dossier's files into the staged folder and hashes the copies (and the
@@ -826,6 +907,10 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         }
         record.games = c.played.tally.games;
     }
+    let mut crash_audits = dossier.crash_audits.clone();
+    for (record, a) in crash_audits.iter_mut().zip(&loaded.crash_audits) {
+        record.rows = a.audit.rows;
+    }
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT.into(),
         version: MANIFEST_VERSION,
@@ -846,6 +931,7 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         sweeps,
         audits,
         chains,
+        crash_audits,
         inputs,
         outputs: Vec::new(),
         pdf_pages: None,
@@ -912,6 +998,17 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
             counts.fail,
             counts.insufficient,
             c.battery.overall().as_str()
+        );
+    }
+    for (i, (a, record)) in loaded.crash_audits.iter().zip(&manifest.crash_audits).enumerate() {
+        outln!(
+            "  crash bet history {} ({}): {} bets on {} games, row checks {}, battery {}",
+            i + 1,
+            record.outcomes_source,
+            a.audit.rows,
+            a.audit.games,
+            fairaudit::certify::crash_rows_text(&a.audit),
+            a.battery.overall().as_str()
         );
     }
     let illustrative = loaded.paytable.is_illustrative();
@@ -1125,6 +1222,7 @@ fn special_files(dir: &Path, manifest: &Manifest) -> bool {
         || manifest
             .audits
             .iter()
+            .chain(&manifest.crash_audits)
             .any(|a| Path::new(&a.outcomes).is_absolute() && open_regular(Path::new(&a.outcomes)).is_err())
 }
 
@@ -1251,6 +1349,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
         sweeps: &manifest.sweeps,
         audits: &manifest.audits,
         chains: &manifest.chains,
+        crash_audits: &manifest.crash_audits,
         paytable: manifest.paytable.as_deref(),
         claims: manifest.claims.as_deref(),
         vectors: manifest.vectors.as_deref(),
@@ -1324,6 +1423,18 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
                 mismatches.extend(chain.differing.iter().cloned());
                 replayed_games += chain.played.tally.games;
             }
+            for (audit, record) in loaded.crash_audits.iter().zip(&manifest.crash_audits) {
+                if audit.audit.rows != record.rows {
+                    mismatches.push(format!(
+                        "{MANIFEST_FILE}: {} records {} rows, its history holds {}",
+                        record.dir, record.rows, audit.audit.rows
+                    ));
+                }
+                if audit.command_line != record.command_line {
+                    mismatches
+                        .push(format!("{MANIFEST_FILE}: {}'s command differs from its run.json", record.dir));
+                }
+            }
             let recomputed = loaded.conclusions().verdicts();
             mismatches.extend(compare_verdicts(MANIFEST_FILE, &manifest.verdicts, &recomputed, true));
             let html = render(&manifest, &loaded);
@@ -1345,7 +1456,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
                 "recomputed {} verdicts from {} sweep(s), {} bet history(ies), {} crash chain(s) and {} worked rounds; certificate.html rendered again",
                 recomputed.len(),
                 loaded.sweeps.len(),
-                loaded.audits.len(),
+                loaded.audits.len() + loaded.crash_audits.len(),
                 loaded.chains.len(),
                 loaded.worked.len()
             );

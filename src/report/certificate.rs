@@ -11,7 +11,7 @@
 //! [`crate::certify`]) for readers and tools.
 
 use super::audit_html::finding_row;
-pub use super::certificate_chain::ChainShown;
+pub use super::certificate_chain::{ChainShown, CrashAuditShown};
 use super::html::test_figures;
 use super::svg::{escape, visible};
 use crate::audit::Finding;
@@ -87,6 +87,8 @@ pub struct CertificateDoc<'a> {
     pub audits: Vec<AuditShown<'a>>,
     /// The crash chains, in the order of `conclusions.chains`.
     pub chains: Vec<ChainShown<'a>>,
+    /// The bet histories of crash games, in the order of `conclusions.crash_audits`.
+    pub crash_audits: Vec<CrashAuditShown<'a>>,
     /// The verdicts.
     pub conclusions: &'a Conclusions<'a>,
     /// The exact RTP of every bet type of the games in scope.
@@ -317,8 +319,10 @@ impl CertificateDoc<'_> {
     /// The games examined, as the cover and the scope name them.
     fn games_text(&self) -> String {
         let mut games: Vec<String> = self.games().iter().map(|g| g.to_string()).collect();
-        for chain in &self.chains {
-            let name = format!("crash ({})", chain.plan.scheme);
+        let schemes =
+            self.chains.iter().map(|c| c.variant).chain(self.crash_audits.iter().map(|a| a.variant));
+        for variant in schemes {
+            let name = format!("crash ({})", super::certificate_chain::scheme_name(variant));
             if !games.contains(&name) {
                 games.push(name);
             }
@@ -326,7 +330,12 @@ impl CertificateDoc<'_> {
         games.join(", ")
     }
 
-    /// The subsection numbers of the crash chains: their method's and their results'.
+    /// Whether the certificate covers crash chains or bet histories of crash games.
+    fn crash_games(&self) -> bool {
+        !self.chains.is_empty() || !self.crash_audits.is_empty()
+    }
+
+    /// The subsection numbers of the crash games: their method's and their results'.
     fn chain_sections(&self) -> (&'static str, &'static str) {
         if self.default_scheme() {
             ("2.4", "3.7")
@@ -361,7 +370,7 @@ impl CertificateDoc<'_> {
             };
             let _ = write!(html, "<p>PASS means: every outcome test passes, every published claim about the games in scope holds, every audited row checks out{chains}, and every worked round reproduces its vector. FINDINGS means at least one of these does not; each is listed below.</p>");
         } else {
-            html.push_str("<p>PASS means: every crash chain links to the game its operator published, and every test of its crash points passes. FINDINGS means at least one of these does not; each is listed below.</p>");
+            html.push_str("<p>PASS means: every crash chain links to the game its operator published, every audited bet on a crash game checks out, and every test of the crash points passes. FINDINGS means at least one of these does not; each is listed below.</p>");
         }
         html.push_str("<table><thead><tr><th>what</th><th>verdict</th><th>where</th></tr></thead>");
         for (i, part) in self.sweeps.iter().enumerate() {
@@ -411,6 +420,9 @@ impl CertificateDoc<'_> {
         let (_, chain_results) = self.chain_sections();
         for (i, (shown, part)) in self.chains.iter().zip(&c.chains).enumerate() {
             super::certificate_chain::cover_rows(html, i + 1, shown, part, chain_results);
+        }
+        for (i, (shown, part)) in self.crash_audits.iter().zip(&c.crash_audits).enumerate() {
+            super::certificate_chain::audit_cover_rows(html, i + 1, shown, part, chain_results);
         }
         html.push_str("</table>");
         if self.illustrative() && self.games().contains(&GameId::Keno) {
@@ -545,6 +557,10 @@ impl CertificateDoc<'_> {
         for (i, (shown, part)) in self.chains.iter().zip(&self.conclusions.chains).enumerate() {
             super::certificate_chain::scope(html, &format!("1.{}", before + i + 1), i + 1, shown, part);
         }
+        let before = before + self.chains.len();
+        for (i, (shown, part)) in self.crash_audits.iter().zip(&self.conclusions.crash_audits).enumerate() {
+            super::certificate_chain::audit_scope(html, &format!("1.{}", before + i + 1), i + 1, shown, part);
+        }
         html.push_str("<h3>Not examined</h3><ul>");
         for game in &self.not_examined {
             let _ = write!(html, "<li>{game}: no sweep or bet history of this game was given.</li>");
@@ -552,7 +568,7 @@ impl CertificateDoc<'_> {
         if self.conclusions.audits.is_empty() && self.default_scheme() {
             html.push_str("<li>Bet histories: none was given. The sweeps test the chain and the sampler on seeds the auditor chose; they do not show which rounds the operator actually served to players, nor that payouts were paid as the paytable says.</li>");
         }
-        if !self.chains.is_empty() {
+        if !self.chains.is_empty() && self.crash_audits.is_empty() {
             html.push_str("<li>Bets on the crash games: no bet history of them is covered; the chains show every game's crash point, not who cashed out where or what was paid.</li>");
         }
         html.push_str("<li>The operator's server: how server seeds are generated and kept secret, and when commitments were published, are outside what any recomputation can see.</li>");
@@ -570,16 +586,26 @@ impl CertificateDoc<'_> {
     fn method(&self, html: &mut String) {
         html.push_str("<section id=\"method\"><h2>2. Method</h2>");
         let (chain_method, _) = self.chain_sections();
+        let crash_method = |html: &mut String| {
+            super::certificate_chain::method(
+                html,
+                chain_method,
+                &self.chains,
+                &self.conclusions.chains,
+                &self.crash_audits,
+                &self.conclusions.crash_audits,
+            );
+        };
         if !self.default_scheme() {
-            super::certificate_chain::method(html, chain_method, &self.chains, &self.conclusions.chains);
+            crash_method(html);
         } else {
             self.method_of_the_default_scheme(html);
         }
         self.statistics_method(html);
         if self.default_scheme() {
             self.calibration_method(html);
-            if !self.chains.is_empty() {
-                super::certificate_chain::method(html, chain_method, &self.chains, &self.conclusions.chains);
+            if self.crash_games() {
+                crash_method(html);
             }
         }
         html.push_str("</section>");
@@ -646,9 +672,16 @@ impl CertificateDoc<'_> {
         if self.default_scheme() {
             self.results_of_the_default_scheme(html);
         }
-        if !self.chains.is_empty() {
+        if self.crash_games() {
             let (_, number) = self.chain_sections();
-            super::certificate_chain::results(html, number, &self.chains, &self.conclusions.chains);
+            super::certificate_chain::results(
+                html,
+                number,
+                &self.chains,
+                &self.conclusions.chains,
+                &self.crash_audits,
+                &self.conclusions.crash_audits,
+            );
         }
         html.push_str("</section>");
     }
@@ -868,9 +901,9 @@ impl CertificateDoc<'_> {
                 None => String::new(),
             }
         )));
-        items.push(format!("<b>Statistical power is finite.</b> A bias smaller than the detectable bias {} may exist undetected; a PASS means the data are consistent with fairness at this size, not that the game is exactly fair.", match (default_scheme, self.chains.is_empty()) {
+        items.push(format!("<b>Statistical power is finite.</b> A bias smaller than the detectable bias {} may exist undetected; a PASS means the data are consistent with fairness at this size, not that the game is exactly fair.", match (default_scheme, !self.crash_games()) {
             (true, true) => "of §3.4",
-            (true, false) => "of §3.4 (for the crash chains, beside each test of §3.7)",
+            (true, false) => "of §3.4 (for the crash games, beside each test of §3.7)",
             (false, _) => "beside each test of §3",
         }));
         if self.games().contains(&GameId::Keno) {
@@ -905,6 +938,9 @@ impl CertificateDoc<'_> {
         }
         for (i, part) in self.conclusions.chains.iter().enumerate() {
             not_plain(&format!("crash chain {}", i + 1), part.battery, &mut weak, &mut insufficient);
+        }
+        for (i, part) in self.conclusions.crash_audits.iter().enumerate() {
+            not_plain(&format!("crash bet history {}", i + 1), part.battery, &mut weak, &mut insufficient);
         }
         if insufficient.is_empty() {
             items.push("<b>INSUFFICIENT tests</b>: none; every test was valid at this size.".into());
@@ -942,7 +978,12 @@ impl CertificateDoc<'_> {
         {
             items.push("<b>Nonces above 2⁵³ − 1</b> were swept; the operator's verifier cannot represent them, so there is no reference behaviour there.".into());
         }
-        super::certificate_chain::limitations(&mut items, &self.chains);
+        super::certificate_chain::limitations(
+            &mut items,
+            &self.chains,
+            &self.crash_audits,
+            &self.conclusions.crash_audits,
+        );
         items.extend(default_scheme.then_some("<b>Timing.</b> That an outcome was fixed before the bet rests on the commitment having been shown before play; fairaudit checks that a revealed seed hashes to its commitment, not when the commitment was published.".into()));
         let beyond: Vec<&SweepPart<'_>> =
             self.sweeps.iter().filter(|s| s.tallies.rounds() > self.resweep_limit).collect();
@@ -966,16 +1007,23 @@ impl CertificateDoc<'_> {
     fn worked(&self, html: &mut String) {
         html.push_str("<section id=\"worked\"><h2>5. Worked recomputations</h2>");
         if self.conclusions.worked.is_empty() {
-            html.push_str("<p>The highest game of each crash chain, recomputed step by step; each step can be redone with OpenSSL.</p>");
+            html.push_str("<p>The highest game of each crash chain and the first game of each crash bet history given with its hash, recomputed step by step; each step can be redone with OpenSSL.</p>");
         } else {
             self.worked_intro(html);
         }
         for (i, round) in self.conclusions.worked.iter().enumerate() {
             worked_round(html, i + 1, round);
         }
-        let before = self.conclusions.worked.len();
+        let mut number = self.conclusions.worked.len();
         for (i, chain) in self.chains.iter().enumerate() {
-            super::certificate_chain::worked_game(html, &format!("5.{}", before + i + 1), i + 1, chain);
+            number += 1;
+            super::certificate_chain::worked_chain_game(html, &format!("5.{number}"), i + 1, chain);
+        }
+        for (i, (shown, part)) in self.crash_audits.iter().zip(&self.conclusions.crash_audits).enumerate() {
+            if part.audit.first_hashed.is_some() {
+                number += 1;
+                super::certificate_chain::worked_audit_game(html, &format!("5.{number}"), i + 1, shown, part);
+            }
         }
         html.push_str("</section>");
     }
@@ -1013,6 +1061,15 @@ impl CertificateDoc<'_> {
             let _ = write!(
                 html,
                 "<p>Bet history {} (<code>{}</code>): <code>fairaudit {}</code></p>",
+                i + 1,
+                escape(&audit.dir),
+                escape(&shell_line(&audit.command_line))
+            );
+        }
+        for (i, audit) in m.crash_audits.iter().enumerate() {
+            let _ = write!(
+                html,
+                "<p>Crash bet history {} (<code>{}</code>): <code>fairaudit {}</code></p>",
                 i + 1,
                 escape(&audit.dir),
                 escape(&shell_line(&audit.command_line))
