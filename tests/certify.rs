@@ -24,7 +24,10 @@
 //! | finding rows missing from the page; a reversing character in a player id | `an_audit_certificate_lists_its_finding_rows_with_hidden_characters_made_visible` |
 //! | the Keno claim judged against the illustrative paytable | `keno_claims_without_the_operators_paytable_are_not_assessed_wherever_they_appear` |
 
+mod common;
+
 use assert_cmd::Command;
+use common::dossier::{edit_manifest, rehash};
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -344,31 +347,6 @@ fn certify_needs_something_to_certify_and_an_operator() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("manifest.json"));
-}
-
-/// The manifest as JSON, changed by `edit`, written back.
-fn edit_manifest(cert: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
-    let path = cert.join("manifest.json");
-    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    edit(&mut manifest);
-    std::fs::write(&path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
-}
-
-/// Records the current hash and size of the dossier file `rel` in the manifest, as a
-/// forger who rewrites the manifest would.
-fn rehash(cert: &Path, rel: &str) {
-    let bytes = std::fs::read(cert.join(rel)).unwrap();
-    let sha = fairaudit::certify::sha256_hex(&bytes);
-    edit_manifest(cert, |m| {
-        for list in ["inputs", "outputs"] {
-            for file in m[list].as_array_mut().unwrap() {
-                if file["path"] == rel {
-                    file["sha256"] = sha.clone().into();
-                    file["bytes"] = bytes.len().into();
-                }
-            }
-        }
-    });
 }
 
 fn mismatches(text: &str) -> Vec<&str> {

@@ -14,6 +14,7 @@ use crate::audit::Audit;
 use crate::games::GameId;
 use crate::results::RunResults;
 use crate::rtp::claims::ClaimVerdict;
+use crate::scheme::stake::StakeGame;
 use crate::stats::battery::{Battery, Verdict};
 use crate::stats::crash::CrashGame;
 use crate::sweep::crash::ChainLink;
@@ -189,6 +190,10 @@ pub struct Manifest {
     /// The bet histories of crash games covered (`audit --scheme bustabit-v1|roobet`).
     #[serde(default)]
     pub crash_audits: Vec<AuditRecord>,
+    /// The sweeps of the HMAC-SHA256 family covered (`sweep --scheme stake`): each is swept
+    /// again from its recorded command, by `certify` and by `--check`.
+    #[serde(default)]
+    pub stake_sweeps: Vec<SweepRecord>,
     /// Every input file.
     pub inputs: Vec<FileHash>,
     /// Every output file but this manifest (which cannot hold its own hash).
@@ -261,7 +266,8 @@ impl Manifest {
             .iter()
             .map(|s| &s.dir)
             .chain(self.audits.iter().chain(&self.crash_audits).map(|a| &a.dir))
-            .chain(self.chains.iter().map(|c| &c.dir));
+            .chain(self.chains.iter().map(|c| &c.dir))
+            .chain(self.stake_sweeps.iter().map(|s| &s.dir));
         let named =
             dirs.chain(self.paytable.iter()).chain(self.claims.iter()).chain(self.vectors.iter()).chain(
                 self.audits
@@ -278,6 +284,7 @@ impl Manifest {
             && self.audits.is_empty()
             && self.chains.is_empty()
             && self.crash_audits.is_empty()
+            && self.stake_sweeps.is_empty()
         {
             return Err("it certifies nothing: no sweep, bet history or crash chain".into());
         }
@@ -288,6 +295,7 @@ impl Manifest {
             .chain(self.audits.iter().map(|a| a.dir.as_str()))
             .chain(self.chains.iter().map(|c| c.dir.as_str()))
             .chain(self.crash_audits.iter().map(|a| a.dir.as_str()))
+            .chain(self.stake_sweeps.iter().map(|s| s.dir.as_str()))
             .collect();
         dirs.sort_unstable();
         if let Some(twice) = dirs.windows(2).find(|pair| pair[0] == pair[1]) {
@@ -411,6 +419,13 @@ pub struct CrashAuditPart<'a> {
     pub battery: &'a Battery<CrashGame>,
 }
 
+/// A sweep of the HMAC-SHA256 family as a certificate states it: its battery against the
+/// game's exact law.
+pub struct StakeSweepPart<'a> {
+    /// Its battery, at the certificate's level.
+    pub battery: &'a Battery<StakeGame>,
+}
+
 /// Everything a certificate concludes, computed from its inputs.
 pub struct Conclusions<'a> {
     /// Each sweep's results.
@@ -421,6 +436,8 @@ pub struct Conclusions<'a> {
     pub chains: Vec<ChainPart<'a>>,
     /// Each bet history of a crash game.
     pub crash_audits: Vec<CrashAuditPart<'a>>,
+    /// Each sweep of the HMAC-SHA256 family.
+    pub stake_sweeps: Vec<StakeSweepPart<'a>>,
     /// The claims about the games in scope, judged against the exact RTP.
     pub claims: &'a [ClaimVerdict],
     /// The worked recomputations.
@@ -452,6 +469,7 @@ impl Conclusions<'_> {
     /// a chain that does not link to its published game.
     pub fn has_finding(&self) -> bool {
         self.sweeps.iter().any(|r| r.battery.overall() == Verdict::Fail)
+            || self.stake_sweeps.iter().any(|s| s.battery.overall() == Verdict::Fail)
             || self.chains.iter().any(|c| c.link.is_broken() || c.battery.overall() == Verdict::Fail)
             || self
                 .crash_audits
@@ -513,6 +531,9 @@ impl Conclusions<'_> {
                 verdict: crash_rows_text(part.audit).into(),
             });
             battery(&mut out, "crash audit", i + 1, part.battery);
+        }
+        for (i, part) in self.stake_sweeps.iter().enumerate() {
+            battery(&mut out, "stake sweep", i + 1, part.battery);
         }
         for claim in self.claims {
             out.push(RecordedVerdict { key: claim_key(claim), verdict: self.claim_text(claim).into() });
@@ -731,6 +752,7 @@ mod tests {
             audits: vec![],
             chains: vec![],
             crash_audits: vec![],
+            stake_sweeps: vec![],
             inputs: vec![file.clone()],
             outputs: vec![file],
             pdf_pages: Some(3),

@@ -23,21 +23,24 @@ use fairaudit::certify::worked::{choose_rounds, read_vectors, work_round, Worked
 use fairaudit::certify::{
     compare_hashes, compare_verdicts, hash_file, open_regular, pdf_page_count, sha256_hex, unlisted_entries,
     AuditPart, AuditRecord, ChainPart, ChainRecord, Conclusions, CrashAuditPart, FileHash, Manifest,
-    Mismatch, Signer, SweepRecord, Unreadable, INPUTS_DIR, MANIFEST_FILE, MANIFEST_FORMAT, MANIFEST_LIMIT,
-    MANIFEST_VERSION,
+    Mismatch, Signer, StakeSweepPart, SweepRecord, Unreadable, INPUTS_DIR, MANIFEST_FILE, MANIFEST_FORMAT,
+    MANIFEST_LIMIT, MANIFEST_VERSION,
 };
 use fairaudit::chain::{KeccakRequest, Kernel};
 use fairaudit::games::GameId;
 use fairaudit::report::certificate::{
-    AuditShown, CertificateDoc, ChainShown, CrashAuditShown, Paper, SweepPart,
+    AuditShown, CertificateDoc, ChainShown, CrashAuditShown, Paper, StakeSweepShown, SweepPart,
 };
 use fairaudit::report::crash::{cells_table, chain_summary_json, CrashPlan};
+use fairaudit::report::results::summary_json;
 use fairaudit::report::results::tests_table;
+use fairaudit::report::stake::{counts_table, StakePlan};
 use fairaudit::results::RunResults;
 use fairaudit::rtp::claims::ClaimVerdict;
 use fairaudit::rtp::paytable::PaytableOrigin;
 use fairaudit::rtp::{check_claim, exact_rtp, ExactRtp, Paytable};
 use fairaudit::scheme::crash::CrashVariant;
+use fairaudit::scheme::stake::StakeGame;
 use fairaudit::stats::battery::Battery;
 use fairaudit::stats::crash::CrashGame;
 use fairaudit::sweep::crash::{play_range, ChainLink, PlayedChain};
@@ -187,6 +190,18 @@ struct LoadedChain {
     differing: Vec<Mismatch>,
 }
 
+/// A sweep of a game of the HMAC-SHA256 family swept again from the command it recorded.
+struct LoadedStakeSweep {
+    command_line: Vec<String>,
+    plan: StakePlan,
+    game: StakeGame,
+    rounds: u64,
+    /// At the certificate's level.
+    battery: Battery<StakeGame>,
+    /// The sweep's files in the dossier that sweeping it again does not give byte for byte.
+    differing: Vec<Mismatch>,
+}
+
 /// Everything a certificate concludes, computed from its dossier (the same way for
 /// `certify`, from the copies it has just made, and for `--check`).
 struct Loaded {
@@ -194,6 +209,7 @@ struct Loaded {
     audits: Vec<LoadedAudit>,
     chains: Vec<LoadedChain>,
     crash_audits: Vec<LoadedCrashAudit>,
+    stake_sweeps: Vec<LoadedStakeSweep>,
     paytable: Paytable,
     claims: Vec<ClaimVerdict>,
     exact: Vec<ExactRtp>,
@@ -212,6 +228,7 @@ impl Loaded {
                 .iter()
                 .map(|a| CrashAuditPart { audit: &a.audit, battery: &a.battery })
                 .collect(),
+            stake_sweeps: self.stake_sweeps.iter().map(|s| StakeSweepPart { battery: &s.battery }).collect(),
             claims: &self.claims,
             worked: &self.worked,
             illustrative_keno: self.paytable.is_illustrative(),
@@ -272,6 +289,14 @@ fn audit_command(dir: &Path, name: &str) -> Result<(Vec<String>, AuditArgs)> {
     Ok((command_line, args))
 }
 
+/// A sweep of a scheme other than the default, as its run.json records it.
+enum SchemeSweep {
+    /// Of a crash chain.
+    Chain(ChainCommand),
+    /// Of a game of the HMAC-SHA256 family.
+    Stake { command_line: Vec<String>, args: super::sweep::SweepArgs },
+}
+
 /// A sweep of a crash chain as its run.json records it.
 struct ChainCommand {
     command_line: Vec<String>,
@@ -280,10 +305,10 @@ struct ChainCommand {
     variant: CrashVariant,
 }
 
-/// The sweep of a crash chain recorded in `dir`'s run.json, when it holds one; an error
-/// when it holds a crash sweep's command fairaudit cannot parse, or a sweep of a scheme
-/// that cannot be certified. `name` names the folder.
-fn chain_command(dir: &Path, name: &str) -> Result<Option<ChainCommand>> {
+/// The sweep of a scheme other than the default recorded in `dir`'s run.json, when it
+/// holds one; an error when it holds a sweep's command fairaudit cannot parse, or a sweep
+/// of a scheme that cannot be certified. `name` names the folder.
+fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>> {
     let Some((kind, command_line)) = run_json(dir) else { return Ok(None) };
     if kind != "sweep" {
         return Ok(None);
@@ -293,10 +318,13 @@ fn chain_command(dir: &Path, name: &str) -> Result<Option<ChainCommand>> {
     let Some(scheme) = args.scheme.filter(|&scheme| scheme != fairaudit::scheme::SchemeId::Sha3) else {
         return Ok(None);
     };
+    if scheme == fairaudit::scheme::SchemeId::Stake {
+        return Ok(Some(SchemeSweep::Stake { command_line, args }));
+    }
     let Some(variant) = scheme.crash_variant() else {
         bail!("{name}: a sweep of scheme {scheme} cannot be certified yet (docs/schemes.md)");
     };
-    Ok(Some(ChainCommand { command_line, args, scheme, variant }))
+    Ok(Some(SchemeSweep::Chain(ChainCommand { command_line, args, scheme, variant })))
 }
 
 /// Where a certificate's inputs are: the dossier's records (paths relative to `root`).
@@ -305,6 +333,7 @@ struct Records<'a> {
     audits: &'a [AuditRecord],
     chains: &'a [ChainRecord],
     crash_audits: &'a [AuditRecord],
+    stake_sweeps: &'a [SweepRecord],
     paytable: Option<&'a str>,
     claims: Option<&'a str>,
     vectors: Option<&'a str>,
@@ -407,7 +436,9 @@ const CHAIN_FILES: [&str; 4] = ["tests.csv", "summary.json", "crash_cells.csv", 
 /// sweep's files in the dossier are compared with what the chain gives ([`chain_files`]).
 fn load_chain(root: &Path, record: &ChainRecord, alpha: f64) -> Result<LoadedChain> {
     let dir = at(root, &record.dir);
-    let Some(ChainCommand { command_line, args, scheme, variant }) = chain_command(&dir, &record.dir)? else {
+    let Some(SchemeSweep::Chain(ChainCommand { command_line, args, scheme, variant })) =
+        scheme_sweep(&dir, &record.dir)?
+    else {
         bail!("{}: its run.json records no sweep of a crash chain", record.dir);
     };
     let plan = super::sweep_crash::chain_plan(&args, scheme, variant)
@@ -440,24 +471,96 @@ fn chain_files(
     link: &ChainLink,
     sweep_battery: &Battery<CrashGame>,
 ) -> Result<Vec<Mismatch>> {
-    let mut differing = Vec::new();
-    for entry in std::fs::read_dir(dir).with_context(|| format!("{rel}: cannot list"))? {
-        let name = entry?.file_name().to_string_lossy().into_owned();
-        if !CHAIN_FILES.contains(&name.as_str()) {
-            differing.push(format!("{rel}/{name}: not a file a sweep of a crash chain writes"));
-        }
-    }
     let given = [
         ("tests.csv", tests_table(sweep_battery).to_csv()),
         ("summary.json", chain_summary_json(sweep_battery, link)),
         ("crash_cells.csv", cells_table(variant, &played.tally).to_csv()),
     ];
+    let recorded = [
+        ("plan", serde_json::to_value(plan)?),
+        ("end_hash", serde_json::Value::from(played.end.as_str())),
+        ("chain", serde_json::to_value(link)?),
+    ];
+    let expected = Expected { files: &CHAIN_FILES, writer: "a sweep of a crash chain", origin: "chain" };
+    compare_folder(dir, rel, &expected, &given, &recorded)
+}
+
+/// The files of a sweep of the HMAC-SHA256 family: what its dossier copy must hold, each
+/// compared with what sweeping it again gives.
+const STAKE_FILES: [&str; 4] = ["tests.csv", "summary.json", "outcome_counts.csv", "run.json"];
+
+/// The sweep of the HMAC-SHA256 family a record names, swept again on every core from
+/// the command it recorded (a sweep of the family keeps no tallies: its verdicts come
+/// from sweeping it), and tested at `alpha`; the sweep's files in the dossier are compared
+/// with what the sweep gives ([`compare_folder`]). A sweep of more than `limit` rounds is
+/// refused, not swept for hours.
+fn load_stake_sweep(root: &Path, record: &SweepRecord, alpha: f64, limit: u64) -> Result<LoadedStakeSweep> {
+    let dir = at(root, &record.dir);
+    let Some(SchemeSweep::Stake { command_line, args }) = scheme_sweep(&dir, &record.dir)? else {
+        bail!("{}: its run.json records no sweep of scheme stake", record.dir);
+    };
+    let (game, pairs, plan) = super::sweep_stake::stake_plan(&args)
+        .with_context(|| format!("{}: its recorded command", record.dir))?;
+    let nonces = plan.nonces[0]..plan.nonces[1];
+    let rounds = (nonces.end - nonces.start).saturating_mul(pairs.len() as u64);
+    if rounds > limit {
+        bail!(
+            "{}: {rounds} rounds are more than the --resweep-limit of {limit}: a sweep of scheme stake keeps no tallies, so certifying it (and checking the certificate) sweeps it again in full; pass a larger --resweep-limit",
+            record.dir
+        );
+    }
+    let (_, pool) = super::sweep_stake::worker_pool(None)?;
+    let tallies = super::sweep_stake::sweep_pairs(&pool, &game, &pairs, nonces, args.chunk_size, &|_| {})
+        .ok_or_else(|| anyhow::Error::new(input::Interrupted))?;
+    let sweep_battery = fairaudit::stats::stake::battery(&game, &tallies, args.report.alpha);
+    let given = [
+        ("tests.csv", tests_table(&sweep_battery).to_csv()),
+        ("summary.json", summary_json(&sweep_battery, &[])),
+        ("outcome_counts.csv", counts_table(&game, &tallies).to_csv()),
+    ];
+    let recorded = [("plan", serde_json::to_value(&plan)?), ("rounds", serde_json::Value::from(rounds))];
+    let expected = Expected { files: &STAKE_FILES, writer: "a sweep of scheme stake", origin: "sweep" };
+    let differing = compare_folder(&dir, &record.dir, &expected, &given, &recorded)?;
+    let battery = fairaudit::stats::stake::battery(&game, &tallies, alpha);
+    Ok(LoadedStakeSweep { command_line, plan, game, rounds, battery, differing })
+}
+
+/// What an input folder's copy must be: the files `writer` writes, and `origin` (the
+/// `chain` or the `sweep` its run.json names), which gave its files again.
+struct Expected<'a> {
+    files: &'a [&'a str],
+    writer: &'a str,
+    origin: &'a str,
+}
+
+/// Each file of an input's dossier copy `dir` (named `rel`) that is not what running it
+/// again gives: a file of `given` that differs byte for byte, a field of its run.json that
+/// differs from `recorded`, and each file there that `expected.writer` does not write.
+fn compare_folder(
+    dir: &Path,
+    rel: &str,
+    expected: &Expected,
+    given: &[(&str, Vec<u8>)],
+    recorded: &[(&str, serde_json::Value)],
+) -> Result<Vec<Mismatch>> {
+    let mut differing = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("{rel}: cannot list"))? {
+        names.push(entry?.file_name().to_string_lossy().into_owned());
+    }
+    names.sort();
+    for name in names {
+        if !expected.files.contains(&name.as_str()) {
+            differing.push(format!("{rel}/{name}: not a file {} writes", expected.writer));
+        }
+    }
     for (name, bytes) in given {
         let pinned = std::fs::read(dir.join(name)).with_context(|| format!("{rel}/{name}"))?;
-        if pinned != bytes {
+        if pinned != *bytes {
             differing.push(format!(
-                "{rel}/{name}: differs from what the chain its run.json names gives, from line {}",
-                first_difference(&pinned, &bytes)
+                "{rel}/{name}: differs from what the {} its run.json names gives, from line {}",
+                expected.origin,
+                first_difference(&pinned, bytes)
             ));
         }
     }
@@ -465,14 +568,12 @@ fn chain_files(
         &std::fs::read(dir.join("run.json")).with_context(|| format!("{rel}/run.json"))?,
     )
     .with_context(|| format!("{rel}/run.json"))?;
-    let recorded = [
-        ("plan", serde_json::to_value(plan)?),
-        ("end_hash", serde_json::Value::from(played.end.as_str())),
-        ("chain", serde_json::to_value(link)?),
-    ];
     for (field, value) in recorded {
-        if run.get(field) != Some(&value) {
-            differing.push(format!("{rel}/run.json: its {field} is not what the chain it names gives"));
+        if run.get(field) != Some(value) {
+            differing.push(format!(
+                "{rel}/run.json: its {field} is not what the {} it names gives",
+                expected.origin
+            ));
         }
     }
     Ok(differing)
@@ -502,8 +603,9 @@ fn load_worked(root: &Path, vectors: &str, games: &[GameId]) -> Result<Vec<Worke
         .collect())
 }
 
-/// Everything the dossier at `root` concludes.
-fn load(root: &Path, records: &Records, alpha: f64) -> Result<Loaded> {
+/// Everything the dossier at `root` concludes; sweeps of the HMAC-SHA256 family of more
+/// than `stake_limit` rounds are refused ([`load_stake_sweep`]).
+fn load(root: &Path, records: &Records, alpha: f64, stake_limit: u64) -> Result<Loaded> {
     let paytable = match records.paytable {
         Some(rel) => paytable_at(root, rel)?,
         None => Paytable::example(),
@@ -520,6 +622,11 @@ fn load(root: &Path, records: &Records, alpha: f64) -> Result<Loaded> {
         records.chains.iter().map(|c| load_chain(root, c, alpha)).collect::<Result<_>>()?;
     let crash_audits: Vec<LoadedCrashAudit> =
         records.crash_audits.iter().map(|a| load_crash_audit(root, a, alpha)).collect::<Result<_>>()?;
+    let stake_sweeps: Vec<LoadedStakeSweep> = records
+        .stake_sweeps
+        .iter()
+        .map(|s| load_stake_sweep(root, s, alpha, stake_limit))
+        .collect::<Result<_>>()?;
     let in_scope: Vec<GameId> = GameId::ALL
         .into_iter()
         .filter(|g| {
@@ -541,7 +648,23 @@ fn load(root: &Path, records: &Records, alpha: f64) -> Result<Loaded> {
         _ => Vec::new(),
     };
     let not_examined = GameId::ALL.into_iter().filter(|g| default_scheme && !in_scope.contains(g)).collect();
-    Ok(Loaded { sweeps, audits, chains, crash_audits, paytable, claims, exact, worked, not_examined })
+    Ok(Loaded {
+        sweeps,
+        audits,
+        chains,
+        crash_audits,
+        stake_sweeps,
+        paytable,
+        claims,
+        exact,
+        worked,
+        not_examined,
+    })
+}
+
+/// A bet history as the certificate shows it: where it was, its copy, its first findings.
+fn audit_shown<'a>(record: &'a AuditRecord, findings: &'a [fairaudit::audit::Finding]) -> AuditShown<'a> {
+    AuditShown { dir: &record.source, outcomes: &record.outcomes_source, copy: &record.dir, findings }
 }
 
 /// The certificate document for `manifest` (as it stands before its outputs are known)
@@ -564,12 +687,7 @@ fn render(manifest: &Manifest, loaded: &Loaded) -> String {
             .audits
             .iter()
             .zip(&loaded.audits)
-            .map(|(a, l)| AuditShown {
-                dir: &a.source,
-                outcomes: &a.outcomes_source,
-                copy: &a.dir,
-                findings: &l.findings,
-            })
+            .map(|(a, l)| audit_shown(a, &l.findings))
             .collect(),
         chains: loaded
             .chains
@@ -586,14 +704,17 @@ fn render(manifest: &Manifest, loaded: &Loaded) -> String {
             .crash_audits
             .iter()
             .zip(&loaded.crash_audits)
-            .map(|(a, l)| CrashAuditShown {
-                shown: AuditShown {
-                    dir: &a.source,
-                    outcomes: &a.outcomes_source,
-                    copy: &a.dir,
-                    findings: &l.findings,
-                },
-                variant: l.variant,
+            .map(|(a, l)| CrashAuditShown { shown: audit_shown(a, &l.findings), variant: l.variant })
+            .collect(),
+        stake_sweeps: loaded
+            .stake_sweeps
+            .iter()
+            .zip(&manifest.stake_sweeps)
+            .map(|(s, record)| StakeSweepShown {
+                dir: &record.source,
+                plan: &s.plan,
+                game: s.game,
+                rounds: s.rounds,
             })
             .collect(),
         conclusions: &conclusions,
@@ -639,6 +760,7 @@ struct Dossier {
     audits: Vec<AuditRecord>,
     chains: Vec<ChainRecord>,
     crash_audits: Vec<AuditRecord>,
+    stake_sweeps: Vec<SweepRecord>,
     paytable: Option<String>,
     claims: Option<String>,
     vectors: Option<String>,
@@ -651,6 +773,7 @@ impl Dossier {
             audits: &self.audits,
             chains: &self.chains,
             crash_audits: &self.crash_audits,
+            stake_sweeps: &self.stake_sweeps,
             paytable: self.paytable.as_deref(),
             claims: self.claims.as_deref(),
             vectors: self.vectors.as_deref(),
@@ -667,15 +790,28 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
     let mut in_place = Vec::new();
     let mut sweeps = Vec::new();
     let mut chains = Vec::new();
+    let mut stake_sweeps = Vec::new();
     for dir in &args.sweeps {
         if !dir.join(TALLY_FILE).is_file() {
-            if let Some(ChainCommand { command_line, .. }) = chain_command(dir, &display(dir))? {
-                let rel = format!("{INPUTS_DIR}/chain-{}", chains.len() + 1);
-                copies.extend(folder_copies(dir, &rel));
-                chains.push(ChainRecord { dir: rel, source: display(dir), command_line, games: 0 });
-                continue;
+            match scheme_sweep(dir, &display(dir))? {
+                Some(SchemeSweep::Chain(ChainCommand { command_line, .. })) => {
+                    let rel = format!("{INPUTS_DIR}/chain-{}", chains.len() + 1);
+                    copies.extend(folder_copies(dir, &rel));
+                    chains.push(ChainRecord { dir: rel, source: display(dir), command_line, games: 0 });
+                }
+                Some(SchemeSweep::Stake { command_line, .. }) => {
+                    let rel = format!("{INPUTS_DIR}/stake-sweep-{}", stake_sweeps.len() + 1);
+                    copies.extend(folder_copies(dir, &rel));
+                    stake_sweeps.push(SweepRecord {
+                        dir: rel,
+                        source: display(dir),
+                        command_line,
+                        rounds: 0,
+                    });
+                }
+                None => bail!("{}: not a sweep's output folder (no {TALLY_FILE})", dir.display()),
             }
-            bail!("{}: not a sweep's output folder (no {TALLY_FILE})", dir.display());
+            continue;
         }
         let (kind, command_line) = run_json(dir).unwrap_or_default();
         if !kind.is_empty() && kind != "sweep" && kind != "merge" {
@@ -767,7 +903,18 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
         }
         copies.push((from, format!("{vectors}/{name}")));
     }
-    Ok(Dossier { copies, in_place, sweeps, audits, chains, crash_audits, paytable, claims, vectors })
+    Ok(Dossier {
+        copies,
+        in_place,
+        sweeps,
+        audits,
+        chains,
+        crash_audits,
+        stake_sweeps,
+        paytable,
+        claims,
+        vectors,
+    })
 }
 
 /// Copies the dossier's files into the staged folder and hashes the copies (and the
@@ -883,7 +1030,7 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
     install_stop_handler()?;
     let inputs = write_dossier(&folder, &dossier)?;
     let staged_root = folder.staged("");
-    let loaded = load(&staged_root, &dossier.records(), args.alpha)?;
+    let loaded = load(&staged_root, &dossier.records(), args.alpha, args.resweep_limit)?;
     let paper = match args.paper {
         PaperArg::A4 => Paper::A4,
         PaperArg::Letter => Paper::Letter,
@@ -911,6 +1058,16 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
     for (record, a) in crash_audits.iter_mut().zip(&loaded.crash_audits) {
         record.rows = a.audit.rows;
     }
+    let mut stake_sweeps = dossier.stake_sweeps.clone();
+    for (record, s) in stake_sweeps.iter_mut().zip(&loaded.stake_sweeps) {
+        if let Some(first) = s.differing.first() {
+            bail!(
+                "{}: {first}: the folder's files are not those of the sweep its run.json records (run the sweep again)",
+                record.source
+            );
+        }
+        record.rounds = s.rounds;
+    }
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT.into(),
         version: MANIFEST_VERSION,
@@ -932,6 +1089,7 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         audits,
         chains,
         crash_audits,
+        stake_sweeps,
         inputs,
         outputs: Vec::new(),
         pdf_pages: None,
@@ -998,6 +1156,22 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
             counts.fail,
             counts.insufficient,
             c.battery.overall().as_str()
+        );
+    }
+    for (i, (s, record)) in loaded.stake_sweeps.iter().zip(&manifest.stake_sweeps).enumerate() {
+        let counts = s.battery.counts();
+        outln!(
+            "  stake sweep {} ({}): {}, {} rounds, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
+            i + 1,
+            record.source,
+            s.game,
+            s.rounds,
+            s.battery.results.len(),
+            counts.pass,
+            counts.weak,
+            counts.fail,
+            counts.insufficient,
+            s.battery.overall().as_str()
         );
     }
     for (i, (a, record)) in loaded.crash_audits.iter().zip(&manifest.crash_audits).enumerate() {
@@ -1285,6 +1459,37 @@ fn check_signature(
     })
 }
 
+/// What an input's dossier copy gives of the count its manifest record states.
+struct Recorded<'a> {
+    /// `rounds`, `rows` or `games`.
+    unit: &'a str,
+    /// Where the count comes from, as a phrase: `its tallies hold`.
+    holder: &'a str,
+    count: u64,
+}
+
+/// Where the manifest's record of the input in `dir` disagrees with its dossier copy: the
+/// count it records against the one `found`, and its command against the copy's run.json.
+fn record_mismatches(
+    dir: &str,
+    recorded: u64,
+    found: &Recorded,
+    recorded_command: &[String],
+    command: &[String],
+) -> Vec<Mismatch> {
+    let mut mismatches = Vec::new();
+    if found.count != recorded {
+        mismatches.push(format!(
+            "{MANIFEST_FILE}: {dir} records {recorded} {}, {} {}",
+            found.unit, found.holder, found.count
+        ));
+    }
+    if command != recorded_command {
+        mismatches.push(format!("{MANIFEST_FILE}: {dir}'s command differs from its run.json"));
+    }
+    mismatches
+}
+
 fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
     let manifest_path = dir.join(MANIFEST_FILE);
     let bytes = read_bounded(&manifest_path, MANIFEST_LIMIT)
@@ -1350,6 +1555,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
         audits: &manifest.audits,
         chains: &manifest.chains,
         crash_audits: &manifest.crash_audits,
+        stake_sweeps: &manifest.stake_sweeps,
         paytable: manifest.paytable.as_deref(),
         claims: manifest.claims.as_deref(),
         vectors: manifest.vectors.as_deref(),
@@ -1362,7 +1568,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
     let loaded = if unreadable.is_empty() && special_files(dir, &manifest) {
         Err(anyhow!("the dossier holds special files or links (named above); nothing was read from it"))
     } else if unreadable.is_empty() {
-        load(dir, &records, manifest.alpha)
+        load(dir, &records, manifest.alpha, manifest.resweep_limit)
     } else {
         Err(anyhow!("pinned files could not be read (named above)"))
     };
@@ -1372,16 +1578,14 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
         Ok(loaded) => {
             for (sweep, record) in loaded.sweeps.iter().zip(&manifest.sweeps) {
                 let rounds = sweep.tallies.rounds();
-                if rounds != record.rounds {
-                    mismatches.push(format!(
-                        "{MANIFEST_FILE}: {} records {} rounds, its tallies hold {rounds}",
-                        record.dir, record.rounds
-                    ));
-                }
-                if sweep.command_line != record.command_line {
-                    mismatches
-                        .push(format!("{MANIFEST_FILE}: {}'s command differs from its run.json", record.dir));
-                }
+                let found = Recorded { unit: "rounds", holder: "its tallies hold", count: rounds };
+                mismatches.extend(record_mismatches(
+                    &record.dir,
+                    record.rounds,
+                    &found,
+                    &record.command_line,
+                    &sweep.command_line,
+                ));
                 if rounds > args.resweep_limit {
                     not_reswept.push(format!("{} ({rounds} rounds)", record.source));
                     continue;
@@ -1398,42 +1602,50 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
                 reswept += rounds;
             }
             for (audit, record) in loaded.audits.iter().zip(&manifest.audits) {
-                if audit.audit.rounds != record.rows {
-                    mismatches.push(format!(
-                        "{MANIFEST_FILE}: {} records {} rows, its history holds {}",
-                        record.dir, record.rows, audit.audit.rounds
-                    ));
-                }
-                if audit.command_line != record.command_line {
-                    mismatches
-                        .push(format!("{MANIFEST_FILE}: {}'s command differs from its run.json", record.dir));
-                }
+                let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rounds };
+                mismatches.extend(record_mismatches(
+                    &record.dir,
+                    record.rows,
+                    &found,
+                    &record.command_line,
+                    &audit.command_line,
+                ));
             }
             for (chain, record) in loaded.chains.iter().zip(&manifest.chains) {
-                if chain.played.tally.games != record.games {
-                    mismatches.push(format!(
-                        "{MANIFEST_FILE}: {} records {} games, its chain's range holds {}",
-                        record.dir, record.games, chain.played.tally.games
-                    ));
-                }
-                if chain.command_line != record.command_line {
-                    mismatches
-                        .push(format!("{MANIFEST_FILE}: {}'s command differs from its run.json", record.dir));
-                }
+                let games = chain.played.tally.games;
+                let found = Recorded { unit: "games", holder: "its chain's range holds", count: games };
+                mismatches.extend(record_mismatches(
+                    &record.dir,
+                    record.games,
+                    &found,
+                    &record.command_line,
+                    &chain.command_line,
+                ));
                 mismatches.extend(chain.differing.iter().cloned());
-                replayed_games += chain.played.tally.games;
+                replayed_games += games;
             }
             for (audit, record) in loaded.crash_audits.iter().zip(&manifest.crash_audits) {
-                if audit.audit.rows != record.rows {
-                    mismatches.push(format!(
-                        "{MANIFEST_FILE}: {} records {} rows, its history holds {}",
-                        record.dir, record.rows, audit.audit.rows
-                    ));
-                }
-                if audit.command_line != record.command_line {
-                    mismatches
-                        .push(format!("{MANIFEST_FILE}: {}'s command differs from its run.json", record.dir));
-                }
+                let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rows };
+                mismatches.extend(record_mismatches(
+                    &record.dir,
+                    record.rows,
+                    &found,
+                    &record.command_line,
+                    &audit.command_line,
+                ));
+            }
+            for (sweep, record) in loaded.stake_sweeps.iter().zip(&manifest.stake_sweeps) {
+                let found =
+                    Recorded { unit: "rounds", holder: "its recorded command sweeps", count: sweep.rounds };
+                mismatches.extend(record_mismatches(
+                    &record.dir,
+                    record.rounds,
+                    &found,
+                    &record.command_line,
+                    &sweep.command_line,
+                ));
+                mismatches.extend(sweep.differing.iter().cloned());
+                reswept += sweep.rounds;
             }
             let recomputed = loaded.conclusions().verdicts();
             mismatches.extend(compare_verdicts(MANIFEST_FILE, &manifest.verdicts, &recomputed, true));
@@ -1455,7 +1667,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
             outln!(
                 "recomputed {} verdicts from {} sweep(s), {} bet history(ies), {} crash chain(s) and {} worked rounds; certificate.html rendered again",
                 recomputed.len(),
-                loaded.sweeps.len(),
+                loaded.sweeps.len() + loaded.stake_sweeps.len(),
                 loaded.audits.len() + loaded.crash_audits.len(),
                 loaded.chains.len(),
                 loaded.worked.len()

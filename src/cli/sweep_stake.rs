@@ -21,16 +21,13 @@ use fairaudit::scheme::stake::{commitment, SeedPair, StakeGame};
 use fairaudit::scheme::SchemeId;
 use fairaudit::stats::stake::battery;
 use fairaudit::sweep::stake::sweep;
+use fairaudit::tally::stake::StakeTally;
 use std::time::Instant;
 
-pub fn run(args: SweepArgs) -> Result<Verdict> {
-    refuse_unsupported(&args, SchemeId::Stake)?;
-    if !args.keccak.is_auto() {
-        errln!("note: --keccak (or FAIRAUDIT_KECCAK) chooses the sha3 scheme's Keccak path; the stake scheme hashes with SHA-256 (SHA-NI where the CPU has it)");
-    }
-    if args.nonces.end - 1 > fairaudit::chain::REFERENCE_MAX_NONCE {
-        errln!("note: nonces above 2^53 - 1 have no reference behaviour (the operators' JavaScript verifiers cannot represent them)");
-    }
+/// What a sweep's arguments name: the game, the seed pairs prepared, and the plan its
+/// run.json records. `certify` reads a sweep's recorded command through this too.
+pub(super) fn stake_plan(args: &SweepArgs) -> Result<(StakeGame, Vec<SeedPair>, StakePlan)> {
+    refuse_unsupported(args, SchemeId::Stake)?;
     let game = match args.games.as_slice() {
         [name] => StakeGame::new(name, args.params.as_deref().unwrap_or("")).map_err(anyhow::Error::msg)?,
         [] => bail!(
@@ -38,18 +35,45 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
         ),
         _ => bail!("--scheme stake sweeps one game per run: pass --game once"),
     };
-    let (_, pairs) = seed_pairs_of(&args);
-    let nonces = args.nonces.start..args.nonces.end;
+    let (_, pairs) = seed_pairs_of(args);
     let plan = StakePlan {
         scheme: "stake",
         game: game.name(),
         params: game.params(),
-        nonces: [nonces.start, nonces.end],
+        nonces: [args.nonces.start, args.nonces.end],
         seed_pairs: pairs
             .iter()
             .map(|p| [p.server_seed.clone(), p.client_seed.clone(), commitment(&p.server_seed)])
             .collect(),
     };
+    let keyed = pairs.iter().map(|p| SeedPair::new(&p.server_seed, &p.client_seed)).collect();
+    Ok((game, keyed, plan))
+}
+
+/// The tallies of every seed pair of a sweep, pair by pair on `pool`; `None` when stopped.
+pub(super) fn sweep_pairs(
+    pool: &rayon::ThreadPool,
+    game: &StakeGame,
+    pairs: &[SeedPair],
+    nonces: std::ops::Range<u64>,
+    chunk: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Option<Vec<StakeTally>> {
+    pairs
+        .iter()
+        .map(|pair| pool.install(|| sweep(game, pair, nonces.clone(), chunk, &STOP, progress)))
+        .collect()
+}
+
+pub fn run(args: SweepArgs) -> Result<Verdict> {
+    let (game, pairs, plan) = stake_plan(&args)?;
+    if !args.keccak.is_auto() {
+        errln!("note: --keccak (or FAIRAUDIT_KECCAK) chooses the sha3 scheme's Keccak path; the stake scheme hashes with SHA-256 (SHA-NI where the CPU has it)");
+    }
+    if args.nonces.end - 1 > fairaudit::chain::REFERENCE_MAX_NONCE {
+        errln!("note: nonces above 2^53 - 1 have no reference behaviour (the operators' JavaScript verifiers cannot represent them)");
+    }
+    let nonces = args.nonces.start..args.nonces.end;
     let (folder, existing) = OutputFolder::claim(&args.out)?;
     check_earlier_run(&folder, existing, &plan, args.force)?;
     let (threads, pool) = worker_pool(args.threads)?;
@@ -59,21 +83,14 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
     let bar = Progress::new(Some(rounds), Unit::Rounds, args.quiet);
     let started = Instant::now();
     let progress = |done: u64| bar.inc(done);
-    let mut tallies = Vec::with_capacity(pairs.len());
-    for pair in &pairs {
-        let keyed = SeedPair::new(&pair.server_seed, &pair.client_seed);
-        match pool.install(|| sweep(&game, &keyed, nonces.clone(), args.chunk_size, &STOP, &progress)) {
-            Some(tally) => tallies.push(tally),
-            None => {
-                drop(bar);
-                errln!(
-                    "interrupted: a sweep of scheme stake is not saved part-way (checkpoints are the sha3 scheme's so far); {} is as it was",
-                    folder.target().display()
-                );
-                return Ok(Verdict::Interrupted);
-            }
-        }
-    }
+    let Some(tallies) = sweep_pairs(&pool, &game, &pairs, nonces.clone(), args.chunk_size, &progress) else {
+        drop(bar);
+        errln!(
+            "interrupted: a sweep of scheme stake is not saved part-way (checkpoints are the sha3 scheme's so far); {} is as it was",
+            folder.target().display()
+        );
+        return Ok(Verdict::Interrupted);
+    };
     drop(bar);
     let elapsed = started.elapsed().as_secs_f64();
 

@@ -12,6 +12,7 @@
 
 use super::audit_html::finding_row;
 pub use super::certificate_chain::{ChainShown, CrashAuditShown};
+pub use super::certificate_stake::StakeSweepShown;
 use super::html::test_figures;
 use super::svg::{escape, visible};
 use crate::audit::Finding;
@@ -52,7 +53,7 @@ impl Paper {
 }
 
 /// Seed pairs listed in the scope, per sweep or bet history (the rest are counted).
-const SEED_PAIRS_LISTED: usize = 20;
+pub(super) const SEED_PAIRS_LISTED: usize = 20;
 
 /// A sweep as the certificate shows it.
 pub struct SweepPart<'a> {
@@ -89,6 +90,8 @@ pub struct CertificateDoc<'a> {
     pub chains: Vec<ChainShown<'a>>,
     /// The bet histories of crash games, in the order of `conclusions.crash_audits`.
     pub crash_audits: Vec<CrashAuditShown<'a>>,
+    /// The sweeps of the HMAC-SHA256 family, in the order of `conclusions.stake_sweeps`.
+    pub stake_sweeps: Vec<StakeSweepShown<'a>>,
     /// The verdicts.
     pub conclusions: &'a Conclusions<'a>,
     /// The exact RTP of every bet type of the games in scope.
@@ -319,6 +322,12 @@ impl CertificateDoc<'_> {
     /// The games examined, as the cover and the scope name them.
     fn games_text(&self) -> String {
         let mut games: Vec<String> = self.games().iter().map(|g| g.to_string()).collect();
+        for shown in &self.stake_sweeps {
+            let name = format!("{} (stake)", shown.game);
+            if !games.contains(&name) {
+                games.push(name);
+            }
+        }
         let schemes =
             self.chains.iter().map(|c| c.variant).chain(self.crash_audits.iter().map(|a| a.variant));
         for variant in schemes {
@@ -335,13 +344,23 @@ impl CertificateDoc<'_> {
         !self.chains.is_empty() || !self.crash_audits.is_empty()
     }
 
+    /// Whether the certificate covers sweeps of the HMAC-SHA256 family.
+    fn stake_games(&self) -> bool {
+        !self.stake_sweeps.is_empty()
+    }
+
+    /// The subsection numbers of another scheme's games, their method's and their
+    /// results', after the default scheme's: the HMAC-SHA256 family's first, then the
+    /// crash games' (`crash`).
+    fn scheme_sections(&self, crash: bool) -> (String, String) {
+        let (method, results) = if self.default_scheme() { (4, 7) } else { (1, 1) };
+        let before = usize::from(crash && self.stake_games());
+        (format!("2.{}", method + before), format!("3.{}", results + before))
+    }
+
     /// The subsection numbers of the crash games: their method's and their results'.
-    fn chain_sections(&self) -> (&'static str, &'static str) {
-        if self.default_scheme() {
-            ("2.4", "3.7")
-        } else {
-            ("2.1", "3.1")
-        }
+    fn chain_sections(&self) -> (String, String) {
+        self.scheme_sections(true)
     }
 
     fn cover(&self, html: &mut String) {
@@ -369,8 +388,12 @@ impl CertificateDoc<'_> {
                 ", every crash chain links to the game its operator published"
             };
             let _ = write!(html, "<p>PASS means: every outcome test passes, every published claim about the games in scope holds, every audited row checks out{chains}, and every worked round reproduces its vector. FINDINGS means at least one of these does not; each is listed below.</p>");
-        } else {
+        } else if !self.stake_games() {
             html.push_str("<p>PASS means: every crash chain links to the game its operator published, every audited bet on a crash game checks out, and every test of the crash points passes. FINDINGS means at least one of these does not; each is listed below.</p>");
+        } else if !self.crash_games() {
+            html.push_str("<p>PASS means: every outcome test of every sweep of the HMAC-SHA256 family passes against its game's exact law. FINDINGS means at least one does not; each is listed below.</p>");
+        } else {
+            html.push_str("<p>PASS means: every outcome test of every sweep of the HMAC-SHA256 family passes against its game's exact law, every crash chain links to the game its operator published, every audited bet on a crash game checks out, and every test of the crash points passes. FINDINGS means at least one of these does not; each is listed below.</p>");
         }
         html.push_str("<table><thead><tr><th>what</th><th>verdict</th><th>where</th></tr></thead>");
         for (i, part) in self.sweeps.iter().enumerate() {
@@ -417,12 +440,16 @@ impl CertificateDoc<'_> {
                 n = i + 1
             );
         }
+        let (_, stake_results) = self.scheme_sections(false);
+        for (i, (shown, part)) in self.stake_sweeps.iter().zip(&c.stake_sweeps).enumerate() {
+            super::certificate_stake::cover_rows(html, i + 1, shown, part, &stake_results);
+        }
         let (_, chain_results) = self.chain_sections();
         for (i, (shown, part)) in self.chains.iter().zip(&c.chains).enumerate() {
-            super::certificate_chain::cover_rows(html, i + 1, shown, part, chain_results);
+            super::certificate_chain::cover_rows(html, i + 1, shown, part, &chain_results);
         }
         for (i, (shown, part)) in self.crash_audits.iter().zip(&c.crash_audits).enumerate() {
-            super::certificate_chain::audit_cover_rows(html, i + 1, shown, part, chain_results);
+            super::certificate_chain::audit_cover_rows(html, i + 1, shown, part, &chain_results);
         }
         html.push_str("</table>");
         if self.illustrative() && self.games().contains(&GameId::Keno) {
@@ -554,6 +581,10 @@ impl CertificateDoc<'_> {
             }
         }
         let before = self.sweeps.len() + self.conclusions.audits.len();
+        for (i, shown) in self.stake_sweeps.iter().enumerate() {
+            super::certificate_stake::scope(html, &format!("1.{}", before + i + 1), i + 1, shown);
+        }
+        let before = before + self.stake_sweeps.len();
         for (i, (shown, part)) in self.chains.iter().zip(&self.conclusions.chains).enumerate() {
             super::certificate_chain::scope(html, &format!("1.{}", before + i + 1), i + 1, shown, part);
         }
@@ -572,7 +603,7 @@ impl CertificateDoc<'_> {
             html.push_str("<li>Bets on the crash games: no bet history of them is covered; the chains show every game's crash point, not who cashed out where or what was paid.</li>");
         }
         html.push_str("<li>The operator's server: how server seeds are generated and kept secret, and when commitments were published, are outside what any recomputation can see.</li>");
-        if self.default_scheme() {
+        if self.default_scheme() || self.stake_games() {
             html.push_str("<li>Rounds outside the nonce ranges and seed pairs listed above.</li>");
         }
         if !self.chains.is_empty() {
@@ -586,27 +617,36 @@ impl CertificateDoc<'_> {
     fn method(&self, html: &mut String) {
         html.push_str("<section id=\"method\"><h2>2. Method</h2>");
         let (chain_method, _) = self.chain_sections();
-        let crash_method = |html: &mut String| {
-            super::certificate_chain::method(
-                html,
-                chain_method,
-                &self.chains,
-                &self.conclusions.chains,
-                &self.crash_audits,
-                &self.conclusions.crash_audits,
-            );
+        let (stake_method, _) = self.scheme_sections(false);
+        let other_schemes = |html: &mut String| {
+            if self.stake_games() {
+                super::certificate_stake::method(
+                    html,
+                    &stake_method,
+                    &self.stake_sweeps,
+                    &self.conclusions.stake_sweeps,
+                );
+            }
+            if self.crash_games() {
+                super::certificate_chain::method(
+                    html,
+                    &chain_method,
+                    &self.chains,
+                    &self.conclusions.chains,
+                    &self.crash_audits,
+                    &self.conclusions.crash_audits,
+                );
+            }
         };
         if !self.default_scheme() {
-            crash_method(html);
+            other_schemes(html);
         } else {
             self.method_of_the_default_scheme(html);
         }
         self.statistics_method(html);
         if self.default_scheme() {
             self.calibration_method(html);
-            if self.crash_games() {
-                crash_method(html);
-            }
+            other_schemes(html);
         }
         html.push_str("</section>");
     }
@@ -625,14 +665,24 @@ impl CertificateDoc<'_> {
     fn statistics_method(&self, html: &mut String) {
         let _ = write!(
             html,
-            "<h3>2.2 Statistical tests</h3><p>{}Verdicts at family-wise level α = {a}: a Holm-adjusted p below α is FAIL; an unadjusted p below α that does not survive Holm's adjustment is WEAK; otherwise PASS. \
+            "<h3>2.{number} Statistical tests</h3><p>{}Verdicts at family-wise level α = {a}: a Holm-adjusted p below α is FAIL; an unadjusted p below α that does not survive Holm's adjustment is WEAK; otherwise PASS. \
              A test not valid at the run's size is INSUFFICIENT (with its reason) and takes no part in the adjustment. Holm's procedure holds the chance that a fair game FAILs anywhere in the battery at or below α, whatever the dependence between tests.</p>",
             if self.default_scheme() {
                 "Each seed pair (or player) is tested on its own; <code>all</code> sums them, each closed as its own sequence; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows. "
             } else {
-                "Each crash chain is tested on its own (group <code>chain</code>). "
+                match (self.stake_games(), self.crash_games()) {
+                    (false, _) => "Each crash chain is tested on its own (group <code>chain</code>). ",
+                    (true, false) => "Each seed pair of a sweep of the HMAC-SHA256 family is tested on its own; <code>all</code> sums them; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows. ",
+                    (true, true) => "Each seed pair of a sweep of the HMAC-SHA256 family is tested on its own; <code>all</code> sums them; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows. Each crash chain is tested on its own (group <code>chain</code>). ",
+                }
             },
-            a = self.manifest.alpha
+            a = self.manifest.alpha,
+            // After the default scheme's chain, or after the other schemes' methods.
+            number = if self.default_scheme() {
+                2
+            } else {
+                1 + usize::from(self.stake_games()) + usize::from(self.crash_games())
+            },
         );
         if !self.default_scheme() {
             return;
@@ -672,11 +722,20 @@ impl CertificateDoc<'_> {
         if self.default_scheme() {
             self.results_of_the_default_scheme(html);
         }
+        if self.stake_games() {
+            let (_, number) = self.scheme_sections(false);
+            super::certificate_stake::results(
+                html,
+                &number,
+                &self.stake_sweeps,
+                &self.conclusions.stake_sweeps,
+            );
+        }
         if self.crash_games() {
             let (_, number) = self.chain_sections();
             super::certificate_chain::results(
                 html,
-                number,
+                &number,
                 &self.chains,
                 &self.conclusions.chains,
                 &self.crash_audits,
@@ -692,16 +751,10 @@ impl CertificateDoc<'_> {
         }
         for (i, part) in self.sweeps.iter().enumerate() {
             let battery = &part.results.battery;
-            let counts = battery.counts();
             let _ = write!(
                 html,
-                "<p>Sweep {n}: {} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: <b>{}</b>. Listed: the {} rows, the tests across seed pairs and every row that is not PASS; every row is in the sweep's tests.csv.</p>",
-                battery.results.len(),
-                counts.pass,
-                counts.weak,
-                counts.fail,
-                counts.insufficient,
-                verdict_span(&battery_key("sweep", i + 1), battery.overall().as_str()),
+                "<p>Sweep {n}: {}. Listed: the {} rows, the tests across seed pairs and every row that is not PASS; every row is in the sweep's tests.csv.</p>",
+                battery_sentence(battery, "sweep", i + 1),
                 if part.tallies.plan.seed_pairs.len() > 1 { "all-pairs" } else { "seed pair 0" },
                 n = i + 1
             );
@@ -777,17 +830,8 @@ impl CertificateDoc<'_> {
                     }
                     html.push_str("</table>");
                 }
-                let counts = part.battery.counts();
-                let _ = write!(
-                    html,
-                    "<p>Its battery: {} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: <b>{}</b>.</p>",
-                    part.battery.results.len(),
-                    counts.pass,
-                    counts.weak,
-                    counts.fail,
-                    counts.insufficient,
-                    verdict_span(&battery_key("audit", i + 1), part.battery.overall().as_str())
-                );
+                let _ =
+                    write!(html, "<p>Its battery: {}.</p>", battery_sentence(part.battery, "audit", i + 1));
                 tests_table(html, "audit", i + 1, part.battery);
             }
         }
@@ -913,7 +957,7 @@ impl CertificateDoc<'_> {
                 format!("<b>Keno RTP depends on the operator's paytable.</b> The figures use {}; that it is the paytable in production is the operator's statement, not something fairaudit can see.", escape(&self.paytable.describe()))
             });
         }
-        items.extend(default_scheme.then_some("<b>Seeds.</b> A sweep tests the chain and the sampler on seed pairs the auditor chose (their server seeds are revealed here); it cannot show that the operator's own server seeds were random, secret until rotated, or committed before play. Rounds whose server seed is unrevealed cannot be recomputed at all.".into()));
+        items.extend((default_scheme || self.stake_games()).then_some("<b>Seeds.</b> A sweep tests the chain and the sampler on seed pairs the auditor chose (their server seeds are revealed here); it cannot show that the operator's own server seeds were random, secret until rotated, or committed before play. Rounds whose server seed is unrevealed cannot be recomputed at all.".into()));
         let unreplayed: u64 = self.conclusions.audits.iter().map(|a| a.audit.rounds - a.audit.verified).sum();
         if unreplayed > 0 {
             items.push(format!("<b>Unrevealed seeds in the bet histories.</b> {} rows had no revealed seed pair and nonce and were not replayed against the chain; only their outcomes entered the statistics.", count(unreplayed)));
@@ -935,6 +979,9 @@ impl CertificateDoc<'_> {
             );
         for (label, battery) in batteries {
             not_plain(&label, battery, &mut weak, &mut insufficient);
+        }
+        for (i, part) in self.conclusions.stake_sweeps.iter().enumerate() {
+            not_plain(&format!("stake sweep {}", i + 1), part.battery, &mut weak, &mut insufficient);
         }
         for (i, part) in self.conclusions.chains.iter().enumerate() {
             not_plain(&format!("crash chain {}", i + 1), part.battery, &mut weak, &mut insufficient);
@@ -978,6 +1025,7 @@ impl CertificateDoc<'_> {
         {
             items.push("<b>Nonces above 2⁵³ − 1</b> were swept; the operator's verifier cannot represent them, so there is no reference behaviour there.".into());
         }
+        super::certificate_stake::limitations(&mut items, &self.stake_sweeps);
         super::certificate_chain::limitations(
             &mut items,
             &self.chains,
@@ -1007,7 +1055,15 @@ impl CertificateDoc<'_> {
     fn worked(&self, html: &mut String) {
         html.push_str("<section id=\"worked\"><h2>5. Worked recomputations</h2>");
         if self.conclusions.worked.is_empty() {
-            html.push_str("<p>The highest game of each crash chain and the first game of each crash bet history given with its hash, recomputed step by step; each step can be redone with OpenSSL.</p>");
+            let _ = write!(
+                html,
+                "<p>{}, recomputed step by step; each step can be redone with OpenSSL.</p>",
+                match (self.stake_games(), self.crash_games()) {
+                    (false, _) => "The highest game of each crash chain and the first game of each crash bet history given with its hash",
+                    (true, false) => "The first round of each sweep of the HMAC-SHA256 family",
+                    (true, true) => "The first round of each sweep of the HMAC-SHA256 family, the highest game of each crash chain and the first game of each crash bet history given with its hash",
+                }
+            );
         } else {
             self.worked_intro(html);
         }
@@ -1015,6 +1071,10 @@ impl CertificateDoc<'_> {
             worked_round(html, i + 1, round);
         }
         let mut number = self.conclusions.worked.len();
+        for (i, shown) in self.stake_sweeps.iter().enumerate() {
+            number += 1;
+            super::certificate_stake::worked_round(html, &format!("5.{number}"), i + 1, shown);
+        }
         for (i, chain) in self.chains.iter().enumerate() {
             number += 1;
             super::certificate_chain::worked_chain_game(html, &format!("5.{number}"), i + 1, chain);
@@ -1075,6 +1135,15 @@ impl CertificateDoc<'_> {
                 escape(&shell_line(&audit.command_line))
             );
         }
+        for (i, sweep) in m.stake_sweeps.iter().enumerate() {
+            let _ = write!(
+                html,
+                "<p>Stake sweep {} (<code>{}</code>): <code>fairaudit {}</code></p>",
+                i + 1,
+                escape(&sweep.dir),
+                escape(&shell_line(&sweep.command_line))
+            );
+        }
         for (i, chain) in m.chains.iter().enumerate() {
             let _ = write!(
                 html,
@@ -1118,6 +1187,37 @@ fn tests_table(html: &mut String, kind: &str, index: usize, battery: &Battery) {
         battery.results.iter().filter(move |r| r.game == game && shown(r, headline.as_deref()))
     });
     test_rows(html, kind, index, rows);
+}
+
+/// A battery's counts and verdict, the verdict under its key (`kind index battery`):
+/// "12 tests, 11 PASS, 1 WEAK, 0 FAIL, 0 INSUFFICIENT: **PASS**".
+pub(super) fn battery_sentence<G>(battery: &Battery<G>, kind: &str, index: usize) -> String {
+    let counts = battery.counts();
+    format!(
+        "{} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: <b>{}</b>",
+        battery.results.len(),
+        counts.pass,
+        counts.weak,
+        counts.fail,
+        counts.insufficient,
+        verdict_span(&battery_key(kind, index), battery.overall().as_str())
+    )
+}
+
+/// One list item per test `results` name (the first of each name), with its note.
+pub(super) fn test_notes<'r, G: 'r>(html: &mut String, results: impl Iterator<Item = &'r TestResult<G>>) {
+    let mut seen: Vec<&str> = Vec::new();
+    for r in results {
+        if !seen.contains(&r.outcome.test.as_str()) {
+            seen.push(&r.outcome.test);
+            let _ = write!(
+                html,
+                "<li><code>{}</code>: {}</li>",
+                escape(&r.outcome.test),
+                escape(&r.outcome.note)
+            );
+        }
+    }
 }
 
 /// A table of test results, each verdict under its key (`kind index game group test`).

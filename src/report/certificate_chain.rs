@@ -7,7 +7,7 @@
 //! certificate.
 
 use super::audit_html::finding_row;
-use super::certificate::{count, test_rows, verdict_span, AuditShown};
+use super::certificate::{battery_sentence, count, test_notes, test_rows, verdict_span, AuditShown};
 use super::svg::escape;
 use crate::certify::{
     battery_key, crash_rows_key, crash_rows_text, link_key, link_text, ChainPart, CrashAuditPart,
@@ -190,22 +190,11 @@ pub fn method(
          <li><b>Tests</b>, against the crash point's exact law counted over the 2²⁵⁶ digests (docs/schemes.md), Holm-adjusted at α = the certificate's level:<ul>",
         escape(&rules.join("; "))
     );
-    let mut seen: Vec<&str> = Vec::new();
     let results = parts
         .iter()
         .flat_map(|p| &p.battery.results)
         .chain(audit_parts.iter().flat_map(|p| &p.battery.results));
-    for r in results {
-        if !seen.contains(&r.outcome.test.as_str()) {
-            seen.push(&r.outcome.test);
-            let _ = write!(
-                html,
-                "<li><code>{}</code>: {}</li>",
-                escape(&r.outcome.test),
-                escape(&r.outcome.note)
-            );
-        }
-    }
+    test_notes(html, results);
     html.push_str("</ul></li></ol><p><b>Calibration</b> (tests/crash_law.rs): thousands of fair chains from seeds fairaudit chose, short and long, through the same tally and battery; the discrete tests (the instant-crash rate, the runs) are judged against their own exact size at each level, which is at or below the level. A million games of a chain match the exact law; a chain rigged to crash at once 1 game in 50 FAILs; instant crashes bunched in pairs at the right rate FAIL the runs test.</p>");
 }
 
@@ -249,17 +238,11 @@ pub fn results(
             ),
             ChainLink::Unanchored => "the salt seeds no published chain".to_owned(),
         };
-        let counts = part.battery.counts();
         let _ = write!(
             html,
-            "<p>Crash chain {n}: link {}: {link}. Its battery: {} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: <b>{}</b>. Every count beside its exact expectation is in the chain's crash_cells.csv (pinned in §6).</p>",
+            "<p>Crash chain {n}: link {}: {link}. Its battery: {}. Every count beside its exact expectation is in the chain's crash_cells.csv (pinned in §6).</p>",
             verdict_span(&link_key(n), link_text(part.link)),
-            part.battery.results.len(),
-            counts.pass,
-            counts.weak,
-            counts.fail,
-            counts.insufficient,
-            verdict_span(&battery_key("chain", n), part.battery.overall().as_str()),
+            battery_sentence(part.battery, "chain", n),
         );
         test_rows(html, "chain", n, part.battery.results.iter());
     }
@@ -299,16 +282,10 @@ fn audit_results(html: &mut String, n: usize, shown: &CrashAuditShown, part: &Cr
         }
         html.push_str("</table>");
     }
-    let counts = part.battery.counts();
     let _ = write!(
         html,
-        "<p>Its battery, one count per game: {} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: <b>{}</b>.</p>",
-        part.battery.results.len(),
-        counts.pass,
-        counts.weak,
-        counts.fail,
-        counts.insufficient,
-        verdict_span(&battery_key("crash audit", n), part.battery.overall().as_str()),
+        "<p>Its battery, one count per game: {}.</p>",
+        battery_sentence(part.battery, "crash audit", n)
     );
     test_rows(html, "crash audit", n, part.battery.results.iter());
 }

@@ -1,6 +1,7 @@
 //! Shared by the integration tests: for the calibration and mutant tests, an independent,
 //! known-good generator behind the same `WordSource` seam the chain uses; for the tests
-//! that run on every Keccak path, the list of paths this machine supports.
+//! that run on every Keccak path, the list of paths this machine supports; for the tests of
+//! certificates, reading and forging a dossier ([`dossier`]).
 
 #![allow(dead_code)]
 
@@ -51,6 +52,7 @@ pub fn node_available(what: &str) -> bool {
     ok
 }
 
+pub mod dossier;
 pub mod history;
 
 /// The kernels of every Keccak path this machine supports, scalar first; prints a note for

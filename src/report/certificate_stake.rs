@@ -1,0 +1,267 @@
+//! The sweeps of the HMAC-SHA256 family in `certificate.html` (`certify --sweep DIR` of a
+//! `sweep --scheme stake`): each one's scope (the game and its parameters, the seed pairs
+//! with their commitments, the nonces), the method (the keyed byte stream, the floats,
+//! the game's use of them, the exact laws counted over the 2³² floats), the results (the
+//! battery, and the exact RTP per bet beside the advertised one where the game's payouts
+//! are published), each sweep's first round worked through, and what they cannot show.
+//! Formats only, like the rest of the certificate.
+
+use super::certificate::{battery_sentence, count, test_notes, test_rows, verdict_span, SEED_PAIRS_LISTED};
+use super::svg::escape;
+use crate::certify::{battery_key, StakeSweepPart};
+use crate::report::stake::StakePlan;
+use crate::rtp::decimal::{format_fixed, format_trimmed, Percent};
+use crate::rtp::stake::exact_rtp;
+use crate::scheme::stake::exact::largest_deviation;
+use crate::scheme::stake::{LimboFormula, SeedPair, StakeGame};
+use num_rational::BigRational;
+use std::fmt::Write;
+
+/// A sweep of the family as the certificate shows it.
+pub struct StakeSweepShown<'a> {
+    /// The sweep's folder, as given.
+    pub dir: &'a str,
+    /// What was swept: the game, its parameters, the nonces, the seed pairs.
+    pub plan: &'a StakePlan,
+    /// The game.
+    pub game: StakeGame,
+    /// Rounds swept.
+    pub rounds: u64,
+}
+
+/// The cover's row of sweep `n` (from 1); `section` is where its results are.
+pub fn cover_rows(
+    html: &mut String,
+    n: usize,
+    shown: &StakeSweepShown,
+    part: &StakeSweepPart,
+    section: &str,
+) {
+    let _ = write!(
+        html,
+        "<tr><td>Stake sweep {n} ({}, {} rounds, {} seed pair(s)): outcome tests against the exact law</td><td>{}</td><td>§{section}</td></tr>",
+        escape(&shown.game.to_string()),
+        count(shown.rounds),
+        shown.plan.seed_pairs.len(),
+        verdict_span(&battery_key("stake sweep", n), part.battery.overall().as_str()),
+    );
+}
+
+/// The scope of sweep `n`, as subsection `number`.
+pub fn scope(html: &mut String, number: &str, n: usize, shown: &StakeSweepShown) {
+    let plan = shown.plan;
+    let _ = write!(
+        html,
+        "<h3>{number} Stake sweep {n} (folder <code>{}</code>)</h3><p>The HMAC-SHA256 family (Stake and its copies), game {}; nonces {}..{} (half-open) per seed pair: {} rounds per seed pair, {} rounds in all.</p>\
+         <table><thead><tr><th>seed pair</th><th>server seed (revealed)</th><th>client seed</th><th>commitment = SHA-256(server seed)</th></tr></thead>",
+        escape(shown.dir),
+        escape(&shown.game.to_string()),
+        plan.nonces[0],
+        plan.nonces[1],
+        count(plan.nonces[1] - plan.nonces[0]),
+        count(shown.rounds),
+    );
+    for (k, [server, client, commitment]) in plan.seed_pairs.iter().enumerate().take(SEED_PAIRS_LISTED) {
+        let _ = write!(
+            html,
+            "<tr><td>{k}</td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td></tr>",
+            escape(server),
+            escape(client),
+            escape(commitment)
+        );
+    }
+    html.push_str("</table>");
+    if plan.seed_pairs.len() > SEED_PAIRS_LISTED {
+        let _ = write!(
+            html,
+            "<p class=\"note\">{} more seed pairs are listed in the sweep's run.json (pinned in §6).</p>",
+            plan.seed_pairs.len() - SEED_PAIRS_LISTED
+        );
+    }
+}
+
+/// How `game` turns floats into its outcome.
+fn game_rule(game: &StakeGame) -> String {
+    match game {
+        StakeGame::Dice => "dice: roll = ⌊f · 10001⌋ / 100 (0.00 to 100.00)".into(),
+        StakeGame::Roulette => "roulette: pocket = ⌊f · 37⌋".into(),
+        StakeGame::Limbo(formula) => format!(
+            "limbo: the multiplier by the formula named <code>{}</code>, {}, truncated to two decimals",
+            formula.name(),
+            match formula {
+                LimboFormula::StakePage => "max(⌊10⁸ / (f · 10⁸) · 0.99 · 100⌋ / 100, 1) (stake.com's page)",
+                LimboFormula::Verifierform => {
+                    "⌊2²⁴ / (⌊f · 2²⁴⌋ + 1) · 0.99 · 100⌋ / 100 (the public verifier verifierform-stake)"
+                }
+                LimboFormula::Fair => "⌊10⁸ / (⌊f · 10⁸⌋ + 1) · 0.99 · 100⌋ / 100 (the <code>fair</code> crate)",
+            }
+        ),
+        StakeGame::Keno => "Keno: ten numbers drawn without replacement from 1..40 kept in order; draw i (from 0) takes the number at index ⌊f_i · (40 − i)⌋ of those left, in draw order".into(),
+        StakeGame::Mines { mines } => format!("mines: {mines} tiles drawn without replacement from 0..24 (row-major) kept in order; draw i (from 0) takes the tile at index ⌊f_i · (25 − i)⌋ of those left"),
+        StakeGame::Plinko { rows, risk } => format!("plinko, {rows} rows, {} risk: one float per row, ⌊f · 2⌋ = 1 goes right; the bucket counts the rights (0 = leftmost)", risk.name()),
+    }
+}
+
+/// The method of the family's sweeps, as subsection `number`.
+pub fn method(html: &mut String, number: &str, shown: &[StakeSweepShown], parts: &[StakeSweepPart]) {
+    let _ = write!(
+        html,
+        "<h3>{number} The HMAC-SHA256 family (Stake and its copies), recomputed bit for bit</h3><ol>\
+         <li><b>Commitment</b> = lowercase hex SHA-256 of the server seed's UTF-8 bytes.</li>\
+         <li><b>Bytes</b>: block r of nonce n = HMAC-SHA256(key = the server seed's UTF-8 bytes, message = <code>client_seed:n:r</code>) for r = 0, 1, …; a round reads its blocks in order through a cursor.</li>\
+         <li><b>Floats</b>: four bytes b₀..b₃ make f = Σ bᵢ / 256^(i+1) = k / 2³² for the big-endian 32-bit k; eight floats a block. Every ⌊f · n⌋ is computed exactly as (k · n) ≫ 32.</li>\
+         <li><b>The game{}</b>: {}.</li>\
+         <li><b>Exact laws, not the advertised ones</b>: f takes 2³² equally likely values, so ⌊f · n⌋ is not exactly uniform; each outcome's probability is its count of preimages among the 2³² floats, and every test is against these exact laws (docs/schemes.md).</li>\
+         <li><b>Tests</b>, Holm-adjusted at α = the certificate's level:<ul>",
+        if shown.len() > 1 { "s" } else { "" },
+        {
+            let mut rules: Vec<String> = shown.iter().map(|s| game_rule(&s.game)).collect();
+            rules.dedup();
+            rules.join("; ")
+        }
+    );
+    // The tests across seed pairs carry their run's figures in their notes: they are
+    // described once, not per test.
+    let results = || parts.iter().flat_map(|p| &p.battery.results);
+    test_notes(html, results().filter(|r| r.seed_pair != "across"));
+    if results().any(|r| r.seed_pair == "across") {
+        html.push_str("<li><code>TEST:dispersion_across_pairs</code>: each test's per-pair statistics summed, against the sum's exact null mean and variance (a scaled chi-square): whether the seed pairs differ more than fair ones do.</li>");
+    }
+    html.push_str("</ul></li></ol><p>fairaudit's test suite reproduces every published round of <code>data/vectors/stake.csv</code> (each with its public source) on every change to fairaudit (tests/schemes.rs); §5 works each sweep's first round through.</p><p><b>Calibration</b> (tests/scheme_sweeps.rs): fair sweeps of many short seed pairs and of one long sequence give p-values uniform at the levels Holm reads; a float built from 16 bits, rounds repeating the one before, a Keno step that never picks its last number, a plinko ball leaning right and a shaved limbo multiplier each FAIL.</p>");
+}
+
+/// The results of the family's sweeps, as subsection `number`.
+pub fn results(html: &mut String, number: &str, shown: &[StakeSweepShown], parts: &[StakeSweepPart]) {
+    let _ = write!(html, "<h3>{number} Sweeps of the HMAC-SHA256 family</h3>");
+    for (i, (s, part)) in shown.iter().zip(parts).enumerate() {
+        let n = i + 1;
+        let _ = write!(
+            html,
+            "<p>Stake sweep {n} ({}): {}. Every count beside its exact expectation is in the sweep's outcome_counts.csv (pinned in §6).</p>",
+            escape(&s.game.to_string()),
+            battery_sentence(part.battery, "stake sweep", n),
+        );
+        test_rows(html, "stake sweep", n, part.battery.results.iter());
+        rtp_table(html, &s.game);
+    }
+}
+
+/// The exact RTP of each bet of `game` beside the advertised one, or why there is none.
+fn rtp_table(html: &mut String, game: &StakeGame) {
+    let bets = match exact_rtp(game) {
+        Ok(bets) => bets,
+        Err(why) => {
+            let _ = write!(html, "<p>Return to player: not stated: {}.</p>", escape(&why));
+            return;
+        }
+    };
+    let _ = write!(
+        html,
+        "<p>Return to player of {}, exact over the 2³² equally likely floats (rational arithmetic, no simulation), beside the RTP the operator advertises{}:</p>\
+         <table><thead><tr><th>bet</th><th>pays</th><th>win %</th><th>exact RTP %</th><th>advertised %</th><th>deviation (pp)</th></tr></thead>",
+        escape(&game.to_string()),
+        if let StakeGame::Plinko { .. } = game {
+            " (multipliers: Stake's published table, provably-fair-betting paylines @855fd22; docs/schemes.md)"
+        } else {
+            ""
+        }
+    );
+    let hundred = BigRational::from_integer(100.into());
+    for bet in &bets {
+        let _ = write!(
+            html,
+            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            escape(&bet.bet),
+            format_trimmed(&bet.pays, 12),
+            Percent::of_fraction(&bet.win_probability).text(),
+            Percent::of_fraction(&bet.rtp).text(),
+            Percent::of_fraction(&bet.advertised).text(),
+            format_fixed(&(bet.deviation() * &hundred), 10),
+        );
+    }
+    html.push_str("</table>");
+}
+
+/// The first round of sweep `n` (its first seed pair, its first nonce) worked through,
+/// as subsection `number`, each step something a reader can redo with OpenSSL.
+pub fn worked_round(html: &mut String, number: &str, n: usize, shown: &StakeSweepShown) {
+    let plan = shown.plan;
+    let Some([server, client, commitment]) = plan.seed_pairs.first() else { return };
+    let nonce = plan.nonces[0];
+    let pair = SeedPair::new(server, client);
+    let mut floats = pair.floats(nonce);
+    let outcome = shown.game.play(&mut floats);
+    let used = floats.used();
+    let _ = write!(
+        html,
+        "<div class=\"keep\"><h3>{number} Stake sweep {n}: {} at nonce {nonce} of seed pair 0</h3><ol>\
+         <li>Commitment: SHA-256 of the server seed = <code>{}</code> (<code>printf '%s' SERVER | openssl dgst -sha256</code>).</li>",
+        escape(&shown.game.to_string()),
+        escape(commitment),
+    );
+    let blocks = used.div_ceil(8);
+    for round in 0..blocks {
+        let block = pair.block(nonce, round);
+        let _ = write!(
+            html,
+            "<li>Block {round} = HMAC-SHA256(key = <code>{}</code>, message = <code>{}</code>) = <code>{}</code> (<code>printf '%s' MESSAGE | openssl dgst -sha256 -mac HMAC -macopt key:SERVER</code>).</li>",
+            escape(server),
+            escape(&format!("{client}:{nonce}:{round}")),
+            hex(&block),
+        );
+    }
+    html.push_str("<li>Floats, four bytes each: <table><thead><tr><th>float</th><th>bytes</th><th>k</th><th>f = k / 2³²</th></tr></thead>");
+    for (i, float) in pair.floats(nonce).take(used as usize).enumerate() {
+        let _ = write!(
+            html,
+            "<tr><td>{i}</td><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{:.12}</td></tr>",
+            hex(&float.0.to_be_bytes()),
+            float.0,
+            float.value()
+        );
+    }
+    let _ = write!(
+        html,
+        "</table></li><li>{}: <b>{}</b>.</li></ol></div>",
+        game_rule(&shown.game),
+        escape(&shown.game.result_text(&outcome))
+    );
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What the limitations register says of the family's sweeps.
+pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown]) {
+    if shown.is_empty() {
+        return;
+    }
+    let deviations: Vec<String> = shown
+        .iter()
+        .filter_map(|s| match s.game {
+            StakeGame::Dice => Some(("dice", 10_001)),
+            StakeGame::Roulette => Some(("roulette", 37)),
+            _ => None,
+        })
+        .map(|(name, cells)| format!("{name}: {:.2e}", largest_deviation(cells)))
+        .collect();
+    items.push(format!(
+        "<b>The HMAC-SHA256 family's outcomes are not exactly uniform.</b> A float of 32 bits takes 2³² values, so ⌊f · n⌋ favours some outcomes by one preimage in about 2³²/n; the tests are against the exact law, so this is not a finding{}. The RTP figures of §3 are the exact ones; where they differ from the advertised RTP the deviation is stated.",
+        if deviations.is_empty() {
+            String::new()
+        } else {
+            format!(" (largest relative deviation of an outcome's probability from uniform, {})", deviations.join("; "))
+        }
+    ));
+    items.push("<b>A sweep of the HMAC-SHA256 family shows outcomes, not payouts.</b> Whether players were served these rounds and paid by the game's tables is the subject of a bet history (<code>fairaudit audit --scheme stake</code>), which this certificate does not cover for these games.".into());
+    let unpublished: Vec<String> =
+        shown.iter().filter(|s| exact_rtp(&s.game).is_err()).map(|s| s.game.name().to_owned()).collect();
+    if !unpublished.is_empty() {
+        items.push(format!(
+            "<b>No RTP is stated for {}</b>: its payout rule (dice's multiplier per chance, Keno's paytable per risk, mines' multiplier per tile) has not been taken from a primary source yet.",
+            escape(&unpublished.join(", "))
+        ));
+    }
+    items.push("<b>Sweeps of the HMAC-SHA256 family are swept again in full</b> by <code>certify --check</code> (every seed pair, every nonce), whatever <code>--resweep-limit</code> says; <code>certify</code> refuses one of more rounds than its <code>--resweep-limit</code>.".into());
+}

@@ -1,0 +1,230 @@
+//! `certify` of sweeps of the HMAC-SHA256 family (`certify --sweep DIR` of a
+//! `sweep --scheme stake`): the certificate states each sweep's battery against its game's
+//! exact law and the exact RTP beside the advertised one, and works the sweep's first
+//! round through, which for a sweep starting at a published round is that round's
+//! published result; `--check` sweeps it again, so a count, a verdict or a command
+//! rewritten (with the manifest's hashes rewritten to match) is named; a sweep beyond
+//! `--resweep-limit` or whose files are not its sweep's is refused; and beside the default
+//! scheme and a crash chain its sections are numbered in order.
+
+mod common;
+
+use assert_cmd::Command;
+use common::dossier::{edit_manifest, manifest, rehash, verdict};
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+
+fn fairaudit() -> Command {
+    Command::cargo_bin("fairaudit").unwrap()
+}
+
+/// The seed pair of the public verifier's test cases (data/vectors/stake.csv): at nonce
+/// 20 its dice roll is 93.08 and its roulette pocket 34
+/// (Kyran121/provably-fair-verifierform-stake, tests/lib/games, @9e0e62a).
+const SERVER: &str = "735249f062ac025044a8523aa92e034803f02d6b75129abc97e8b1be19aab9b4";
+const CLIENT: &str = "ec75fca98de6f2d9";
+
+/// A sweep of `game` of the family over `nonces` of the verifier's seed pair.
+fn sweep_stake(out: &Path, game: &str, nonces: &str) {
+    fairaudit()
+        .args(["sweep", "--scheme", "stake", "--game", game, "--quiet", "--nonces", nonces])
+        .args(["--server-seed", SERVER, "--client-seed", CLIENT, "--out"])
+        .arg(out)
+        .assert()
+        .code(0);
+}
+
+fn certify(sweeps: &[&Path], out: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    let mut command = fairaudit();
+    command.args(["certify", "--no-pdf", "--operator", "Stake"]).args(extra).arg("--out").arg(out);
+    for dir in sweeps {
+        command.arg("--sweep").arg(dir);
+    }
+    command.assert()
+}
+
+fn check(dir: &Path) -> assert_cmd::assert::Assert {
+    fairaudit().args(["certify", "--check"]).arg(dir).assert()
+}
+
+fn stdout(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+}
+
+/// A certificate of a dice sweep and a roulette sweep from the published round at nonce
+/// 20 on: (tempdir, certificate folder, what certify printed).
+fn certified() -> (tempfile::TempDir, PathBuf, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let (dice, roulette, cert) =
+        (dir.path().join("dice"), dir.path().join("roulette"), dir.path().join("cert"));
+    sweep_stake(&dice, "dice", "20..40020");
+    sweep_stake(&roulette, "roulette", "20..40020");
+    let text = stdout(&certify(&[&dice, &roulette], &cert, &[]).code(0));
+    (dir, cert, text)
+}
+
+#[test]
+fn a_stake_sweep_is_certified_works_its_published_first_round_and_checks_by_sweeping_again() {
+    let (_dir, cert, text) = certified();
+    assert!(text.contains("certificate for Stake: PASS"), "{text}");
+    assert!(text.contains("stake sweep 1 (") && text.contains("dice, 40000 rounds"), "{text}");
+    let m = manifest(&cert);
+    assert_eq!(m["stake_sweeps"][0]["rounds"], 40_000);
+    assert_eq!(m["stake_sweeps"][1]["dir"], "inputs/stake-sweep-2");
+    assert_eq!(m["vectors"], serde_json::Value::Null, "no vectors of the default scheme are needed");
+    assert_eq!(verdict(&m, "stake sweep 1 battery"), "PASS");
+    assert_eq!(verdict(&m, "stake sweep 2 roulette 0 outcome_frequency"), "PASS");
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    // The worked rounds are the published results of nonce 20, computed the verifier's way.
+    for figure in [
+        "at nonce 20 of seed pair 0",
+        "<b>93.08</b>",
+        "<b>34</b>",
+        &format!("{CLIENT}:20:0"),
+        // Roulette's exact RTP beside the advertised 36/37; dice's has no published rule.
+        "<td>straight 0</td>",
+        "the exact RTP of dice needs its payout rule",
+        "<h3>2.1 The HMAC-SHA256 family",
+        "<h3>2.2 Statistical tests</h3>",
+        "<h3>3.1 Sweeps of the HMAC-SHA256 family</h3>",
+    ] {
+        assert!(html.contains(figure), "{figure}");
+    }
+    assert!(
+        !html.contains("Rejection sampling"),
+        "sweeps of the family alone show no part of the default scheme"
+    );
+    let checked = stdout(&check(&cert).code(0));
+    assert!(checked.contains("re-swept 80000 rounds"), "{checked}");
+    assert!(checked.contains("every file, hash, figure and verdict"), "{checked}");
+}
+
+#[test]
+fn a_rewritten_count_verdict_or_command_is_named_by_sweeping_again() {
+    let (_dir, cert, _) = certified();
+    // One count of outcome_counts.csv changed, the manifest rehashed to match.
+    let rel = "inputs/stake-sweep-1/outcome_counts.csv";
+    let counts = std::fs::read_to_string(cert.join(rel)).unwrap();
+    let mut lines: Vec<String> = counts.lines().map(str::to_owned).collect();
+    let mut cells: Vec<String> = lines[1].split(',').map(str::to_owned).collect();
+    cells[3] = (cells[3].parse::<u64>().unwrap() + 1).to_string();
+    lines[1] = cells.join(",");
+    std::fs::write(cert.join(rel), lines.join("\n") + "\n").unwrap();
+    rehash(&cert, rel);
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains(&format!("MISMATCH {rel}: differs from what the sweep its run.json names gives")),
+        "{out}"
+    );
+    std::fs::write(cert.join(rel), &counts).unwrap();
+    rehash(&cert, rel);
+    check(&cert).code(0);
+    // A verdict rewritten in the manifest.
+    edit_manifest(&cert, |m| {
+        for v in m["verdicts"].as_array_mut().unwrap() {
+            if v["key"] == "stake sweep 2 battery" {
+                v["verdict"] = "FAIL".into();
+            }
+        }
+    });
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains("MISMATCH manifest.json: verdict 'stake sweep 2 battery' reads FAIL, recomputed PASS"),
+        "{out}"
+    );
+    edit_manifest(&cert, |m| {
+        for v in m["verdicts"].as_array_mut().unwrap() {
+            if v["key"] == "stake sweep 2 battery" {
+                v["verdict"] = "PASS".into();
+            }
+        }
+    });
+    // The recorded command moved to other nonces (in run.json and in the manifest's copy):
+    // the sweep it names is not the one whose files are pinned.
+    let run_rel = "inputs/stake-sweep-1/run.json";
+    let run = std::fs::read_to_string(cert.join(run_rel)).unwrap();
+    std::fs::write(cert.join(run_rel), run.replace("\"20..40020\"", "\"21..40021\"")).unwrap();
+    rehash(&cert, run_rel);
+    edit_manifest(&cert, |m| {
+        let command = m["stake_sweeps"][0]["command_line"].as_array_mut().unwrap();
+        for arg in command.iter_mut() {
+            if arg == "20..40020" {
+                *arg = "21..40021".into();
+            }
+        }
+    });
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains(&format!("MISMATCH {run_rel}: its plan is not what the sweep it names gives")),
+        "{out}"
+    );
+    assert!(
+        out.contains("inputs/stake-sweep-1/tests.csv: differs")
+            || out.contains("outcome_counts.csv: differs"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_sweep_beyond_the_resweep_limit_or_whose_files_changed_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (dice, cert) = (dir.path().join("dice"), dir.path().join("cert"));
+    sweep_stake(&dice, "dice", "0..5000");
+    certify(&[&dice], &cert, &["--resweep-limit", "4999"])
+        .code(2)
+        .stderr(predicate::str::contains("5000 rounds are more than the --resweep-limit of 4999"));
+    assert!(!cert.exists(), "a refused certificate writes nothing");
+    let tests = dice.join("tests.csv");
+    let text = std::fs::read_to_string(&tests).unwrap();
+    std::fs::write(&tests, text.replacen("PASS", "FAIL", 1)).unwrap();
+    certify(&[&dice], &cert, &[]).code(2).stderr(predicate::str::contains(
+        "tests.csv: differs from what the sweep its run.json names gives, from line 2: the folder's files are not those of the sweep its run.json records",
+    ));
+    assert!(!cert.exists(), "a refused certificate writes nothing");
+}
+
+#[test]
+fn beside_the_default_scheme_and_a_crash_chain_its_sections_follow_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let (roulette, dice, chain, cert) = (
+        dir.path().join("roulette"),
+        dir.path().join("dice"),
+        dir.path().join("chain"),
+        dir.path().join("cert"),
+    );
+    fairaudit()
+        .args(["sweep", "--game", "roulette-european", "--nonces", "0..3000", "--quiet", "--out"])
+        .arg(&roulette)
+        .assert()
+        .code(0);
+    sweep_stake(&dice, "dice", "0..3000");
+    // Roobet's games below game 1,273,935 (its salt and hash from data/vectors/crash.csv).
+    fairaudit()
+        .args(["sweep", "--scheme", "roobet", "--game", "crash", "--quiet", "--nonces", "1270000..1273936"])
+        .args(["--server-seed", "cc4a75236ecbc038c37729aa5ced461e36155319e88fa375c994933b6a42a0c4"])
+        .args(["--client-seed", "0000000000000000000fa3b65e43e4240d71762a5bf397d5304b2596d116859c", "--out"])
+        .arg(&chain)
+        .assert()
+        .code(0);
+    certify(&[&roulette, &dice, &chain], &cert, &[]).code(0);
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    let order = [
+        "<h3>1.1 Sweep 1",
+        "<h3>1.2 Stake sweep 1",
+        "<h3>1.3 Crash chain 1",
+        "<h3>2.1 The chain",
+        "<h3>2.2 Statistical tests",
+        "<h3>2.3 Calibration",
+        "<h3>2.4 The HMAC-SHA256 family",
+        "<h3>2.5 Crash games",
+        "<h3>3.1 Outcome tests",
+        "<h3>3.7 Sweeps of the HMAC-SHA256 family",
+        "<h3>3.8 Crash games",
+        "Stake sweep 1: dice at nonce 0",
+        "Crash chain 1: game",
+    ];
+    let at: Vec<usize> = order.iter().map(|h| html.find(h).unwrap_or_else(|| panic!("no {h}"))).collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "sections out of order: {at:?}");
+    assert!(html.contains("§3.7") && html.contains("§3.8"), "the cover points at the sections");
+    check(&cert).code(0);
+}
