@@ -1,11 +1,13 @@
-//! `certify` of sweeps of the HMAC-SHA256 family (`certify --sweep DIR` of a
-//! `sweep --scheme stake`): the certificate states each sweep's battery against its game's
+//! `certify` of the HMAC-SHA256 family: sweeps (`certify --sweep DIR` of a
+//! `sweep --scheme stake`) and bet histories (`certify --audit DIR` of an
+//! `audit --scheme stake`). The certificate states each sweep's battery against its game's
 //! exact law and the exact RTP beside the advertised one, and works the sweep's first
 //! round through, which for a sweep starting at a published round is that round's
 //! published result; `--check` sweeps it again, so a count, a verdict or a command
 //! rewritten (with the manifest's hashes rewritten to match) is named; a sweep beyond
-//! `--resweep-limit` or whose files are not its sweep's is refused; and beside the default
-//! scheme and a crash chain its sections are numbered in order.
+//! `--resweep-limit` or whose files are not its sweep's is refused; a history's finding
+//! makes the certificate FINDINGS and a history rewritten to hide it is named; and beside
+//! the default scheme and a crash chain its sections are numbered in order.
 
 mod common;
 
@@ -227,4 +229,60 @@ fn beside_the_default_scheme_and_a_crash_chain_its_sections_follow_in_order() {
     assert!(at.windows(2).all(|w| w[0] < w[1]), "sections out of order: {at:?}");
     assert!(html.contains("§3.7") && html.contains("§3.8"), "the cover points at the sections");
     check(&cert).code(0);
+}
+
+#[test]
+fn a_stake_bet_history_is_certified_with_its_finding_and_a_rewritten_history_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (audit, dice, cert) = (dir.path().join("audit"), dir.path().join("dice"), dir.path().join("cert"));
+    // Four rows, one a roulette payout of 25 where red pays 20 (tests/schemes.rs).
+    fairaudit()
+        .args([
+            "audit",
+            "--scheme",
+            "stake",
+            "--quiet",
+            "--outcomes",
+            "tests/data/stake-history.csv",
+            "--out",
+        ])
+        .arg(&audit)
+        .assert()
+        .code(1);
+    sweep_stake(&dice, "dice", "0..2000");
+    let text = stdout(&certify(&[&dice], &cert, &["--audit", audit.to_str().unwrap()]).code(1));
+    assert!(text.contains("certificate for Stake: FINDINGS"), "{text}");
+    assert!(
+        text.contains(
+            "stake bet history 1 (tests/data/stake-history.csv): 4 rows, 4 replayed, row checks FINDINGS"
+        ),
+        "{text}"
+    );
+    let m = manifest(&cert);
+    assert_eq!(m["stake_audits"][0]["rows"], 4);
+    assert_eq!(m["stake_audits"][0]["outcomes"], "inputs/stake-audit-1/history/stake-history.csv");
+    assert_eq!(verdict(&m, "stake audit 1 rows"), "FINDINGS");
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    for figure in [
+        "<h3>3.1 Sweeps and bet histories of the HMAC-SHA256 family</h3>",
+        "Stake bet history 1 (tests/data/stake-history.csv, 4 rows): row checks",
+        "payout: 1",
+        "<td><code>20</code></td><td><code>25</code></td>",
+        "Stake bet history 1: line 2 (plinko",
+        "The row records <code>9</code>: the same.",
+    ] {
+        assert!(html.contains(figure), "{figure}");
+    }
+    check(&cert).code(0);
+    // The history's copy rewritten to pay 20, rehashed: the check audits the copy again.
+    let rel = "inputs/stake-audit-1/history/stake-history.csv";
+    let history = std::fs::read_to_string(cert.join(rel)).unwrap();
+    std::fs::write(cert.join(rel), history.replace(",red,10,25", ",red,10,20")).unwrap();
+    rehash(&cert, rel);
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains("MISMATCH manifest.json: verdict 'stake audit 1 rows' reads FINDINGS, recomputed CLEAN"),
+        "{out}"
+    );
+    assert!(out.contains("MISMATCH certificate.html: differs"), "{out}");
 }

@@ -68,6 +68,25 @@ pub struct StakeAudit {
     pub findings: BTreeMap<&'static str, u64>,
     /// The recorded results counted per game, in the order the games first appear.
     pub tallies: Vec<(StakeGame, StakeTally)>,
+    /// The first row replayed from its revealed seeds (a certificate works it through).
+    pub first_replayed: Option<ReplayedRow>,
+}
+
+/// A row of a history replayed from its revealed seeds, as it was recorded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayedRow {
+    /// Its line in the file.
+    pub line: u64,
+    /// Its game and parameters.
+    pub game: StakeGame,
+    /// The revealed server seed.
+    pub server_seed: String,
+    /// The client seed.
+    pub client_seed: String,
+    /// The nonce.
+    pub nonce: u64,
+    /// The result as the row records it.
+    pub result: String,
 }
 
 /// The columns found, by field.
@@ -121,6 +140,7 @@ pub fn audit_stake_history<R: Read>(
         payouts_unchecked: BTreeMap::new(),
         findings: BTreeMap::new(),
         tallies: Vec::new(),
+        first_replayed: None,
     };
     let mut nonces: HashMap<PairKey, Vec<Range<u64>>> = HashMap::new();
     // Per seed pair and game: the last row's nonce and coarse class, for the pairs.
@@ -192,6 +212,16 @@ pub fn audit_stake_history<R: Read>(
             let (_, _, pair, commitment) = prepared.as_ref().expect("prepared above");
             // The result and the commitment, the server seed being revealed.
             let round = stake::replay_with(&game, pair, String::new(), nonce);
+            if audit.replayed == 0 {
+                audit.first_replayed = Some(ReplayedRow {
+                    line,
+                    game,
+                    server_seed: server.to_owned(),
+                    client_seed: client.to_owned(),
+                    nonce,
+                    result: field("result").to_owned(),
+                });
+            }
             audit.replayed += 1;
             if round.outcome != recorded {
                 found("result", round.result, field("result"));

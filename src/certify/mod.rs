@@ -10,6 +10,7 @@ pub mod signature;
 pub mod worked;
 
 use crate::audit::crash::CrashAudit;
+use crate::audit::stake::StakeAudit;
 use crate::audit::Audit;
 use crate::games::GameId;
 use crate::results::RunResults;
@@ -194,6 +195,9 @@ pub struct Manifest {
     /// again from its recorded command, by `certify` and by `--check`.
     #[serde(default)]
     pub stake_sweeps: Vec<SweepRecord>,
+    /// The bet histories of the HMAC-SHA256 family covered (`audit --scheme stake`).
+    #[serde(default)]
+    pub stake_audits: Vec<AuditRecord>,
     /// Every input file.
     pub inputs: Vec<FileHash>,
     /// Every output file but this manifest (which cannot hold its own hash).
@@ -245,6 +249,11 @@ impl Manifest {
         Ok(manifest)
     }
 
+    /// Every bet history covered, of every scheme.
+    pub fn histories(&self) -> impl Iterator<Item = &AuditRecord> {
+        self.audits.iter().chain(&self.crash_audits).chain(&self.stake_audits)
+    }
+
     fn validate(&self) -> Result<(), String> {
         if !(self.alpha > 0.0 && self.alpha < 1.0) {
             return Err(format!("alpha {} is not a level between 0 and 1", self.alpha));
@@ -255,7 +264,7 @@ impl Manifest {
                 return Err(format!("{}: recorded SHA-256 is not 64 hex digits", file.path));
             }
         }
-        let history = |p: &str| self.audits.iter().chain(&self.crash_audits).any(|a| a.outcomes == p);
+        let history = |p: &str| self.histories().any(|a| a.outcomes == p);
         for file in self.inputs.iter().chain(&self.outputs) {
             if !(inside(&file.path) || history(&file.path) && Path::new(&file.path).is_absolute()) {
                 return Err(format!("{}: a pinned path must lie inside the certificate folder", file.path));
@@ -265,16 +274,14 @@ impl Manifest {
             .sweeps
             .iter()
             .map(|s| &s.dir)
-            .chain(self.audits.iter().chain(&self.crash_audits).map(|a| &a.dir))
+            .chain(self.histories().map(|a| &a.dir))
             .chain(self.chains.iter().map(|c| &c.dir))
             .chain(self.stake_sweeps.iter().map(|s| &s.dir));
-        let named =
-            dirs.chain(self.paytable.iter()).chain(self.claims.iter()).chain(self.vectors.iter()).chain(
-                self.audits
-                    .iter()
-                    .chain(&self.crash_audits)
-                    .flat_map(|a| a.paytable.iter().chain(a.columns.iter())),
-            );
+        let named = dirs
+            .chain(self.paytable.iter())
+            .chain(self.claims.iter())
+            .chain(self.vectors.iter())
+            .chain(self.histories().flat_map(|a| a.paytable.iter().chain(a.columns.iter())));
         for path in named {
             if !inside(path) {
                 return Err(format!("{path}: a recorded input must lie inside the certificate folder"));
@@ -285,6 +292,7 @@ impl Manifest {
             && self.chains.is_empty()
             && self.crash_audits.is_empty()
             && self.stake_sweeps.is_empty()
+            && self.stake_audits.is_empty()
         {
             return Err("it certifies nothing: no sweep, bet history or crash chain".into());
         }
@@ -296,6 +304,7 @@ impl Manifest {
             .chain(self.chains.iter().map(|c| c.dir.as_str()))
             .chain(self.crash_audits.iter().map(|a| a.dir.as_str()))
             .chain(self.stake_sweeps.iter().map(|s| s.dir.as_str()))
+            .chain(self.stake_audits.iter().map(|a| a.dir.as_str()))
             .collect();
         dirs.sort_unstable();
         if let Some(twice) = dirs.windows(2).find(|pair| pair[0] == pair[1]) {
@@ -346,7 +355,17 @@ pub fn crash_rows_key(index: usize) -> String {
 
 /// A crash bet history's row checks as the certificate writes them.
 pub fn crash_rows_text(audit: &CrashAudit) -> &'static str {
-    if audit.findings.values().any(|&n| n > 0) {
+    findings_text(&audit.findings)
+}
+
+/// The verdict key of the row checks of bet history `index` of the HMAC-SHA256 family.
+pub fn stake_rows_key(index: usize) -> String {
+    format!("stake audit {index} rows")
+}
+
+/// A bet history's row checks as the certificate writes them, from its findings per check.
+pub fn findings_text(findings: &std::collections::BTreeMap<&'static str, u64>) -> &'static str {
+    if findings.values().any(|&n| n > 0) {
         "FINDINGS"
     } else {
         "CLEAN"
@@ -426,6 +445,15 @@ pub struct StakeSweepPart<'a> {
     pub battery: &'a Battery<StakeGame>,
 }
 
+/// A bet history of the HMAC-SHA256 family as a certificate states it: its row checks and
+/// its battery.
+pub struct StakeAuditPart<'a> {
+    /// What the audit found.
+    pub audit: &'a StakeAudit,
+    /// Its battery against the exact laws, at the certificate's level.
+    pub battery: &'a Battery<StakeGame>,
+}
+
 /// Everything a certificate concludes, computed from its inputs.
 pub struct Conclusions<'a> {
     /// Each sweep's results.
@@ -438,6 +466,8 @@ pub struct Conclusions<'a> {
     pub crash_audits: Vec<CrashAuditPart<'a>>,
     /// Each sweep of the HMAC-SHA256 family.
     pub stake_sweeps: Vec<StakeSweepPart<'a>>,
+    /// Each bet history of the HMAC-SHA256 family.
+    pub stake_audits: Vec<StakeAuditPart<'a>>,
     /// The claims about the games in scope, judged against the exact RTP.
     pub claims: &'a [ClaimVerdict],
     /// The worked recomputations.
@@ -470,6 +500,10 @@ impl Conclusions<'_> {
     pub fn has_finding(&self) -> bool {
         self.sweeps.iter().any(|r| r.battery.overall() == Verdict::Fail)
             || self.stake_sweeps.iter().any(|s| s.battery.overall() == Verdict::Fail)
+            || self
+                .stake_audits
+                .iter()
+                .any(|a| a.battery.overall() == Verdict::Fail || findings_text(&a.audit.findings) != "CLEAN")
             || self.chains.iter().any(|c| c.link.is_broken() || c.battery.overall() == Verdict::Fail)
             || self
                 .crash_audits
@@ -534,6 +568,13 @@ impl Conclusions<'_> {
         }
         for (i, part) in self.stake_sweeps.iter().enumerate() {
             battery(&mut out, "stake sweep", i + 1, part.battery);
+        }
+        for (i, part) in self.stake_audits.iter().enumerate() {
+            out.push(RecordedVerdict {
+                key: stake_rows_key(i + 1),
+                verdict: findings_text(&part.audit.findings).into(),
+            });
+            battery(&mut out, "stake audit", i + 1, part.battery);
         }
         for claim in self.claims {
             out.push(RecordedVerdict { key: claim_key(claim), verdict: self.claim_text(claim).into() });
@@ -753,6 +794,7 @@ mod tests {
             chains: vec![],
             crash_audits: vec![],
             stake_sweeps: vec![],
+            stake_audits: vec![],
             inputs: vec![file.clone()],
             outputs: vec![file],
             pdf_pages: Some(3),

@@ -23,8 +23,8 @@ use fairaudit::certify::worked::{choose_rounds, read_vectors, work_round, Worked
 use fairaudit::certify::{
     compare_hashes, compare_verdicts, hash_file, open_regular, pdf_page_count, sha256_hex, unlisted_entries,
     AuditPart, AuditRecord, ChainPart, ChainRecord, Conclusions, CrashAuditPart, FileHash, Manifest,
-    Mismatch, Signer, StakeSweepPart, SweepRecord, Unreadable, INPUTS_DIR, MANIFEST_FILE, MANIFEST_FORMAT,
-    MANIFEST_LIMIT, MANIFEST_VERSION,
+    Mismatch, Signer, StakeAuditPart, StakeSweepPart, SweepRecord, Unreadable, INPUTS_DIR, MANIFEST_FILE,
+    MANIFEST_FORMAT, MANIFEST_LIMIT, MANIFEST_VERSION,
 };
 use fairaudit::chain::{KeccakRequest, Kernel};
 use fairaudit::games::GameId;
@@ -177,6 +177,15 @@ struct LoadedCrashAudit {
     findings: Vec<fairaudit::audit::Finding>,
 }
 
+/// A bet history of the HMAC-SHA256 family audited again from the dossier.
+struct LoadedStakeAudit {
+    command_line: Vec<String>,
+    audit: fairaudit::audit::stake::StakeAudit,
+    battery: Battery<StakeGame>,
+    /// The first findings, as the certificate lists them.
+    findings: Vec<fairaudit::audit::Finding>,
+}
+
 /// A crash chain played again from the command its sweep recorded.
 struct LoadedChain {
     command_line: Vec<String>,
@@ -210,6 +219,7 @@ struct Loaded {
     chains: Vec<LoadedChain>,
     crash_audits: Vec<LoadedCrashAudit>,
     stake_sweeps: Vec<LoadedStakeSweep>,
+    stake_audits: Vec<LoadedStakeAudit>,
     paytable: Paytable,
     claims: Vec<ClaimVerdict>,
     exact: Vec<ExactRtp>,
@@ -229,6 +239,11 @@ impl Loaded {
                 .map(|a| CrashAuditPart { audit: &a.audit, battery: &a.battery })
                 .collect(),
             stake_sweeps: self.stake_sweeps.iter().map(|s| StakeSweepPart { battery: &s.battery }).collect(),
+            stake_audits: self
+                .stake_audits
+                .iter()
+                .map(|a| StakeAuditPart { audit: &a.audit, battery: &a.battery })
+                .collect(),
             claims: &self.claims,
             worked: &self.worked,
             illustrative_keno: self.paytable.is_illustrative(),
@@ -282,7 +297,7 @@ fn audit_command(dir: &Path, name: &str) -> Result<(Vec<String>, AuditArgs)> {
         bail!("{name}: its run.json records a command that is not an audit");
     };
     if let Some(scheme) = args.scheme.filter(|&scheme| scheme != fairaudit::scheme::SchemeId::Sha3) {
-        if scheme.crash_variant().is_none() {
+        if scheme.crash_variant().is_none() && scheme != fairaudit::scheme::SchemeId::Stake {
             bail!("{name}: an audit of scheme {scheme} cannot be certified yet (docs/schemes.md)");
         }
     }
@@ -334,6 +349,7 @@ struct Records<'a> {
     chains: &'a [ChainRecord],
     crash_audits: &'a [AuditRecord],
     stake_sweeps: &'a [SweepRecord],
+    stake_audits: &'a [AuditRecord],
     paytable: Option<&'a str>,
     claims: Option<&'a str>,
     vectors: Option<&'a str>,
@@ -403,19 +419,10 @@ fn load_crash_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
     let Some((scheme, variant)) = args.scheme.and_then(|s| Some((s, s.crash_variant()?))) else {
         bail!("{}: its run.json records no audit of a crash game", record.dir);
     };
-    let (_, paytable_file, columns_file) = args.files();
-    if paytable_file.is_some() || columns_file.is_some() != record.columns.is_some() {
-        bail!("{}: its command and the dossier disagree on its --columns file", record.dir);
-    }
-    let columns = record.columns.as_deref().map(|rel| at(root, rel));
-    let layout = args
-        .layout
-        .layout_from(&fairaudit::audit::crash::FIELDS, columns.as_deref())
-        .with_context(|| record.dir.clone())?;
-    let history = at(root, &record.outcomes);
+    let (layout, history) = history_reader(root, &args, record, &fairaudit::audit::crash::FIELDS)?;
     let mut first = FirstFindings { limit: FINDINGS_LISTED, kept: Vec::new() };
     let audit = fairaudit::audit::crash::audit_crash_history(
-        input::open(&history)?,
+        history,
         &layout,
         variant,
         scheme.name(),
@@ -425,6 +432,42 @@ fn load_crash_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
     .with_context(|| record.outcomes.clone())?;
     let battery = fairaudit::stats::crash::battery(variant, &audit.tally, alpha);
     Ok(LoadedCrashAudit { command_line, variant, audit, battery, findings: first.kept })
+}
+
+/// A bet history of the HMAC-SHA256 family a record names, audited again from the
+/// dossier's copies.
+fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedStakeAudit> {
+    let (command_line, args) = audit_command(&at(root, &record.dir), &record.dir)?;
+    if args.scheme != Some(fairaudit::scheme::SchemeId::Stake) {
+        bail!("{}: its run.json records no audit of scheme stake", record.dir);
+    }
+    let (layout, history) = history_reader(root, &args, record, &fairaudit::audit::stake::FIELDS)?;
+    let mut first = FirstFindings { limit: FINDINGS_LISTED, kept: Vec::new() };
+    let audit =
+        fairaudit::audit::stake::audit_stake_history(history, &layout, args.payout_tolerance, |finding| {
+            fairaudit::audit::AuditObserver::finding(&mut first, finding)
+        })
+        .with_context(|| record.outcomes.clone())?;
+    let battery = fairaudit::stats::stake::log_battery(&audit.tallies, alpha);
+    Ok(LoadedStakeAudit { command_line, audit, battery, findings: first.kept })
+}
+
+/// The layout of the history of an audit of a scheme that takes no paytable (`fields`,
+/// mapped by the dossier's copy of its `--columns` file when its command names one), and
+/// the history's copy opened; an error when the command and the dossier disagree.
+fn history_reader(
+    root: &Path,
+    args: &AuditArgs,
+    record: &AuditRecord,
+    fields: &[&str],
+) -> Result<(fairaudit::columns::CsvLayout, input::Guarded<Box<dyn Read>>)> {
+    let (_, paytable_file, columns_file) = args.files();
+    if paytable_file.is_some() || columns_file.is_some() != record.columns.is_some() {
+        bail!("{}: its command and the dossier disagree on its --columns file", record.dir);
+    }
+    let columns = record.columns.as_deref().map(|rel| at(root, rel));
+    let layout = args.layout.layout_from(fields, columns.as_deref()).with_context(|| record.dir.clone())?;
+    Ok((layout, input::open(&at(root, &record.outcomes))?))
 }
 
 /// The files of a sweep of a crash chain: what its dossier copy must hold, each compared
@@ -627,6 +670,8 @@ fn load(root: &Path, records: &Records, alpha: f64, stake_limit: u64) -> Result<
         .iter()
         .map(|s| load_stake_sweep(root, s, alpha, stake_limit))
         .collect::<Result<_>>()?;
+    let stake_audits: Vec<LoadedStakeAudit> =
+        records.stake_audits.iter().map(|a| load_stake_audit(root, a, alpha)).collect::<Result<_>>()?;
     let in_scope: Vec<GameId> = GameId::ALL
         .into_iter()
         .filter(|g| {
@@ -654,6 +699,7 @@ fn load(root: &Path, records: &Records, alpha: f64, stake_limit: u64) -> Result<
         chains,
         crash_audits,
         stake_sweeps,
+        stake_audits,
         paytable,
         claims,
         exact,
@@ -717,6 +763,12 @@ fn render(manifest: &Manifest, loaded: &Loaded) -> String {
                 rounds: s.rounds,
             })
             .collect(),
+        stake_audits: manifest
+            .stake_audits
+            .iter()
+            .zip(&loaded.stake_audits)
+            .map(|(a, l)| audit_shown(a, &l.findings))
+            .collect(),
         conclusions: &conclusions,
         exact: &loaded.exact,
         paytable: &loaded.paytable,
@@ -761,6 +813,7 @@ struct Dossier {
     chains: Vec<ChainRecord>,
     crash_audits: Vec<AuditRecord>,
     stake_sweeps: Vec<SweepRecord>,
+    stake_audits: Vec<AuditRecord>,
     paytable: Option<String>,
     claims: Option<String>,
     vectors: Option<String>,
@@ -774,6 +827,7 @@ impl Dossier {
             chains: &self.chains,
             crash_audits: &self.crash_audits,
             stake_sweeps: &self.stake_sweeps,
+            stake_audits: &self.stake_audits,
             paytable: self.paytable.as_deref(),
             claims: self.claims.as_deref(),
             vectors: self.vectors.as_deref(),
@@ -826,9 +880,15 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
     }
     let mut audits = Vec::new();
     let mut crash_audits = Vec::new();
+    let mut stake_audits = Vec::new();
     for dir in &args.audits {
         let (command_line, audit) = audit_command(dir, &display(dir))?;
-        let crash = audit.scheme.and_then(|s| s.crash_variant()).is_some();
+        // Which list the history goes to, and its folder's name in the dossier.
+        let (list, name) = match audit.scheme {
+            Some(scheme) if scheme.crash_variant().is_some() => (&mut crash_audits, "crash-audit"),
+            Some(fairaudit::scheme::SchemeId::Stake) => (&mut stake_audits, "stake-audit"),
+            _ => (&mut audits, "audit"),
+        };
         let (outcomes, paytable, columns) = audit.files();
         if outcomes.as_os_str() == "-" {
             bail!("{}: the audit read its history from standard input, which cannot be read again: audit the file itself to certify it", dir.display());
@@ -840,11 +900,7 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
                 outcomes.display()
             );
         }
-        let rel = if crash {
-            format!("{INPUTS_DIR}/crash-audit-{}", crash_audits.len() + 1)
-        } else {
-            format!("{INPUTS_DIR}/audit-{}", audits.len() + 1)
-        };
+        let rel = format!("{INPUTS_DIR}/{name}-{}", list.len() + 1);
         copies.extend(folder_copies(dir, &rel));
         let history = if args.no_copy_histories {
             let absolute = outcomes.canonicalize().with_context(|| display(&outcomes))?;
@@ -877,11 +933,7 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
             columns,
             rows: 0,
         };
-        if crash {
-            crash_audits.push(record);
-        } else {
-            audits.push(record);
-        }
+        list.push(record);
     }
     let mut single = |from: &Option<PathBuf>, what: &str| {
         from.as_ref().map(|from| {
@@ -911,6 +963,7 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
         chains,
         crash_audits,
         stake_sweeps,
+        stake_audits,
         paytable,
         claims,
         vectors,
@@ -1058,6 +1111,10 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
     for (record, a) in crash_audits.iter_mut().zip(&loaded.crash_audits) {
         record.rows = a.audit.rows;
     }
+    let mut stake_audits = dossier.stake_audits.clone();
+    for (record, a) in stake_audits.iter_mut().zip(&loaded.stake_audits) {
+        record.rows = a.audit.rows;
+    }
     let mut stake_sweeps = dossier.stake_sweeps.clone();
     for (record, s) in stake_sweeps.iter_mut().zip(&loaded.stake_sweeps) {
         if let Some(first) = s.differing.first() {
@@ -1090,6 +1147,7 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         chains,
         crash_audits,
         stake_sweeps,
+        stake_audits,
         inputs,
         outputs: Vec::new(),
         pdf_pages: None,
@@ -1172,6 +1230,17 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
             counts.fail,
             counts.insufficient,
             s.battery.overall().as_str()
+        );
+    }
+    for (i, (a, record)) in loaded.stake_audits.iter().zip(&manifest.stake_audits).enumerate() {
+        outln!(
+            "  stake bet history {} ({}): {} rows, {} replayed, row checks {}, battery {}",
+            i + 1,
+            record.outcomes_source,
+            a.audit.rows,
+            a.audit.replayed,
+            fairaudit::certify::findings_text(&a.audit.findings),
+            a.battery.overall().as_str()
         );
     }
     for (i, (a, record)) in loaded.crash_audits.iter().zip(&manifest.crash_audits).enumerate() {
@@ -1394,9 +1463,7 @@ fn special_files(dir: &Path, manifest: &Manifest) -> bool {
     }
     any_special(dir)
         || manifest
-            .audits
-            .iter()
-            .chain(&manifest.crash_audits)
+            .histories()
             .any(|a| Path::new(&a.outcomes).is_absolute() && open_regular(Path::new(&a.outcomes)).is_err())
 }
 
@@ -1556,6 +1623,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
         chains: &manifest.chains,
         crash_audits: &manifest.crash_audits,
         stake_sweeps: &manifest.stake_sweeps,
+        stake_audits: &manifest.stake_audits,
         paytable: manifest.paytable.as_deref(),
         claims: manifest.claims.as_deref(),
         vectors: manifest.vectors.as_deref(),
@@ -1634,6 +1702,16 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
                     &audit.command_line,
                 ));
             }
+            for (audit, record) in loaded.stake_audits.iter().zip(&manifest.stake_audits) {
+                let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rows };
+                mismatches.extend(record_mismatches(
+                    &record.dir,
+                    record.rows,
+                    &found,
+                    &record.command_line,
+                    &audit.command_line,
+                ));
+            }
             for (sweep, record) in loaded.stake_sweeps.iter().zip(&manifest.stake_sweeps) {
                 let found =
                     Recorded { unit: "rounds", holder: "its recorded command sweeps", count: sweep.rounds };
@@ -1668,7 +1746,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
                 "recomputed {} verdicts from {} sweep(s), {} bet history(ies), {} crash chain(s) and {} worked rounds; certificate.html rendered again",
                 recomputed.len(),
                 loaded.sweeps.len() + loaded.stake_sweeps.len(),
-                loaded.audits.len() + loaded.crash_audits.len(),
+                loaded.audits.len() + loaded.crash_audits.len() + loaded.stake_audits.len(),
                 loaded.chains.len(),
                 loaded.worked.len()
             );

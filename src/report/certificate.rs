@@ -92,6 +92,9 @@ pub struct CertificateDoc<'a> {
     pub crash_audits: Vec<CrashAuditShown<'a>>,
     /// The sweeps of the HMAC-SHA256 family, in the order of `conclusions.stake_sweeps`.
     pub stake_sweeps: Vec<StakeSweepShown<'a>>,
+    /// The bet histories of the HMAC-SHA256 family, in the order of
+    /// `conclusions.stake_audits`.
+    pub stake_audits: Vec<AuditShown<'a>>,
     /// The verdicts.
     pub conclusions: &'a Conclusions<'a>,
     /// The exact RTP of every bet type of the games in scope.
@@ -322,8 +325,14 @@ impl CertificateDoc<'_> {
     /// The games examined, as the cover and the scope name them.
     fn games_text(&self) -> String {
         let mut games: Vec<String> = self.games().iter().map(|g| g.to_string()).collect();
-        for shown in &self.stake_sweeps {
-            let name = format!("{} (stake)", shown.game);
+        let stake_games = self.stake_sweeps.iter().map(|shown| shown.game).chain(
+            self.conclusions
+                .stake_audits
+                .iter()
+                .flat_map(|part| part.audit.tallies.iter().map(|(game, _)| *game)),
+        );
+        for game in stake_games {
+            let name = format!("{game} (stake)");
             if !games.contains(&name) {
                 games.push(name);
             }
@@ -344,9 +353,9 @@ impl CertificateDoc<'_> {
         !self.chains.is_empty() || !self.crash_audits.is_empty()
     }
 
-    /// Whether the certificate covers sweeps of the HMAC-SHA256 family.
+    /// Whether the certificate covers sweeps or bet histories of the HMAC-SHA256 family.
     fn stake_games(&self) -> bool {
-        !self.stake_sweeps.is_empty()
+        !self.stake_sweeps.is_empty() || !self.stake_audits.is_empty()
     }
 
     /// The subsection numbers of another scheme's games, their method's and their
@@ -391,9 +400,9 @@ impl CertificateDoc<'_> {
         } else if !self.stake_games() {
             html.push_str("<p>PASS means: every crash chain links to the game its operator published, every audited bet on a crash game checks out, and every test of the crash points passes. FINDINGS means at least one of these does not; each is listed below.</p>");
         } else if !self.crash_games() {
-            html.push_str("<p>PASS means: every outcome test of every sweep of the HMAC-SHA256 family passes against its game's exact law. FINDINGS means at least one does not; each is listed below.</p>");
+            html.push_str("<p>PASS means: every outcome test of the HMAC-SHA256 family's sweeps and bet histories passes against its game's exact law, and every audited row of them checks out. FINDINGS means at least one of these does not; each is listed below.</p>");
         } else {
-            html.push_str("<p>PASS means: every outcome test of every sweep of the HMAC-SHA256 family passes against its game's exact law, every crash chain links to the game its operator published, every audited bet on a crash game checks out, and every test of the crash points passes. FINDINGS means at least one of these does not; each is listed below.</p>");
+            html.push_str("<p>PASS means: every outcome test of the HMAC-SHA256 family's sweeps and bet histories passes against its game's exact law, every audited row of them checks out, every crash chain links to the game its operator published, every audited bet on a crash game checks out, and every test of the crash points passes. FINDINGS means at least one of these does not; each is listed below.</p>");
         }
         html.push_str("<table><thead><tr><th>what</th><th>verdict</th><th>where</th></tr></thead>");
         for (i, part) in self.sweeps.iter().enumerate() {
@@ -443,6 +452,9 @@ impl CertificateDoc<'_> {
         let (_, stake_results) = self.scheme_sections(false);
         for (i, (shown, part)) in self.stake_sweeps.iter().zip(&c.stake_sweeps).enumerate() {
             super::certificate_stake::cover_rows(html, i + 1, shown, part, &stake_results);
+        }
+        for (i, (shown, part)) in self.stake_audits.iter().zip(&c.stake_audits).enumerate() {
+            super::certificate_stake::audit_cover_rows(html, i + 1, shown, part, &stake_results);
         }
         let (_, chain_results) = self.chain_sections();
         for (i, (shown, part)) in self.chains.iter().zip(&c.chains).enumerate() {
@@ -585,6 +597,10 @@ impl CertificateDoc<'_> {
             super::certificate_stake::scope(html, &format!("1.{}", before + i + 1), i + 1, shown);
         }
         let before = before + self.stake_sweeps.len();
+        for (i, (shown, part)) in self.stake_audits.iter().zip(&self.conclusions.stake_audits).enumerate() {
+            super::certificate_stake::audit_scope(html, &format!("1.{}", before + i + 1), i + 1, shown, part);
+        }
+        let before = before + self.stake_audits.len();
         for (i, (shown, part)) in self.chains.iter().zip(&self.conclusions.chains).enumerate() {
             super::certificate_chain::scope(html, &format!("1.{}", before + i + 1), i + 1, shown, part);
         }
@@ -603,7 +619,7 @@ impl CertificateDoc<'_> {
             html.push_str("<li>Bets on the crash games: no bet history of them is covered; the chains show every game's crash point, not who cashed out where or what was paid.</li>");
         }
         html.push_str("<li>The operator's server: how server seeds are generated and kept secret, and when commitments were published, are outside what any recomputation can see.</li>");
-        if self.default_scheme() || self.stake_games() {
+        if self.default_scheme() || !self.stake_sweeps.is_empty() {
             html.push_str("<li>Rounds outside the nonce ranges and seed pairs listed above.</li>");
         }
         if !self.chains.is_empty() {
@@ -625,6 +641,7 @@ impl CertificateDoc<'_> {
                     &stake_method,
                     &self.stake_sweeps,
                     &self.conclusions.stake_sweeps,
+                    &self.conclusions.stake_audits,
                 );
             }
             if self.crash_games() {
@@ -672,8 +689,8 @@ impl CertificateDoc<'_> {
             } else {
                 match (self.stake_games(), self.crash_games()) {
                     (false, _) => "Each crash chain is tested on its own (group <code>chain</code>). ",
-                    (true, false) => "Each seed pair of a sweep of the HMAC-SHA256 family is tested on its own; <code>all</code> sums them; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows. ",
-                    (true, true) => "Each seed pair of a sweep of the HMAC-SHA256 family is tested on its own; <code>all</code> sums them; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows. Each crash chain is tested on its own (group <code>chain</code>). ",
+                    (true, false) => "Each seed pair of a sweep of the HMAC-SHA256 family is tested on its own; <code>all</code> sums them; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows; a bet history's recorded results are tested per game (group <code>log</code>). ",
+                    (true, true) => "Each seed pair of a sweep of the HMAC-SHA256 family is tested on its own; <code>all</code> sums them; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows; a bet history's recorded results are tested per game (group <code>log</code>). Each crash chain is tested on its own (group <code>chain</code>). ",
                 }
             },
             a = self.manifest.alpha,
@@ -729,6 +746,8 @@ impl CertificateDoc<'_> {
                 &number,
                 &self.stake_sweeps,
                 &self.conclusions.stake_sweeps,
+                &self.stake_audits,
+                &self.conclusions.stake_audits,
             );
         }
         if self.crash_games() {
@@ -815,21 +834,7 @@ impl CertificateDoc<'_> {
                     n.replayed,
                     k = i + 1
                 );
-                if !shown.findings.is_empty() {
-                    let total: u64 = a.findings.iter().map(|(_, n)| n).sum();
-                    let _ = write!(
-                        html,
-                        "<p>Rows that did not check out: the first {} of {} (all of them are in <code>{}/findings.csv</code>, pinned in §6).</p>\
-                         <table><thead><tr><th>line</th><th>player</th><th>check</th><th>expected</th><th>found</th></tr></thead>",
-                        shown.findings.len(),
-                        count(total),
-                        escape(shown.copy)
-                    );
-                    for f in shown.findings {
-                        html.push_str(&finding_row(f));
-                    }
-                    html.push_str("</table>");
-                }
+                findings_table(html, shown, a.findings.iter().map(|(_, n)| n).sum());
                 let _ =
                     write!(html, "<p>Its battery: {}.</p>", battery_sentence(part.battery, "audit", i + 1));
                 tests_table(html, "audit", i + 1, part.battery);
@@ -957,7 +962,7 @@ impl CertificateDoc<'_> {
                 format!("<b>Keno RTP depends on the operator's paytable.</b> The figures use {}; that it is the paytable in production is the operator's statement, not something fairaudit can see.", escape(&self.paytable.describe()))
             });
         }
-        items.extend((default_scheme || self.stake_games()).then_some("<b>Seeds.</b> A sweep tests the chain and the sampler on seed pairs the auditor chose (their server seeds are revealed here); it cannot show that the operator's own server seeds were random, secret until rotated, or committed before play. Rounds whose server seed is unrevealed cannot be recomputed at all.".into()));
+        items.extend((default_scheme || !self.stake_sweeps.is_empty()).then_some("<b>Seeds.</b> A sweep tests the chain and the sampler on seed pairs the auditor chose (their server seeds are revealed here); it cannot show that the operator's own server seeds were random, secret until rotated, or committed before play. Rounds whose server seed is unrevealed cannot be recomputed at all.".into()));
         let unreplayed: u64 = self.conclusions.audits.iter().map(|a| a.audit.rounds - a.audit.verified).sum();
         if unreplayed > 0 {
             items.push(format!("<b>Unrevealed seeds in the bet histories.</b> {} rows had no revealed seed pair and nonce and were not replayed against the chain; only their outcomes entered the statistics.", count(unreplayed)));
@@ -982,6 +987,9 @@ impl CertificateDoc<'_> {
         }
         for (i, part) in self.conclusions.stake_sweeps.iter().enumerate() {
             not_plain(&format!("stake sweep {}", i + 1), part.battery, &mut weak, &mut insufficient);
+        }
+        for (i, part) in self.conclusions.stake_audits.iter().enumerate() {
+            not_plain(&format!("stake bet history {}", i + 1), part.battery, &mut weak, &mut insufficient);
         }
         for (i, part) in self.conclusions.chains.iter().enumerate() {
             not_plain(&format!("crash chain {}", i + 1), part.battery, &mut weak, &mut insufficient);
@@ -1025,7 +1033,7 @@ impl CertificateDoc<'_> {
         {
             items.push("<b>Nonces above 2⁵³ − 1</b> were swept; the operator's verifier cannot represent them, so there is no reference behaviour there.".into());
         }
-        super::certificate_stake::limitations(&mut items, &self.stake_sweeps);
+        super::certificate_stake::limitations(&mut items, &self.stake_sweeps, &self.conclusions.stake_audits);
         super::certificate_chain::limitations(
             &mut items,
             &self.chains,
@@ -1060,8 +1068,8 @@ impl CertificateDoc<'_> {
                 "<p>{}, recomputed step by step; each step can be redone with OpenSSL.</p>",
                 match (self.stake_games(), self.crash_games()) {
                     (false, _) => "The highest game of each crash chain and the first game of each crash bet history given with its hash",
-                    (true, false) => "The first round of each sweep of the HMAC-SHA256 family",
-                    (true, true) => "The first round of each sweep of the HMAC-SHA256 family, the highest game of each crash chain and the first game of each crash bet history given with its hash",
+                    (true, false) => "The first round of each sweep of the HMAC-SHA256 family and the first row of each of its bet histories replayed from its seeds",
+                    (true, true) => "The first round of each sweep of the HMAC-SHA256 family, the first row of each of its bet histories replayed from its seeds, the highest game of each crash chain and the first game of each crash bet history given with its hash",
                 }
             );
         } else {
@@ -1074,6 +1082,12 @@ impl CertificateDoc<'_> {
         for (i, shown) in self.stake_sweeps.iter().enumerate() {
             number += 1;
             super::certificate_stake::worked_round(html, &format!("5.{number}"), i + 1, shown);
+        }
+        for (i, part) in self.conclusions.stake_audits.iter().enumerate() {
+            if part.audit.first_replayed.is_some() {
+                number += 1;
+                super::certificate_stake::worked_audit_row(html, &format!("5.{number}"), i + 1, part);
+            }
         }
         for (i, chain) in self.chains.iter().enumerate() {
             number += 1;
@@ -1130,6 +1144,15 @@ impl CertificateDoc<'_> {
             let _ = write!(
                 html,
                 "<p>Crash bet history {} (<code>{}</code>): <code>fairaudit {}</code></p>",
+                i + 1,
+                escape(&audit.dir),
+                escape(&shell_line(&audit.command_line))
+            );
+        }
+        for (i, audit) in m.stake_audits.iter().enumerate() {
+            let _ = write!(
+                html,
+                "<p>Stake bet history {} (<code>{}</code>): <code>fairaudit {}</code></p>",
                 i + 1,
                 escape(&audit.dir),
                 escape(&shell_line(&audit.command_line))
@@ -1202,6 +1225,26 @@ pub(super) fn battery_sentence<G>(battery: &Battery<G>, kind: &str, index: usize
         counts.insufficient,
         verdict_span(&battery_key(kind, index), battery.overall().as_str())
     )
+}
+
+/// The first findings of an audited bet history (of `total`), when it has any: the rest
+/// are in its pinned findings.csv.
+pub(super) fn findings_table(html: &mut String, shown: &AuditShown, total: u64) {
+    if shown.findings.is_empty() {
+        return;
+    }
+    let _ = write!(
+        html,
+        "<p>Rows that did not check out: the first {} of {} (all of them are in <code>{}/findings.csv</code>, pinned in §6).</p>\
+         <table><thead><tr><th>line</th><th>player</th><th>check</th><th>expected</th><th>found</th></tr></thead>",
+        shown.findings.len(),
+        count(total),
+        escape(shown.copy)
+    );
+    for f in shown.findings {
+        html.push_str(&finding_row(f));
+    }
+    html.push_str("</table>");
 }
 
 /// One list item per test `results` name (the first of each name), with its note.

@@ -6,8 +6,9 @@
 //! step by step, and what they cannot show. Formats only, like the rest of the
 //! certificate.
 
-use super::audit_html::finding_row;
-use super::certificate::{battery_sentence, count, test_notes, test_rows, verdict_span, AuditShown};
+use super::certificate::{
+    battery_sentence, count, findings_table, test_notes, test_rows, verdict_span, AuditShown,
+};
 use super::svg::escape;
 use crate::certify::{
     battery_key, crash_rows_key, crash_rows_text, link_key, link_text, ChainPart, CrashAuditPart,
@@ -267,21 +268,7 @@ fn audit_results(html: &mut String, n: usize, shown: &CrashAuditShown, part: &Cr
         verdict_span(&crash_rows_key(n), crash_rows_text(a)),
         if findings.is_empty() { "no findings".to_owned() } else { escape(&findings.join(", ")) },
     );
-    if !shown.shown.findings.is_empty() {
-        let total: u64 = a.findings.values().sum();
-        let _ = write!(
-            html,
-            "<p>Rows that did not check out: the first {} of {} (all of them are in <code>{}/findings.csv</code>, pinned in §6).</p>\
-             <table><thead><tr><th>line</th><th>player</th><th>check</th><th>expected</th><th>found</th></tr></thead>",
-            shown.shown.findings.len(),
-            count(total),
-            escape(shown.shown.copy)
-        );
-        for f in shown.shown.findings {
-            html.push_str(&finding_row(f));
-        }
-        html.push_str("</table>");
-    }
+    findings_table(html, &shown.shown, a.findings.values().sum());
     let _ = write!(
         html,
         "<p>Its battery, one count per game: {}.</p>",

@@ -1,19 +1,24 @@
-//! The sweeps of the HMAC-SHA256 family in `certificate.html` (`certify --sweep DIR` of a
-//! `sweep --scheme stake`): each one's scope (the game and its parameters, the seed pairs
-//! with their commitments, the nonces), the method (the keyed byte stream, the floats,
-//! the game's use of them, the exact laws counted over the 2³² floats), the results (the
-//! battery, and the exact RTP per bet beside the advertised one where the game's payouts
-//! are published), each sweep's first round worked through, and what they cannot show.
-//! Formats only, like the rest of the certificate.
+//! The HMAC-SHA256 family in `certificate.html`: sweeps (`certify --sweep DIR` of a
+//! `sweep --scheme stake`) and bet histories (`certify --audit DIR` of an
+//! `audit --scheme stake`). Each one's scope (a sweep's game, seed pairs with their
+//! commitments and nonces; a history's rows and games), the method (the keyed byte
+//! stream, the floats, the games' use of them, the exact laws counted over the 2³²
+//! floats, the row checks), the results (the row checks and first findings, the battery,
+//! and a sweep's exact RTP per bet beside the advertised one where the game's payouts are
+//! published), a sweep's first round and a history's first replayed row worked through,
+//! and what they cannot show. Formats only, like the rest of the certificate.
 
-use super::certificate::{battery_sentence, count, test_notes, test_rows, verdict_span, SEED_PAIRS_LISTED};
+use super::certificate::{
+    battery_sentence, count, findings_table, test_notes, test_rows, verdict_span, AuditShown,
+    SEED_PAIRS_LISTED,
+};
 use super::svg::escape;
-use crate::certify::{battery_key, StakeSweepPart};
+use crate::certify::{battery_key, findings_text, stake_rows_key, StakeAuditPart, StakeSweepPart};
 use crate::report::stake::StakePlan;
 use crate::rtp::decimal::{format_fixed, format_trimmed, Percent};
 use crate::rtp::stake::exact_rtp;
 use crate::scheme::stake::exact::largest_deviation;
-use crate::scheme::stake::{LimboFormula, SeedPair, StakeGame};
+use crate::scheme::stake::{commitment, LimboFormula, SeedPair, StakeGame};
 use num_rational::BigRational;
 use std::fmt::Write;
 
@@ -44,6 +49,52 @@ pub fn cover_rows(
         count(shown.rounds),
         shown.plan.seed_pairs.len(),
         verdict_span(&battery_key("stake sweep", n), part.battery.overall().as_str()),
+    );
+}
+
+/// The cover's rows of bet history `n` of the family (from 1); `section` is where its
+/// results are.
+pub fn audit_cover_rows(
+    html: &mut String,
+    n: usize,
+    shown: &AuditShown,
+    part: &StakeAuditPart,
+    section: &str,
+) {
+    let _ = write!(
+        html,
+        "<tr><td>Stake bet history {n} ({}, {} rows): row checks</td><td>{}</td><td>§{section}</td></tr>\
+         <tr><td>Stake bet history {n}: outcome tests against the exact laws</td><td>{}</td><td>§{section}</td></tr>",
+        escape(shown.outcomes),
+        count(part.audit.rows),
+        verdict_span(&stake_rows_key(n), findings_text(&part.audit.findings)),
+        verdict_span(&battery_key("stake audit", n), part.battery.overall().as_str()),
+    );
+}
+
+/// The games of a history of the family with their rounds counted, as text.
+fn games_played(part: &StakeAuditPart) -> String {
+    let games: Vec<String> = part
+        .audit
+        .tallies
+        .iter()
+        .map(|(game, tally)| format!("{game} ({} rounds)", count(tally.rounds)))
+        .collect();
+    games.join(", ")
+}
+
+/// The scope of bet history `n` of the family, as subsection `number`.
+pub fn audit_scope(html: &mut String, number: &str, n: usize, shown: &AuditShown, part: &StakeAuditPart) {
+    let a = part.audit;
+    let _ = write!(
+        html,
+        "<h3>{number} Stake bet history {n} (<code>{}</code>, audit folder <code>{}</code>)</h3><p>The HMAC-SHA256 family: {} rows; games {}; {} rows replayed from their revealed seeds, {} not (their seeds unrevealed).</p>",
+        escape(shown.outcomes),
+        escape(shown.dir),
+        count(a.rows),
+        escape(&games_played(part)),
+        count(a.replayed),
+        count(a.rows - a.replayed),
     );
 }
 
@@ -103,7 +154,21 @@ fn game_rule(game: &StakeGame) -> String {
 }
 
 /// The method of the family's sweeps, as subsection `number`.
-pub fn method(html: &mut String, number: &str, shown: &[StakeSweepShown], parts: &[StakeSweepPart]) {
+pub fn method(
+    html: &mut String,
+    number: &str,
+    shown: &[StakeSweepShown],
+    parts: &[StakeSweepPart],
+    audits: &[StakeAuditPart],
+) {
+    let mut games: Vec<StakeGame> = shown.iter().map(|s| s.game).collect();
+    games.extend(audits.iter().flat_map(|a| a.audit.tallies.iter().map(|(game, _)| *game)));
+    let mut rules: Vec<String> = Vec::new();
+    for rule in games.iter().map(game_rule) {
+        if !rules.contains(&rule) {
+            rules.push(rule);
+        }
+    }
     let _ = write!(
         html,
         "<h3>{number} The HMAC-SHA256 family (Stake and its copies), recomputed bit for bit</h3><ol>\
@@ -113,16 +178,17 @@ pub fn method(html: &mut String, number: &str, shown: &[StakeSweepShown], parts:
          <li><b>The game{}</b>: {}.</li>\
          <li><b>Exact laws, not the advertised ones</b>: f takes 2³² equally likely values, so ⌊f · n⌋ is not exactly uniform; each outcome's probability is its count of preimages among the 2³² floats, and every test is against these exact laws (docs/schemes.md).</li>\
          <li><b>Tests</b>, Holm-adjusted at α = the certificate's level:<ul>",
-        if shown.len() > 1 { "s" } else { "" },
-        {
-            let mut rules: Vec<String> = shown.iter().map(|s| game_rule(&s.game)).collect();
-            rules.dedup();
-            rules.join("; ")
-        }
+        if rules.len() > 1 { "s" } else { "" },
+        rules.join("; ")
     );
+    if !audits.is_empty() {
+        html.push_str("<li><b>Bet histories</b>: each row's result replayed from its revealed seeds, its commitment against SHA-256 of the revealed server seed, no nonce played twice with one seed pair, and its payout against stake × the published multiplier where the game's payout rule is sourced (roulette, limbo, plinko; docs/audit.md); the recorded results, revealed or not, are tested per game (group <code>log</code>).</li>");
+    }
     // The tests across seed pairs carry their run's figures in their notes: they are
     // described once, not per test.
-    let results = || parts.iter().flat_map(|p| &p.battery.results);
+    let results = || {
+        parts.iter().flat_map(|p| &p.battery.results).chain(audits.iter().flat_map(|a| &a.battery.results))
+    };
     test_notes(html, results().filter(|r| r.seed_pair != "across"));
     if results().any(|r| r.seed_pair == "across") {
         html.push_str("<li><code>TEST:dispersion_across_pairs</code>: each test's per-pair statistics summed, against the sum's exact null mean and variance (a scaled chi-square): whether the seed pairs differ more than fair ones do.</li>");
@@ -131,8 +197,23 @@ pub fn method(html: &mut String, number: &str, shown: &[StakeSweepShown], parts:
 }
 
 /// The results of the family's sweeps, as subsection `number`.
-pub fn results(html: &mut String, number: &str, shown: &[StakeSweepShown], parts: &[StakeSweepPart]) {
-    let _ = write!(html, "<h3>{number} Sweeps of the HMAC-SHA256 family</h3>");
+pub fn results(
+    html: &mut String,
+    number: &str,
+    shown: &[StakeSweepShown],
+    parts: &[StakeSweepPart],
+    audits: &[AuditShown],
+    audit_parts: &[StakeAuditPart],
+) {
+    let _ = write!(
+        html,
+        "<h3>{number} {} of the HMAC-SHA256 family</h3>",
+        match (shown.is_empty(), audits.is_empty()) {
+            (false, true) => "Sweeps",
+            (true, false) => "Bet histories",
+            _ => "Sweeps and bet histories",
+        }
+    );
     for (i, (s, part)) in shown.iter().zip(parts).enumerate() {
         let n = i + 1;
         let _ = write!(
@@ -144,6 +225,40 @@ pub fn results(html: &mut String, number: &str, shown: &[StakeSweepShown], parts
         test_rows(html, "stake sweep", n, part.battery.results.iter());
         rtp_table(html, &s.game);
     }
+    for (i, (shown, part)) in audits.iter().zip(audit_parts).enumerate() {
+        audit_results(html, i + 1, shown, part);
+    }
+}
+
+/// The results of bet history `n` of the family: what its row checks found, its first
+/// findings, its battery.
+fn audit_results(html: &mut String, n: usize, shown: &AuditShown, part: &StakeAuditPart) {
+    let a = part.audit;
+    let findings: Vec<String> = a.findings.iter().map(|(check, k)| format!("{check}: {k}")).collect();
+    let unchecked: Vec<String> =
+        a.payouts_unchecked.iter().map(|(game, rows)| format!("{game} ({} rows)", count(*rows))).collect();
+    let _ = write!(
+        html,
+        "<p>Stake bet history {n} (<code>{}</code>): {} rows read, {} replayed from their revealed seeds, {} payouts checked against the published tables{}; row checks: {} ({}).</p>",
+        escape(shown.outcomes),
+        count(a.rows),
+        count(a.replayed),
+        count(a.payouts_checked),
+        if unchecked.is_empty() {
+            String::new()
+        } else {
+            format!(", payouts not checked (no sourced payout rule): {}", escape(&unchecked.join(", ")))
+        },
+        verdict_span(&stake_rows_key(n), findings_text(&a.findings)),
+        if findings.is_empty() { "no findings".to_owned() } else { escape(&findings.join(", ")) },
+    );
+    findings_table(html, shown, a.findings.values().sum());
+    let _ = write!(
+        html,
+        "<p>Its battery on the recorded results, per game: {}.</p>",
+        battery_sentence(part.battery, "stake audit", n)
+    );
+    test_rows(html, "stake audit", n, part.battery.results.iter());
 }
 
 /// The exact RTP of each bet of `game` beside the advertised one, or why there is none.
@@ -183,24 +298,50 @@ fn rtp_table(html: &mut String, game: &StakeGame) {
 }
 
 /// The first round of sweep `n` (its first seed pair, its first nonce) worked through,
-/// as subsection `number`, each step something a reader can redo with OpenSSL.
+/// as subsection `number`.
 pub fn worked_round(html: &mut String, number: &str, n: usize, shown: &StakeSweepShown) {
     let plan = shown.plan;
-    let Some([server, client, commitment]) = plan.seed_pairs.first() else { return };
+    let Some([server, client, _]) = plan.seed_pairs.first() else { return };
     let nonce = plan.nonces[0];
+    let title = format!("{number} Stake sweep {n}: {} at nonce {nonce} of seed pair 0", shown.game);
+    worked(html, &title, &shown.game, server, client, nonce, None);
+}
+
+/// The first row of bet history `n` replayed from its seeds worked through, as subsection
+/// `number`; nothing when no row was replayed.
+pub fn worked_audit_row(html: &mut String, number: &str, n: usize, part: &StakeAuditPart) {
+    if let Some(row) = &part.audit.first_replayed {
+        let title = format!(
+            "{number} Stake bet history {n}: line {} ({} at nonce {}), the first row replayed",
+            row.line, row.game, row.nonce
+        );
+        worked(html, &title, &row.game, &row.server_seed, &row.client_seed, row.nonce, Some(&row.result));
+    }
+}
+
+/// A round worked through step by step, each step something a reader can redo with
+/// OpenSSL; `recorded` is what a history recorded for it.
+fn worked(
+    html: &mut String,
+    title: &str,
+    game: &StakeGame,
+    server: &str,
+    client: &str,
+    nonce: u64,
+    recorded: Option<&str>,
+) {
     let pair = SeedPair::new(server, client);
     let mut floats = pair.floats(nonce);
-    let outcome = shown.game.play(&mut floats);
+    let outcome = game.play(&mut floats);
     let used = floats.used();
     let _ = write!(
         html,
-        "<div class=\"keep\"><h3>{number} Stake sweep {n}: {} at nonce {nonce} of seed pair 0</h3><ol>\
+        "<div class=\"keep\"><h3>{}</h3><ol>\
          <li>Commitment: SHA-256 of the server seed = <code>{}</code> (<code>printf '%s' SERVER | openssl dgst -sha256</code>).</li>",
-        escape(&shown.game.to_string()),
-        escape(commitment),
+        escape(title),
+        commitment(server),
     );
-    let blocks = used.div_ceil(8);
-    for round in 0..blocks {
+    for round in 0..used.div_ceil(8) {
         let block = pair.block(nonce, round);
         let _ = write!(
             html,
@@ -220,21 +361,30 @@ pub fn worked_round(html: &mut String, number: &str, n: usize, shown: &StakeSwee
             float.value()
         );
     }
-    let _ = write!(
-        html,
-        "</table></li><li>{}: <b>{}</b>.</li></ol></div>",
-        game_rule(&shown.game),
-        escape(&shown.game.result_text(&outcome))
-    );
+    let result = game.result_text(&outcome);
+    let _ = write!(html, "</table></li><li>{}: <b>{}</b>.", game_rule(game), escape(&result));
+    if let Some(recorded) = recorded {
+        let _ = write!(
+            html,
+            " The row records <code>{}</code>: {}.",
+            escape(recorded),
+            if game.read_result(recorded).is_ok_and(|r| r == outcome) {
+                "the same"
+            } else {
+                "<b class=\"rej\">different</b>"
+            }
+        );
+    }
+    html.push_str("</li></ol></div>");
 }
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// What the limitations register says of the family's sweeps.
-pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown]) {
-    if shown.is_empty() {
+/// What the limitations register says of the family's sweeps and bet histories.
+pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown], audits: &[StakeAuditPart]) {
+    if shown.is_empty() && audits.is_empty() {
         return;
     }
     let deviations: Vec<String> = shown
@@ -247,14 +397,36 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown]) {
         .map(|(name, cells)| format!("{name}: {:.2e}", largest_deviation(cells)))
         .collect();
     items.push(format!(
-        "<b>The HMAC-SHA256 family's outcomes are not exactly uniform.</b> A float of 32 bits takes 2³² values, so ⌊f · n⌋ favours some outcomes by one preimage in about 2³²/n; the tests are against the exact law, so this is not a finding{}. The RTP figures of §3 are the exact ones; where they differ from the advertised RTP the deviation is stated.",
+        "<b>The HMAC-SHA256 family's outcomes are not exactly uniform.</b> A float of 32 bits takes 2³² values, so ⌊f · n⌋ favours some outcomes by one preimage in about 2³²/n; the tests are against the exact law, so this is not a finding{}.{}",
         if deviations.is_empty() {
             String::new()
         } else {
             format!(" (largest relative deviation of an outcome's probability from uniform, {})", deviations.join("; "))
+        },
+        if shown.is_empty() {
+            ""
+        } else {
+            " The RTP figures of §3 are the exact ones; where they differ from the advertised RTP the deviation is stated."
         }
     ));
-    items.push("<b>A sweep of the HMAC-SHA256 family shows outcomes, not payouts.</b> Whether players were served these rounds and paid by the game's tables is the subject of a bet history (<code>fairaudit audit --scheme stake</code>), which this certificate does not cover for these games.".into());
+    if audits.is_empty() {
+        items.push("<b>A sweep of the HMAC-SHA256 family shows outcomes, not payouts.</b> Whether players were served these rounds and paid by the game's tables is the subject of a bet history (<code>fairaudit audit --scheme stake</code>), which this certificate does not cover for these games.".into());
+    } else {
+        let unrevealed: u64 = audits.iter().map(|a| a.audit.rows - a.audit.replayed).sum();
+        let mut unchecked: Vec<&str> =
+            audits.iter().flat_map(|a| a.audit.payouts_unchecked.keys().copied()).collect();
+        unchecked.sort_unstable();
+        unchecked.dedup();
+        items.push(format!(
+            "<b>A bet history of the HMAC-SHA256 family shows the bets it lists.</b> Bets the operator left out of it are not seen; {} rows had no revealed server seed and were not replayed (only the battery tested them){}.",
+            count(unrevealed),
+            if unchecked.is_empty() {
+                String::new()
+            } else {
+                format!("; the payouts of {} were not checked: their payout rules are not yet taken from a primary source", escape(&unchecked.join(", ")))
+            }
+        ));
+    }
     let unpublished: Vec<String> =
         shown.iter().filter(|s| exact_rtp(&s.game).is_err()).map(|s| s.game.name().to_owned()).collect();
     if !unpublished.is_empty() {
@@ -263,5 +435,7 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown]) {
             escape(&unpublished.join(", "))
         ));
     }
-    items.push("<b>Sweeps of the HMAC-SHA256 family are swept again in full</b> by <code>certify --check</code> (every seed pair, every nonce), whatever <code>--resweep-limit</code> says; <code>certify</code> refuses one of more rounds than its <code>--resweep-limit</code>.".into());
+    if !shown.is_empty() {
+        items.push("<b>Sweeps of the HMAC-SHA256 family are swept again in full</b> by <code>certify --check</code> (every seed pair, every nonce), whatever <code>--resweep-limit</code> says; <code>certify</code> refuses one of more rounds than its <code>--resweep-limit</code>.".into());
+    }
 }
