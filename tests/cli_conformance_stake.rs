@@ -57,7 +57,7 @@ fn verify(file: &Path) -> assert_cmd::assert::Assert {
 }
 
 /// The SHA3-256 of the whole stake challenge's bytes: a change to it is deliberate.
-const CHALLENGE_SHA3: &str = "4abdd1ae92828d622e419c1db4103642b5e12df8759e88e4cdf95c8b3d6a6417";
+const CHALLENGE_SHA3: &str = "a5b99dfc3c0835251377d966d8aecb3b6ca8469c31de84efcafd378a17fa421b";
 
 #[test]
 fn the_challenge_is_the_same_bytes_every_time() {
