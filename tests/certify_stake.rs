@@ -168,13 +168,44 @@ fn a_rewritten_count_verdict_or_command_is_named_by_sweeping_again() {
 }
 
 #[test]
+fn a_forged_command_or_a_small_limit_cannot_make_the_check_sweep_for_hours() {
+    let (_dir, cert, _) = certified();
+    // The checker's own --resweep-limit bounds the sweeps of the family, all together.
+    let out = fairaudit()
+        .args(["certify", "--check"])
+        .arg(&cert)
+        .args(["--resweep-limit", "79999"])
+        .assert()
+        .code(2);
+    let text = stdout(&out);
+    assert!(text.contains("CANNOT CHECK cannot recompute the verdicts: inputs/stake-sweep-2: its 40000 rounds are more than the 39999 left of --resweep-limit"), "{text}");
+    // A recorded command of four billion seed pairs is refused before a pair is derived.
+    let run_rel = "inputs/stake-sweep-1/run.json";
+    let run = std::fs::read_to_string(cert.join(run_rel)).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&run).unwrap();
+    let command = value["command_line"].as_array_mut().unwrap();
+    let at = command.iter().position(|a| a == "--server-seed").unwrap();
+    command.splice(at..at + 4, ["--seed-pairs".into(), "4294967295".into()]);
+    let command = value["command_line"].clone();
+    std::fs::write(cert.join(run_rel), serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+    rehash(&cert, run_rel);
+    edit_manifest(&cert, |m| m["stake_sweeps"][0]["command_line"] = command);
+    let out = check(&cert).code(2);
+    let text = stdout(&out);
+    assert!(
+        text.contains("its 171798691800000 rounds are more than the 100000000 left of --resweep-limit"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_sweep_beyond_the_resweep_limit_or_whose_files_changed_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (dice, cert) = (dir.path().join("dice"), dir.path().join("cert"));
     sweep_stake(&dice, "dice", "0..5000");
     certify(&[&dice], &cert, &["--resweep-limit", "4999"])
         .code(2)
-        .stderr(predicate::str::contains("5000 rounds are more than the --resweep-limit of 4999"));
+        .stderr(predicate::str::contains("its 5000 rounds are more than the 4999 left of --resweep-limit"));
     assert!(!cert.exists(), "a refused certificate writes nothing");
     let tests = dice.join("tests.csv");
     let text = std::fs::read_to_string(&tests).unwrap();
@@ -273,6 +304,23 @@ fn a_stake_bet_history_is_certified_with_its_finding_and_a_rewritten_history_is_
     ] {
         assert!(html.contains(figure), "{figure}");
     }
+    check(&cert).code(0);
+    // A finding deleted from the audit's findings.csv, rehashed: auditing the copy again
+    // gives it back.
+    let findings_rel = "inputs/stake-audit-1/findings.csv";
+    let findings = std::fs::read_to_string(cert.join(findings_rel)).unwrap();
+    let header = findings.lines().next().unwrap().to_owned() + "\n";
+    std::fs::write(cert.join(findings_rel), &header).unwrap();
+    rehash(&cert, findings_rel);
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains(&format!(
+            "MISMATCH {findings_rel}: differs from what the history its run.json names gives"
+        )),
+        "{out}"
+    );
+    std::fs::write(cert.join(findings_rel), &findings).unwrap();
+    rehash(&cert, findings_rel);
     check(&cert).code(0);
     // The history's copy rewritten to pay 20, rehashed: the check audits the copy again.
     let rel = "inputs/stake-audit-1/history/stake-history.csv";

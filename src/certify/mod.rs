@@ -296,19 +296,43 @@ impl Manifest {
         {
             return Err("it certifies nothing: no sweep, bet history or crash chain".into());
         }
-        let mut dirs: Vec<&str> = self
-            .sweeps
-            .iter()
-            .map(|s| s.dir.as_str())
-            .chain(self.audits.iter().map(|a| a.dir.as_str()))
-            .chain(self.chains.iter().map(|c| c.dir.as_str()))
-            .chain(self.crash_audits.iter().map(|a| a.dir.as_str()))
-            .chain(self.stake_sweeps.iter().map(|s| s.dir.as_str()))
-            .chain(self.stake_audits.iter().map(|a| a.dir.as_str()))
-            .collect();
-        dirs.sort_unstable();
-        if let Some(twice) = dirs.windows(2).find(|pair| pair[0] == pair[1]) {
-            return Err(format!("{}: recorded as the folder of two inputs", twice[0]));
+        // Each input's folder is the one `certify` names it, so no two records can name
+        // one folder (not even spelt apart, `inputs/./sweep-1`).
+        let kinds: [(&str, Vec<&str>); 6] = [
+            ("sweep", self.sweeps.iter().map(|s| s.dir.as_str()).collect()),
+            ("audit", self.audits.iter().map(|a| a.dir.as_str()).collect()),
+            ("chain", self.chains.iter().map(|c| c.dir.as_str()).collect()),
+            ("crash-audit", self.crash_audits.iter().map(|a| a.dir.as_str()).collect()),
+            ("stake-sweep", self.stake_sweeps.iter().map(|s| s.dir.as_str()).collect()),
+            ("stake-audit", self.stake_audits.iter().map(|a| a.dir.as_str()).collect()),
+        ];
+        for (kind, dirs) in kinds {
+            for (i, dir) in dirs.into_iter().enumerate() {
+                let expected = format!("{INPUTS_DIR}/{kind}-{}", i + 1);
+                if dir != expected {
+                    return Err(format!(
+                        "{dir}: recorded as the folder of an input, where certify writes {expected}"
+                    ));
+                }
+            }
+        }
+        // Every file a record names is pinned, and a history copied is its own record's.
+        let pinned = |path: &str| self.inputs.iter().any(|f| f.path == path);
+        for h in self.histories() {
+            let own = Path::new(&h.outcomes).is_absolute()
+                || h.outcomes.starts_with(&format!("{}/history/", h.dir));
+            if !own || !pinned(&h.outcomes) {
+                return Err(format!(
+                    "{}: the history of {} is not a file the manifest pins in its folder",
+                    h.outcomes, h.dir
+                ));
+            }
+        }
+        let named = self.histories().flat_map(|a| a.paytable.iter().chain(a.columns.iter()));
+        for path in named.chain(self.paytable.iter()).chain(self.claims.iter()) {
+            if !pinned(path) {
+                return Err(format!("{path}: a recorded input the manifest does not pin"));
+            }
         }
         Ok(())
     }
@@ -796,7 +820,7 @@ mod tests {
             stake_sweeps: vec![],
             stake_audits: vec![],
             inputs: vec![file.clone()],
-            outputs: vec![file],
+            outputs: vec![file.clone()],
             pdf_pages: Some(3),
             verdicts: vec![],
         };
@@ -822,7 +846,45 @@ mod tests {
             command_line: vec![],
             games: 1,
         });
-        assert!(Manifest::from_bytes(&twice.to_bytes()).unwrap_err().contains("the folder of two inputs"));
+        assert!(Manifest::from_bytes(&twice.to_bytes())
+            .unwrap_err()
+            .contains("where certify writes inputs/chain-1"));
+        let mut spelt_apart = manifest.clone();
+        spelt_apart.sweeps.push(SweepRecord {
+            dir: "inputs/./sweep-1".into(),
+            source: "x".into(),
+            command_line: vec![],
+            rounds: 1,
+        });
+        assert!(Manifest::from_bytes(&spelt_apart.to_bytes())
+            .unwrap_err()
+            .contains("where certify writes inputs/sweep-2"));
+        let history = |outcomes: &str| AuditRecord {
+            dir: "inputs/stake-audit-1".into(),
+            source: "a".into(),
+            command_line: vec![],
+            outcomes_source: "h.csv".into(),
+            outcomes: outcomes.into(),
+            paytable: None,
+            columns: None,
+            rows: 1,
+        };
+        let mut pinned = manifest.clone();
+        pinned.stake_audits.push(history("inputs/stake-audit-1/history/h.csv"));
+        pinned.inputs.push(FileHash { path: "inputs/stake-audit-1/history/h.csv".into(), ..file.clone() });
+        assert_eq!(Manifest::from_bytes(&pinned.to_bytes()).unwrap(), pinned);
+        for (outcomes, listed) in [
+            ("inputs/stake-audit-1/history/h.csv", false),
+            ("../../tmp/fifo", true),
+            ("inputs/sweep-1/history/h.csv", true),
+        ] {
+            let mut forged = manifest.clone();
+            forged.stake_audits.push(history(outcomes));
+            if listed {
+                forged.inputs.push(FileHash { path: outcomes.into(), ..file.clone() });
+            }
+            assert!(Manifest::from_bytes(&forged.to_bytes()).is_err(), "{outcomes}");
+        }
         let mut empty = manifest.clone();
         empty.sweeps.clear();
         assert!(Manifest::from_bytes(&empty.to_bytes()).unwrap_err().contains("certifies nothing"));

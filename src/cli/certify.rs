@@ -175,6 +175,8 @@ struct LoadedCrashAudit {
     battery: Battery<CrashGame>,
     /// The first findings, as the certificate lists them.
     findings: Vec<fairaudit::audit::Finding>,
+    /// The audit's files in the dossier that auditing the history again does not give.
+    differing: Vec<Mismatch>,
 }
 
 /// A bet history of the HMAC-SHA256 family audited again from the dossier.
@@ -184,6 +186,8 @@ struct LoadedStakeAudit {
     battery: Battery<StakeGame>,
     /// The first findings, as the certificate lists them.
     findings: Vec<fairaudit::audit::Finding>,
+    /// The audit's files in the dossier that auditing the history again does not give.
+    differing: Vec<Mismatch>,
 }
 
 /// A crash chain played again from the command its sweep recorded.
@@ -420,18 +424,20 @@ fn load_crash_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
         bail!("{}: its run.json records no audit of a crash game", record.dir);
     };
     let (layout, history) = history_reader(root, &args, record, &fairaudit::audit::crash::FIELDS)?;
-    let mut first = FirstFindings { limit: FINDINGS_LISTED, kept: Vec::new() };
+    let mut findings = AuditFindings::new()?;
     let audit = fairaudit::audit::crash::audit_crash_history(
         history,
         &layout,
         variant,
         scheme.name(),
         args.payout_tolerance,
-        |finding| fairaudit::audit::AuditObserver::finding(&mut first, finding),
+        |finding| findings.take(finding),
     )
     .with_context(|| record.outcomes.clone())?;
+    let own_battery = fairaudit::stats::crash::battery(variant, &audit.tally, args.alpha);
+    let differing = findings.compare(root, record, &own_battery, &audit.findings)?;
     let battery = fairaudit::stats::crash::battery(variant, &audit.tally, alpha);
-    Ok(LoadedCrashAudit { command_line, variant, audit, battery, findings: first.kept })
+    Ok(LoadedCrashAudit { command_line, variant, audit, battery, findings: findings.first.kept, differing })
 }
 
 /// A bet history of the HMAC-SHA256 family a record names, audited again from the
@@ -442,14 +448,105 @@ fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
         bail!("{}: its run.json records no audit of scheme stake", record.dir);
     }
     let (layout, history) = history_reader(root, &args, record, &fairaudit::audit::stake::FIELDS)?;
-    let mut first = FirstFindings { limit: FINDINGS_LISTED, kept: Vec::new() };
+    let mut findings = AuditFindings::new()?;
     let audit =
         fairaudit::audit::stake::audit_stake_history(history, &layout, args.payout_tolerance, |finding| {
-            fairaudit::audit::AuditObserver::finding(&mut first, finding)
+            findings.take(finding)
         })
         .with_context(|| record.outcomes.clone())?;
+    if audit.rows == 0 {
+        bail!("{}: the history holds no rows: there is nothing to certify", record.outcomes);
+    }
+    let own_battery = fairaudit::stats::stake::log_battery(&audit.tallies, args.alpha);
+    let differing = findings.compare(root, record, &own_battery, &audit.findings)?;
     let battery = fairaudit::stats::stake::log_battery(&audit.tallies, alpha);
-    Ok(LoadedStakeAudit { command_line, audit, battery, findings: first.kept })
+    Ok(LoadedStakeAudit { command_line, audit, battery, findings: findings.first.kept, differing })
+}
+
+/// The files of an audit of a scheme other than the default (its `conclude_scheme_audit`),
+/// beside the copies of its history and `--columns` file.
+const SCHEME_AUDIT_FILES: [&str; 6] =
+    ["findings.csv", "tests.csv", "summary.json", "run.json", "history", "columns"];
+
+/// The findings of a history audited again: the first ones, as the certificate lists
+/// them, and findings.csv as the audit writes it, hashed as the findings come rather than
+/// held (a history can have millions).
+struct AuditFindings {
+    first: FirstFindings,
+    csv: csv::Writer<HashingWriter>,
+    error: Option<csv::Error>,
+}
+
+/// A writer that keeps only the SHA-256 of what it is given.
+#[derive(Default)]
+struct HashingWriter(sha2::Sha256);
+
+impl std::io::Write for HashingWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        sha2::Digest::update(&mut self.0, bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl AuditFindings {
+    fn new() -> Result<Self> {
+        let mut csv = fairaudit::report::csv_writer(HashingWriter::default());
+        csv.write_record(super::audit::FINDINGS_HEADER)?;
+        Ok(Self { first: FirstFindings { limit: FINDINGS_LISTED, kept: Vec::new() }, csv, error: None })
+    }
+
+    fn take(&mut self, finding: &fairaudit::audit::Finding) {
+        fairaudit::audit::AuditObserver::finding(&mut self.first, finding);
+        if let Err(error) = self.csv.write_record(super::audit::findings_row(finding)) {
+            self.error.get_or_insert(error);
+        }
+    }
+
+    /// Each file of the audit's dossier copy that auditing its history again does not
+    /// give: findings.csv, tests.csv and summary.json at the audit's own level
+    /// (`battery`), and each file no such audit writes.
+    fn compare<G: serde::Serialize + Copy + Ord + std::fmt::Display>(
+        &mut self,
+        root: &Path,
+        record: &AuditRecord,
+        battery: &Battery<G>,
+        counts: &std::collections::BTreeMap<&'static str, u64>,
+    ) -> Result<Vec<Mismatch>> {
+        if let Some(error) = self.error.take() {
+            return Err(error).context("cannot hash findings.csv");
+        }
+        let given = [
+            ("tests.csv", tests_table(battery).to_csv()),
+            (
+                "summary.json",
+                fairaudit::report::results::summary_json_with(battery, &[], None, None, Some(counts)),
+            ),
+        ];
+        let expected = Expected { files: &SCHEME_AUDIT_FILES, writer: "an audit", origin: "history" };
+        let dir = at(root, &record.dir);
+        let mut differing = compare_folder(&dir, &record.dir, &expected, &given, &[])?;
+        self.csv.flush()?;
+        let csv = std::mem::replace(&mut self.csv, fairaudit::report::csv_writer(HashingWriter::default()));
+        let digest = hex_digest(csv.into_inner().map_err(|e| e.into_error())?.0);
+        let pinned = hash_file(&dir.join("findings.csv"), String::new())
+            .with_context(|| format!("{}/findings.csv", record.dir))?;
+        if pinned.sha256 != digest {
+            differing.push(format!(
+                "{}/findings.csv: differs from what the history its run.json names gives",
+                record.dir
+            ));
+        }
+        Ok(differing)
+    }
+}
+
+/// A SHA-256 as lowercase hex.
+fn hex_digest(hasher: sha2::Sha256) -> String {
+    sha2::Digest::finalize(hasher).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The layout of the history of an audit of a scheme that takes no paytable (`fields`,
@@ -462,8 +559,11 @@ fn history_reader(
     fields: &[&str],
 ) -> Result<(fairaudit::columns::CsvLayout, input::Guarded<Box<dyn Read>>)> {
     let (_, paytable_file, columns_file) = args.files();
-    if paytable_file.is_some() || columns_file.is_some() != record.columns.is_some() {
-        bail!("{}: its command and the dossier disagree on its --columns file", record.dir);
+    if paytable_file.is_some()
+        || record.paytable.is_some()
+        || columns_file.is_some() != record.columns.is_some()
+    {
+        bail!("{}: its command and the dossier disagree on its paytable or --columns file", record.dir);
     }
     let columns = record.columns.as_deref().map(|rel| at(root, rel));
     let layout = args.layout.layout_from(fields, columns.as_deref()).with_context(|| record.dir.clone())?;
@@ -535,23 +635,35 @@ const STAKE_FILES: [&str; 4] = ["tests.csv", "summary.json", "outcome_counts.csv
 /// The sweep of the HMAC-SHA256 family a record names, swept again on every core from
 /// the command it recorded (a sweep of the family keeps no tallies: its verdicts come
 /// from sweeping it), and tested at `alpha`; the sweep's files in the dossier are compared
-/// with what the sweep gives ([`compare_folder`]). A sweep of more than `limit` rounds is
-/// refused, not swept for hours.
-fn load_stake_sweep(root: &Path, record: &SweepRecord, alpha: f64, limit: u64) -> Result<LoadedStakeSweep> {
+/// with what the sweep gives ([`compare_folder`]). `budget` is the rounds the sweeps of
+/// the family may still take (the invoking command's `--resweep-limit` for them all): a
+/// sweep beyond it is refused, counted before a seed pair is derived, not swept for hours.
+fn load_stake_sweep(
+    root: &Path,
+    record: &SweepRecord,
+    alpha: f64,
+    budget: &mut u64,
+) -> Result<LoadedStakeSweep> {
     let dir = at(root, &record.dir);
     let Some(SchemeSweep::Stake { command_line, args }) = scheme_sweep(&dir, &record.dir)? else {
         bail!("{}: its run.json records no sweep of scheme stake", record.dir);
     };
-    let (game, pairs, plan) = super::sweep_stake::stake_plan(&args)
-        .with_context(|| format!("{}: its recorded command", record.dir))?;
-    let nonces = plan.nonces[0]..plan.nonces[1];
-    let rounds = (nonces.end - nonces.start).saturating_mul(pairs.len() as u64);
-    if rounds > limit {
+    // The seed pairs `seed_pairs_of` will make: the one given, else those derived.
+    let pairs = match (&args.server_seed, &args.client_seed) {
+        (Some(_), Some(_)) => 1,
+        _ => u64::from(args.seed_pairs.unwrap_or(1)),
+    };
+    let rounds = (args.nonces.end - args.nonces.start).saturating_mul(pairs);
+    if rounds > *budget {
         bail!(
-            "{}: {rounds} rounds are more than the --resweep-limit of {limit}: a sweep of scheme stake keeps no tallies, so certifying it (and checking the certificate) sweeps it again in full; pass a larger --resweep-limit",
+            "{}: its {rounds} rounds are more than the {budget} left of --resweep-limit: a sweep of scheme stake keeps no tallies, so certifying it (or checking its certificate) sweeps it again in full; pass a larger --resweep-limit",
             record.dir
         );
     }
+    *budget -= rounds;
+    let (game, pairs, plan) = super::sweep_stake::stake_plan(&args)
+        .with_context(|| format!("{}: its recorded command", record.dir))?;
+    let nonces = plan.nonces[0]..plan.nonces[1];
     let (_, pool) = super::sweep_stake::worker_pool(None)?;
     let tallies = super::sweep_stake::sweep_pairs(&pool, &game, &pairs, nonces, args.chunk_size, &|_| {})
         .ok_or_else(|| anyhow::Error::new(input::Interrupted))?;
@@ -647,7 +759,7 @@ fn load_worked(root: &Path, vectors: &str, games: &[GameId]) -> Result<Vec<Worke
 }
 
 /// Everything the dossier at `root` concludes; sweeps of the HMAC-SHA256 family of more
-/// than `stake_limit` rounds are refused ([`load_stake_sweep`]).
+/// than `stake_limit` rounds in all are refused ([`load_stake_sweep`]).
 fn load(root: &Path, records: &Records, alpha: f64, stake_limit: u64) -> Result<Loaded> {
     let paytable = match records.paytable {
         Some(rel) => paytable_at(root, rel)?,
@@ -665,10 +777,11 @@ fn load(root: &Path, records: &Records, alpha: f64, stake_limit: u64) -> Result<
         records.chains.iter().map(|c| load_chain(root, c, alpha)).collect::<Result<_>>()?;
     let crash_audits: Vec<LoadedCrashAudit> =
         records.crash_audits.iter().map(|a| load_crash_audit(root, a, alpha)).collect::<Result<_>>()?;
+    let mut budget = stake_limit;
     let stake_sweeps: Vec<LoadedStakeSweep> = records
         .stake_sweeps
         .iter()
-        .map(|s| load_stake_sweep(root, s, alpha, stake_limit))
+        .map(|s| load_stake_sweep(root, s, alpha, &mut budget))
         .collect::<Result<_>>()?;
     let stake_audits: Vec<LoadedStakeAudit> =
         records.stake_audits.iter().map(|a| load_stake_audit(root, a, alpha)).collect::<Result<_>>()?;
@@ -1056,6 +1169,16 @@ fn signer(args: &CertifyArgs) -> Result<(Option<Signer>, Option<ssh_key::Private
     Ok((Some(signer), private))
 }
 
+/// Refuses an input folder whose files are not what running it again gives.
+fn refuse_differing(source: &str, differing: &[Mismatch]) -> Result<()> {
+    match differing.first() {
+        Some(first) => bail!(
+            "{source}: {first}: the folder's files are not those of the run its run.json records (run it again)"
+        ),
+        None => Ok(()),
+    }
+}
+
 fn certify(args: CertifyArgs) -> Result<Verdict> {
     let started = SystemTime::now();
     let operator = args.operator.clone().expect("clap requires --operator without --check");
@@ -1109,10 +1232,12 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
     }
     let mut crash_audits = dossier.crash_audits.clone();
     for (record, a) in crash_audits.iter_mut().zip(&loaded.crash_audits) {
+        refuse_differing(&record.source, &a.differing)?;
         record.rows = a.audit.rows;
     }
     let mut stake_audits = dossier.stake_audits.clone();
     for (record, a) in stake_audits.iter_mut().zip(&loaded.stake_audits) {
+        refuse_differing(&record.source, &a.differing)?;
         record.rows = a.audit.rows;
     }
     let mut stake_sweeps = dossier.stake_sweeps.clone();
@@ -1636,7 +1761,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
     let loaded = if unreadable.is_empty() && special_files(dir, &manifest) {
         Err(anyhow!("the dossier holds special files or links (named above); nothing was read from it"))
     } else if unreadable.is_empty() {
-        load(dir, &records, manifest.alpha, manifest.resweep_limit)
+        load(dir, &records, manifest.alpha, args.resweep_limit)
     } else {
         Err(anyhow!("pinned files could not be read (named above)"))
     };
@@ -1693,6 +1818,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
                 replayed_games += games;
             }
             for (audit, record) in loaded.crash_audits.iter().zip(&manifest.crash_audits) {
+                mismatches.extend(audit.differing.iter().cloned());
                 let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rows };
                 mismatches.extend(record_mismatches(
                     &record.dir,
@@ -1703,6 +1829,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
                 ));
             }
             for (audit, record) in loaded.stake_audits.iter().zip(&manifest.stake_audits) {
+                mismatches.extend(audit.differing.iter().cloned());
                 let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rows };
                 mismatches.extend(record_mismatches(
                     &record.dir,

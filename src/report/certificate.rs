@@ -1149,15 +1149,6 @@ impl CertificateDoc<'_> {
                 escape(&shell_line(&audit.command_line))
             );
         }
-        for (i, audit) in m.stake_audits.iter().enumerate() {
-            let _ = write!(
-                html,
-                "<p>Stake bet history {} (<code>{}</code>): <code>fairaudit {}</code></p>",
-                i + 1,
-                escape(&audit.dir),
-                escape(&shell_line(&audit.command_line))
-            );
-        }
         for (i, sweep) in m.stake_sweeps.iter().enumerate() {
             let _ = write!(
                 html,
@@ -1165,6 +1156,15 @@ impl CertificateDoc<'_> {
                 i + 1,
                 escape(&sweep.dir),
                 escape(&shell_line(&sweep.command_line))
+            );
+        }
+        for (i, audit) in m.stake_audits.iter().enumerate() {
+            let _ = write!(
+                html,
+                "<p>Stake bet history {} (<code>{}</code>): <code>fairaudit {}</code></p>",
+                i + 1,
+                escape(&audit.dir),
+                escape(&shell_line(&audit.command_line))
             );
         }
         for (i, chain) in m.chains.iter().enumerate() {

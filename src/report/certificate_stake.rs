@@ -88,7 +88,7 @@ pub fn audit_scope(html: &mut String, number: &str, n: usize, shown: &AuditShown
     let a = part.audit;
     let _ = write!(
         html,
-        "<h3>{number} Stake bet history {n} (<code>{}</code>, audit folder <code>{}</code>)</h3><p>The HMAC-SHA256 family: {} rows; games {}; {} rows replayed from their revealed seeds, {} not (their seeds unrevealed).</p>",
+        "<h3>{number} Stake bet history {n} (<code>{}</code>, audit folder <code>{}</code>)</h3><p>The HMAC-SHA256 family: {} rows; games {}; {} rows replayed from their revealed seeds, {} not (no revealed server seed, or no client seeds in the history).</p>",
         escape(shown.outcomes),
         escape(shown.dir),
         count(a.rows),
@@ -153,7 +153,7 @@ fn game_rule(game: &StakeGame) -> String {
     }
 }
 
-/// The method of the family's sweeps, as subsection `number`.
+/// The method of the family's sweeps and bet histories, as subsection `number`.
 pub fn method(
     html: &mut String,
     number: &str,
@@ -174,7 +174,7 @@ pub fn method(
         "<h3>{number} The HMAC-SHA256 family (Stake and its copies), recomputed bit for bit</h3><ol>\
          <li><b>Commitment</b> = lowercase hex SHA-256 of the server seed's UTF-8 bytes.</li>\
          <li><b>Bytes</b>: block r of nonce n = HMAC-SHA256(key = the server seed's UTF-8 bytes, message = <code>client_seed:n:r</code>) for r = 0, 1, …; a round reads its blocks in order through a cursor.</li>\
-         <li><b>Floats</b>: four bytes b₀..b₃ make f = Σ bᵢ / 256^(i+1) = k / 2³² for the big-endian 32-bit k; eight floats a block. Every ⌊f · n⌋ is computed exactly as (k · n) ≫ 32.</li>\
+         <li><b>Floats</b>: four bytes b₀..b₃ make f = Σ bᵢ / 256^(i+1) = k / 2³² for the big-endian 32-bit k; eight floats a block. Every ⌊f · n⌋ is computed exactly as (k · n) ≫ 32; limbo's formulas run in 64-bit floating point, in their sources' own order of operations.</li>\
          <li><b>The game{}</b>: {}.</li>\
          <li><b>Exact laws, not the advertised ones</b>: f takes 2³² equally likely values, so ⌊f · n⌋ is not exactly uniform; each outcome's probability is its count of preimages among the 2³² floats, and every test is against these exact laws (docs/schemes.md).</li>\
          <li><b>Tests</b>, Holm-adjusted at α = the certificate's level:<ul>",
@@ -418,7 +418,7 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown], audits: &
         unchecked.sort_unstable();
         unchecked.dedup();
         items.push(format!(
-            "<b>A bet history of the HMAC-SHA256 family shows the bets it lists.</b> Bets the operator left out of it are not seen; {} rows had no revealed server seed and were not replayed (only the battery tested them){}.",
+            "<b>A bet history of the HMAC-SHA256 family shows the bets it lists.</b> Bets the operator left out of it are not seen; {} rows were not replayed (no revealed server seed, or no client seeds in the history): only the battery and the nonce and payout checks saw them{}.",
             count(unrevealed),
             if unchecked.is_empty() {
                 String::new()
@@ -436,6 +436,6 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown], audits: &
         ));
     }
     if !shown.is_empty() {
-        items.push("<b>Sweeps of the HMAC-SHA256 family are swept again in full</b> by <code>certify --check</code> (every seed pair, every nonce), whatever <code>--resweep-limit</code> says; <code>certify</code> refuses one of more rounds than its <code>--resweep-limit</code>.".into());
+        items.push("<b>Sweeps of the HMAC-SHA256 family are swept again in full</b> by <code>certify --check</code> (every seed pair, every nonce), up to its <code>--resweep-limit</code> in all (10⁸ rounds by default): beyond it the check says it cannot check them rather than sweep for hours.".into());
     }
 }
