@@ -9,7 +9,7 @@
 mod common;
 
 use assert_cmd::Command;
-use common::dossier::{manifest, rehash, verdict};
+use common::dossier::{edit_manifest, manifest, rehash, verdict};
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -292,5 +292,47 @@ fn a_crash_bet_history_is_certified_beside_its_chain_and_replayed_by_the_check()
     assert!(
         out.contains("MISMATCH manifest.json: verdict 'crash audit 1 rows' reads FINDINGS, recomputed CLEAN"),
         "{out}"
+    );
+}
+
+#[test]
+fn chains_walking_more_than_a_billion_links_in_all_are_refused_before_any_is_walked() {
+    let (_dir, cert, made) = certified("1273001..1273936");
+    made.code(0);
+    // A forger adds six copies of the chain, each recording games 100,000,001..200,000,000
+    // (10^8 games, 10^8 links above the published game 1: each passes on its own), every
+    // file pinned: 1.2 * 10^9 links to walk.
+    let run = std::fs::read_to_string(cert.join("inputs/chain-1/run.json")).unwrap();
+    let far = run.replace("1273001..1273936", "100000001..200000001");
+    assert_ne!(far, run);
+    let command: serde_json::Value =
+        serde_json::from_str::<serde_json::Value>(&far).unwrap()["command_line"].clone();
+    edit_manifest(&cert, |m| {
+        for k in 2..=7 {
+            let dir = format!("inputs/chain-{k}");
+            std::fs::create_dir_all(cert.join(&dir)).unwrap();
+            for name in ["tests.csv", "summary.json", "crash_cells.csv", "run.json"] {
+                let bytes = if name == "run.json" {
+                    far.clone().into_bytes()
+                } else {
+                    std::fs::read(cert.join("inputs/chain-1").join(name)).unwrap()
+                };
+                std::fs::write(cert.join(&dir).join(name), &bytes).unwrap();
+                m["inputs"].as_array_mut().unwrap().push(serde_json::json!({
+                    "path": format!("{dir}/{name}"),
+                    "sha256": fairaudit::certify::sha256_hex(&bytes),
+                    "bytes": bytes.len(),
+                }));
+            }
+            m["chains"].as_array_mut().unwrap().push(serde_json::json!({
+                "dir": dir, "source": "forged", "command_line": command, "games": 100_000_000u64,
+            }));
+        }
+    });
+    // Refused from the recorded commands, before a link is walked.
+    let text = stdout(&check(&cert).code(2));
+    assert!(
+        text.contains("the crash chains would walk 1201273928 links in all, more than the 1000000000"),
+        "{text}"
     );
 }

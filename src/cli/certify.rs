@@ -570,6 +570,27 @@ fn history_reader(
     Ok((layout, input::open(&at(root, &record.outcomes))?))
 }
 
+/// The most links one certificate's crash chains walk in all, ranges and walks to their
+/// published games together (minutes of hashing; each chain alone walks at most twice
+/// [`fairaudit::sweep::crash::MAX_LINK_WALK`]): a manifest naming more, forged or not, is
+/// refused rather than walked for hours.
+const CHAIN_LINKS_CHECKED: u64 = 10 * fairaudit::sweep::crash::MAX_LINK_WALK;
+
+/// The links playing the chain a record names walks: its range, then on to the published
+/// game; from the recorded command alone, before anything is walked.
+fn chain_links(root: &Path, record: &ChainRecord) -> Result<u64> {
+    let Some(SchemeSweep::Chain(ChainCommand { args, scheme, variant, .. })) =
+        scheme_sweep(&at(root, &record.dir), &record.dir)?
+    else {
+        bail!("{}: its run.json records no sweep of a crash chain", record.dir);
+    };
+    let plan = super::sweep_crash::chain_plan(&args, scheme, variant)
+        .with_context(|| format!("{}: its recorded command", record.dir))?;
+    let walk =
+        variant.published_game(&plan.salt).map_or(0, |published| published.game.abs_diff(plan.games[0] - 1));
+    Ok(walk.saturating_add(plan.games[1] - plan.games[0]))
+}
+
 /// The files of a sweep of a crash chain: what its dossier copy must hold, each compared
 /// with what the chain gives again.
 const CHAIN_FILES: [&str; 4] = ["tests.csv", "summary.json", "crash_cells.csv", "run.json"];
@@ -773,6 +794,15 @@ fn load(root: &Path, records: &Records, alpha: f64, stake_limit: u64) -> Result<
         .collect::<Result<_>>()?;
     let audits: Vec<LoadedAudit> =
         records.audits.iter().map(|a| load_audit(root, a, alpha)).collect::<Result<_>>()?;
+    let mut links = 0u64;
+    for record in records.chains {
+        links = links.saturating_add(chain_links(root, record)?);
+    }
+    if links > CHAIN_LINKS_CHECKED {
+        bail!(
+            "the crash chains would walk {links} links in all, more than the {CHAIN_LINKS_CHECKED} fairaudit walks for one certificate (no real certificate needs more)"
+        );
+    }
     let chains: Vec<LoadedChain> =
         records.chains.iter().map(|c| load_chain(root, c, alpha)).collect::<Result<_>>()?;
     let crash_audits: Vec<LoadedCrashAudit> =
