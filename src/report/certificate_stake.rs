@@ -72,13 +72,18 @@ pub fn audit_cover_rows(
     );
 }
 
+/// `1 round`, `2 rounds`.
+fn plural(n: u64, noun: &str) -> String {
+    format!("{} {noun}{}", count(n), if n == 1 { "" } else { "s" })
+}
+
 /// The games of a history of the family with their rounds counted, as text.
 fn games_played(part: &StakeAuditPart) -> String {
     let games: Vec<String> = part
         .audit
         .tallies
         .iter()
-        .map(|(game, tally)| format!("{game} ({} rounds)", count(tally.rounds)))
+        .map(|(game, tally)| format!("{game} ({})", plural(tally.rounds, "round")))
         .collect();
     games.join(", ")
 }
@@ -236,7 +241,7 @@ fn audit_results(html: &mut String, n: usize, shown: &AuditShown, part: &StakeAu
     let a = part.audit;
     let findings: Vec<String> = a.findings.iter().map(|(check, k)| format!("{check}: {k}")).collect();
     let unchecked: Vec<String> =
-        a.payouts_unchecked.iter().map(|(game, rows)| format!("{game} ({} rows)", count(*rows))).collect();
+        a.payouts_unchecked.iter().map(|(game, rows)| format!("{game} ({})", plural(*rows, "row"))).collect();
     let _ = write!(
         html,
         "<p>Stake bet history {n} (<code>{}</code>): {} rows read, {} replayed from their revealed seeds, {} payouts checked against the published tables{}; row checks: {} ({}).</p>",
