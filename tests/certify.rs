@@ -211,6 +211,21 @@ fn an_audited_history_is_replayed_and_its_log_pinned() {
     );
     check(&cert).success();
 
+    // A finding made up in the audit's findings.csv, rehashed: auditing the history again
+    // gives the file as it was.
+    let rel = "inputs/audit-1/findings.csv";
+    let findings = std::fs::read_to_string(cert.join(rel)).unwrap();
+    std::fs::write(cert.join(rel), findings.clone() + "7,\"\",\"result\",\"1\",\"2\"\n").unwrap();
+    rehash(&cert, rel);
+    let text = stdout(&check(&cert).code(1));
+    assert!(
+        text.contains(&format!("MISMATCH {rel}: differs from what the history its run.json names gives")),
+        "{text}"
+    );
+    std::fs::write(cert.join(rel), &findings).unwrap();
+    rehash(&cert, rel);
+    check(&cert).success();
+
     change_one_byte(&cert.join("inputs/audit-1/history/log.csv"));
     let text = stdout(&check(&cert).code(1));
     assert!(text.contains("MISMATCH inputs/audit-1/history/log.csv: SHA-256"), "{text}");

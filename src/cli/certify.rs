@@ -165,6 +165,8 @@ struct LoadedAudit {
     battery: Battery,
     /// The first findings, as the certificate lists them.
     findings: Vec<fairaudit::audit::Finding>,
+    /// Its findings.csv, when auditing the history again does not give it.
+    differing: Vec<Mismatch>,
 }
 
 /// A bet history of a crash game audited again from the dossier.
@@ -410,11 +412,13 @@ fn load_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedAud
     let (game, options) =
         args.replay_with(paytable, columns.as_deref()).with_context(|| record.dir.clone())?;
     let history = at(root, &record.outcomes);
-    let mut first = FirstFindings { limit: FINDINGS_LISTED, kept: Vec::new() };
-    let audit = audit_history(game, input::open(&history)?, &options, &mut first)
+    let mut findings = AuditFindings::new()?;
+    let audit = audit_history(game, input::open(&history)?, &options, &mut findings)
         .with_context(|| record.outcomes.clone())?;
     let battery = audit.battery(alpha);
-    Ok(LoadedAudit { command_line, audit, battery, findings: first.kept })
+    let differing =
+        findings.findings_csv_mismatch(&at(root, &record.dir), &record.dir)?.into_iter().collect();
+    Ok(LoadedAudit { command_line, audit, battery, findings: findings.first.kept, differing })
 }
 
 /// A crash game's bet history a record names, audited again from the dossier's copies.
@@ -492,6 +496,14 @@ impl std::io::Write for HashingWriter {
     }
 }
 
+impl fairaudit::audit::AuditObserver for AuditFindings {
+    fn finding(&mut self, finding: &fairaudit::audit::Finding) {
+        self.take(finding);
+    }
+
+    fn gap(&mut self, _: &fairaudit::audit::Gap) {}
+}
+
 impl AuditFindings {
     fn new() -> Result<Self> {
         let mut csv = fairaudit::report::csv_writer(HashingWriter::default());
@@ -516,9 +528,6 @@ impl AuditFindings {
         battery: &Battery<G>,
         counts: &std::collections::BTreeMap<&'static str, u64>,
     ) -> Result<Vec<Mismatch>> {
-        if let Some(error) = self.error.take() {
-            return Err(error).context("cannot hash findings.csv");
-        }
         let given = [
             ("tests.csv", tests_table(battery).to_csv()),
             (
@@ -529,18 +538,23 @@ impl AuditFindings {
         let expected = Expected { files: &SCHEME_AUDIT_FILES, writer: "an audit", origin: "history" };
         let dir = at(root, &record.dir);
         let mut differing = compare_folder(&dir, &record.dir, &expected, &given, &[])?;
+        differing.extend(self.findings_csv_mismatch(&dir, &record.dir)?);
+        Ok(differing)
+    }
+
+    /// The audit folder `dir`'s findings.csv (named `rel`), when it is not every finding
+    /// the history gave again, in the audit's own form.
+    fn findings_csv_mismatch(&mut self, dir: &Path, rel: &str) -> Result<Option<Mismatch>> {
+        if let Some(error) = self.error.take() {
+            return Err(error).context("cannot hash findings.csv");
+        }
         self.csv.flush()?;
         let csv = std::mem::replace(&mut self.csv, fairaudit::report::csv_writer(HashingWriter::default()));
         let digest = hex_digest(csv.into_inner().map_err(|e| e.into_error())?.0);
         let pinned = hash_file(&dir.join("findings.csv"), String::new())
-            .with_context(|| format!("{}/findings.csv", record.dir))?;
-        if pinned.sha256 != digest {
-            differing.push(format!(
-                "{}/findings.csv: differs from what the history its run.json names gives",
-                record.dir
-            ));
-        }
-        Ok(differing)
+            .with_context(|| format!("{rel}/findings.csv"))?;
+        Ok((pinned.sha256 != digest)
+            .then(|| format!("{rel}/findings.csv: differs from what the history its run.json names gives")))
     }
 }
 
@@ -1248,6 +1262,7 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
     }
     let mut audits = dossier.audits.clone();
     for (record, a) in audits.iter_mut().zip(&loaded.audits) {
+        refuse_differing(&record.source, &a.differing)?;
         record.rows = a.audit.rounds;
     }
     let mut chains = dossier.chains.clone();
@@ -1825,6 +1840,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
                 reswept += rounds;
             }
             for (audit, record) in loaded.audits.iter().zip(&manifest.audits) {
+                mismatches.extend(audit.differing.iter().cloned());
                 let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rounds };
                 mismatches.extend(record_mismatches(
                     &record.dir,
