@@ -683,12 +683,7 @@ fn load_stake_sweep(
     let Some(SchemeSweep::Stake { command_line, args }) = scheme_sweep(&dir, &record.dir)? else {
         bail!("{}: its run.json records no sweep of scheme stake", record.dir);
     };
-    // The seed pairs `seed_pairs_of` will make: the one given, else those derived.
-    let pairs = match (&args.server_seed, &args.client_seed) {
-        (Some(_), Some(_)) => 1,
-        _ => u64::from(args.seed_pairs.unwrap_or(1)),
-    };
-    let rounds = (args.nonces.end - args.nonces.start).saturating_mul(pairs);
+    let rounds = (args.nonces.end - args.nonces.start).saturating_mul(super::sweep::seed_pair_count(&args));
     if rounds > *budget {
         bail!(
             "{}: its {rounds} rounds are more than the {budget} left of --resweep-limit: a sweep of scheme stake keeps no tallies, so certifying it (or checking its certificate) sweeps it again in full; pass a larger --resweep-limit",
@@ -1213,11 +1208,12 @@ fn signer(args: &CertifyArgs) -> Result<(Option<Signer>, Option<ssh_key::Private
     Ok((Some(signer), private))
 }
 
-/// Refuses an input folder whose files are not what running it again gives.
-fn refuse_differing(source: &str, differing: &[Mismatch]) -> Result<()> {
+/// Refuses an input folder whose files are not what running it again gives; `run` is
+/// what made it (`sweep`, `audit`).
+fn refuse_differing(source: &str, differing: &[Mismatch], run: &str) -> Result<()> {
     match differing.first() {
         Some(first) => bail!(
-            "{source}: {first}: the folder's files are not those of the run its run.json records (run it again)"
+            "{source}: {first}: the folder's files are not those of the {run} its run.json records (run the {run} again)"
         ),
         None => Ok(()),
     }
@@ -1262,37 +1258,27 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
     }
     let mut audits = dossier.audits.clone();
     for (record, a) in audits.iter_mut().zip(&loaded.audits) {
-        refuse_differing(&record.source, &a.differing)?;
+        refuse_differing(&record.source, &a.differing, "audit")?;
         record.rows = a.audit.rounds;
     }
     let mut chains = dossier.chains.clone();
     for (record, c) in chains.iter_mut().zip(&loaded.chains) {
-        if let Some(first) = c.differing.first() {
-            bail!(
-                "{}: {first}: the folder's files are not those of the sweep its run.json records (run the sweep again)",
-                record.source
-            );
-        }
+        refuse_differing(&record.source, &c.differing, "sweep")?;
         record.games = c.played.tally.games;
     }
     let mut crash_audits = dossier.crash_audits.clone();
     for (record, a) in crash_audits.iter_mut().zip(&loaded.crash_audits) {
-        refuse_differing(&record.source, &a.differing)?;
+        refuse_differing(&record.source, &a.differing, "audit")?;
         record.rows = a.audit.rows;
     }
     let mut stake_audits = dossier.stake_audits.clone();
     for (record, a) in stake_audits.iter_mut().zip(&loaded.stake_audits) {
-        refuse_differing(&record.source, &a.differing)?;
+        refuse_differing(&record.source, &a.differing, "audit")?;
         record.rows = a.audit.rows;
     }
     let mut stake_sweeps = dossier.stake_sweeps.clone();
     for (record, s) in stake_sweeps.iter_mut().zip(&loaded.stake_sweeps) {
-        if let Some(first) = s.differing.first() {
-            bail!(
-                "{}: {first}: the folder's files are not those of the sweep its run.json records (run the sweep again)",
-                record.source
-            );
-        }
+        refuse_differing(&record.source, &s.differing, "sweep")?;
         record.rounds = s.rounds;
     }
     let mut manifest = Manifest {

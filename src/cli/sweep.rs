@@ -181,6 +181,16 @@ fn plan_of(args: &SweepArgs) -> Result<Plan> {
 }
 
 /// The seed pairs to sweep: the one given, K derived from the master seed, or the default.
+/// How many seed pairs [`seed_pairs_of`] makes, without deriving them (a recorded command
+/// read by `certify` is bounded before any work).
+pub(super) fn seed_pair_count(args: &SweepArgs) -> u64 {
+    match (&args.server_seed, &args.client_seed, args.seed_pairs) {
+        (Some(_), Some(_), _) => 1,
+        (_, _, Some(count)) => u64::from(count),
+        _ => 1,
+    }
+}
+
 pub(super) fn seed_pairs_of(args: &SweepArgs) -> (SeedSource, Vec<SeedPair>) {
     match (&args.server_seed, &args.client_seed, args.seed_pairs) {
         (Some(server), Some(client), _) => {

@@ -680,19 +680,22 @@ impl CertificateDoc<'_> {
     }
 
     fn statistics_method(&self, html: &mut String) {
+        const STAKE_GROUPS: &str = "Each seed pair of a sweep of the HMAC-SHA256 family is tested on its own; <code>all</code> sums them; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows; a bet history's recorded results are tested per game (group <code>log</code>). ";
+        const CRASH_GROUPS: &str = "Each crash chain is tested on its own (group <code>chain</code>). ";
+        let groups = if self.default_scheme() {
+            "Each seed pair (or player) is tested on its own; <code>all</code> sums them, each closed as its own sequence; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows. ".to_owned()
+        } else {
+            [(self.stake_games(), STAKE_GROUPS), (self.crash_games(), CRASH_GROUPS)]
+                .iter()
+                .filter(|(present, _)| *present)
+                .map(|(_, text)| *text)
+                .collect()
+        };
         let _ = write!(
             html,
             "<h3>2.{number} Statistical tests</h3><p>{}Verdicts at family-wise level α = {a}: a Holm-adjusted p below α is FAIL; an unadjusted p below α that does not survive Holm's adjustment is WEAK; otherwise PASS. \
              A test not valid at the run's size is INSUFFICIENT (with its reason) and takes no part in the adjustment. Holm's procedure holds the chance that a fair game FAILs anywhere in the battery at or below α, whatever the dependence between tests.</p>",
-            if self.default_scheme() {
-                "Each seed pair (or player) is tested on its own; <code>all</code> sums them, each closed as its own sequence; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows. "
-            } else {
-                match (self.stake_games(), self.crash_games()) {
-                    (false, _) => "Each crash chain is tested on its own (group <code>chain</code>). ",
-                    (true, false) => "Each seed pair of a sweep of the HMAC-SHA256 family is tested on its own; <code>all</code> sums them; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows; a bet history's recorded results are tested per game (group <code>log</code>). ",
-                    (true, true) => "Each seed pair of a sweep of the HMAC-SHA256 family is tested on its own; <code>all</code> sums them; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows; a bet history's recorded results are tested per game (group <code>log</code>). Each crash chain is tested on its own (group <code>chain</code>). ",
-                }
-            },
+            groups,
             a = self.manifest.alpha,
             // After the default scheme's chain, or after the other schemes' methods.
             number = if self.default_scheme() {
@@ -1131,49 +1134,23 @@ impl CertificateDoc<'_> {
                 }
             );
         }
-        for (i, audit) in m.audits.iter().enumerate() {
+        // Each input's command, in the order the manifest's lists come in.
+        let commands = m
+            .audits
+            .iter()
+            .map(|a| ("Bet history", &a.dir, &a.command_line))
+            .enumerate()
+            .chain(m.crash_audits.iter().map(|a| ("Crash bet history", &a.dir, &a.command_line)).enumerate())
+            .chain(m.stake_sweeps.iter().map(|s| ("Stake sweep", &s.dir, &s.command_line)).enumerate())
+            .chain(m.stake_audits.iter().map(|a| ("Stake bet history", &a.dir, &a.command_line)).enumerate())
+            .chain(m.chains.iter().map(|c| ("Crash chain", &c.dir, &c.command_line)).enumerate());
+        for (i, (what, dir, command)) in commands {
             let _ = write!(
                 html,
-                "<p>Bet history {} (<code>{}</code>): <code>fairaudit {}</code></p>",
+                "<p>{what} {} (<code>{}</code>): <code>fairaudit {}</code></p>",
                 i + 1,
-                escape(&audit.dir),
-                escape(&shell_line(&audit.command_line))
-            );
-        }
-        for (i, audit) in m.crash_audits.iter().enumerate() {
-            let _ = write!(
-                html,
-                "<p>Crash bet history {} (<code>{}</code>): <code>fairaudit {}</code></p>",
-                i + 1,
-                escape(&audit.dir),
-                escape(&shell_line(&audit.command_line))
-            );
-        }
-        for (i, sweep) in m.stake_sweeps.iter().enumerate() {
-            let _ = write!(
-                html,
-                "<p>Stake sweep {} (<code>{}</code>): <code>fairaudit {}</code></p>",
-                i + 1,
-                escape(&sweep.dir),
-                escape(&shell_line(&sweep.command_line))
-            );
-        }
-        for (i, audit) in m.stake_audits.iter().enumerate() {
-            let _ = write!(
-                html,
-                "<p>Stake bet history {} (<code>{}</code>): <code>fairaudit {}</code></p>",
-                i + 1,
-                escape(&audit.dir),
-                escape(&shell_line(&audit.command_line))
-            );
-        }
-        for (i, chain) in m.chains.iter().enumerate() {
-            let _ = write!(
-                html,
-                "<p>Crash chain {} (<code>{}</code>): <code>fairaudit {}</code></p>",
-                i + 1,
-                escape(&chain.dir),
-                escape(&shell_line(&chain.command_line))
+                escape(dir),
+                escape(&shell_line(command))
             );
         }
         html.push_str("<table><thead><tr><th>input file</th><th>bytes</th><th>SHA-256</th></tr></thead>");
