@@ -121,6 +121,31 @@ fn a_rewritten_count_verdict_or_command_is_named_by_sweeping_again() {
     std::fs::write(cert.join(rel), &counts).unwrap();
     rehash(&cert, rel);
     check(&cert).code(0);
+    // The tallies a continued sweep or a merge would read, rewritten: the check sweeps
+    // again rather than trusting them.
+    let rel = "inputs/stake-sweep-1/stake_tally.json";
+    let tallies = std::fs::read_to_string(cert.join(rel)).unwrap();
+    std::fs::write(cert.join(rel), tallies.replacen("\"rounds\": 40000", "\"rounds\": 40001", 1)).unwrap();
+    rehash(&cert, rel);
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains(&format!("MISMATCH {rel}: differs from what the sweep its run.json names gives")),
+        "{out}"
+    );
+    std::fs::write(cert.join(rel), &tallies).unwrap();
+    rehash(&cert, rel);
+    // Its report page stating another verdict.
+    let rel = "inputs/stake-sweep-1/report.html";
+    let page = std::fs::read_to_string(cert.join(rel)).unwrap();
+    std::fs::write(cert.join(rel), page.replace("PASS", "FAIL")).unwrap();
+    rehash(&cert, rel);
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains(&format!("MISMATCH {rel}: differs from what the sweep its run.json names gives")),
+        "{out}"
+    );
+    std::fs::write(cert.join(rel), &page).unwrap();
+    rehash(&cert, rel);
     // A verdict rewritten in the manifest.
     edit_manifest(&cert, |m| {
         for v in m["verdicts"].as_array_mut().unwrap() {

@@ -66,6 +66,25 @@ fn every_game_swept_a_million_rounds_passes_and_writes_its_files() {
         assert_eq!(run["plan"]["game"], name);
         assert_eq!(run["plan"]["params"], game(name, params).params());
         assert_eq!(run["rounds"], 1_000_000);
+        // report.html: self-contained, the verdict first, then each view the game has.
+        let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+        for forbidden in ["src=", "href=", "<script", "<link", "@import", "url(", "xmlns="] {
+            assert!(!html.contains(forbidden), "{name}: report.html contains {forbidden}");
+        }
+        assert!(html.contains("<div id=\"verdict\" class=\"verdict PASS\">PASS</div>"), "{name}");
+        let g = game(name, params);
+        let mut sections = vec!["id=\"verdict\""];
+        if outcome_cells(&g) > 0 {
+            sections.push("id=\"outcomes\"");
+        }
+        if !step_sizes(&g).is_empty() {
+            sections.push("id=\"steps\"");
+        }
+        sections.extend(["id=\"pairs\"", "id=\"tests\"", "id=\"reproduce\""]);
+        let at: Vec<usize> =
+            sections.iter().map(|s| html.find(s).unwrap_or_else(|| panic!("{name}: no {s}"))).collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{name}: sections out of order {sections:?} {at:?}");
+        assert_eq!(html.matches("<svg").count(), sections.len() - 3, "{name}: one chart per view");
     }
 }
 
@@ -89,7 +108,7 @@ fn the_files_do_not_depend_on_threads_or_chunks_and_a_rerun_reproduces_them() {
             .arg(dir.path().join(out))
             .assert()
             .success();
-        ["tests.csv", "outcome_counts.csv", "summary.json"]
+        ["tests.csv", "outcome_counts.csv", "summary.json", "stake_tally.json"]
             .map(|file| std::fs::read(dir.path().join(out).join(file)).unwrap())
     };
     let one = run("one", "1", "65536");
@@ -99,13 +118,12 @@ fn the_files_do_not_depend_on_threads_or_chunks_and_a_rerun_reproduces_them() {
 }
 
 #[test]
-fn options_the_stake_sweep_lacks_are_refused_by_name() {
+fn options_the_stake_sweep_lacks_and_bad_ones_are_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     for (extra, says) in [
-        (vec!["--game", "dice", "--resume"], "--resume is not available with --scheme stake"),
-        (vec!["--game", "dice", "--shards", "4"], "--shards is not available with --scheme stake"),
-        (vec!["--game", "dice", "--dry-run"], "--dry-run is not available with --scheme stake"),
-        (vec!["--game", "dice", "--checkpoint-every", "5m"], "--checkpoint-every is not available"),
+        (vec!["--game", "dice", "--resume"], "nothing to resume"),
+        (vec!["--game", "dice", "--shards", "4"], "--shards 4 needs the shard to sweep"),
+        (vec!["--game", "dice", "--shards", "11"], "11 shards of 10 nonces would leave some shards empty"),
         (vec!["--game", "dice", "--paytable", "data/paytable.csv"], "--paytable is not available"),
         (vec!["--game", "dice", "--claims", "data/claims.csv"], "--claims is not available"),
         (vec![], "--scheme stake sweeps one game"),
@@ -114,6 +132,8 @@ fn options_the_stake_sweep_lacks_are_refused_by_name() {
         (vec!["--game", "keno-european"], "unknown game 'keno-european' of scheme stake"),
     ] {
         fairaudit()
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .env_remove("JOB_COMPLETION_INDEX")
             .args(["sweep", "--scheme", "stake", "--nonces", "0..10"])
             .args(extra)
             .arg("--out")

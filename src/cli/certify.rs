@@ -34,7 +34,8 @@ use fairaudit::report::certificate::{
 use fairaudit::report::crash::{cells_table, chain_summary_json, CrashPlan};
 use fairaudit::report::results::summary_json;
 use fairaudit::report::results::tests_table;
-use fairaudit::report::stake::{counts_table, StakePlan};
+use fairaudit::report::stake::{counts_table, StakePlan, StakeRun};
+use fairaudit::report::stake_html::StakeHtmlReport;
 use fairaudit::results::RunResults;
 use fairaudit::rtp::claims::ClaimVerdict;
 use fairaudit::rtp::paytable::PaytableOrigin;
@@ -46,6 +47,7 @@ use fairaudit::stats::crash::CrashGame;
 use fairaudit::sweep::crash::{play_range, ChainLink, PlayedChain};
 use fairaudit::sweep::{self, SweepControl, DEFAULT_CHUNK};
 use fairaudit::tally::file::{TallyFile, TALLY_FILE};
+use fairaudit::tally::stake_file::STAKE_TALLY_FILE;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
@@ -331,6 +333,15 @@ struct ChainCommand {
 /// of a scheme that cannot be certified. `name` names the folder.
 fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>> {
     let Some((kind, command_line)) = run_json(dir) else { return Ok(None) };
+    let run = || -> serde_json::Value {
+        std::fs::read(dir.join("run.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    };
+    if kind == "merge" && run()["plan"]["scheme"] == "stake" {
+        bail!("{name}: a merge of the shards of a sweep of scheme stake cannot be certified yet; certify a sweep of the whole range run without --shards");
+    }
     if kind != "sweep" {
         return Ok(None);
     }
@@ -340,6 +351,12 @@ fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>> {
         return Ok(None);
     };
     if scheme == fairaudit::scheme::SchemeId::Stake {
+        if args.cluster.shards.is_some() {
+            bail!("{name}: one shard of a sweep of scheme stake, which speaks for its slice of the nonces only (and a merge of shards cannot be certified yet); certify a sweep of the whole range run without --shards");
+        }
+        if run()["complete"] == false {
+            bail!("{name}: the sweep is not complete (it was interrupted), and a partial sweep cannot be certified; finish it first (the same command continues it)");
+        }
         return Ok(Some(SchemeSweep::Stake { command_line, args }));
     }
     let Some(variant) = scheme.crash_variant() else {
@@ -665,11 +682,12 @@ fn chain_files(
 
 /// The files of a sweep of the HMAC-SHA256 family: what its dossier copy must hold, each
 /// compared with what sweeping it again gives.
-const STAKE_FILES: [&str; 4] = ["tests.csv", "summary.json", "outcome_counts.csv", "run.json"];
+const STAKE_FILES: [&str; 6] =
+    ["tests.csv", "summary.json", "outcome_counts.csv", "run.json", STAKE_TALLY_FILE, "report.html"];
 
 /// The sweep of the HMAC-SHA256 family a record names, swept again on every core from
-/// the command it recorded (a sweep of the family keeps no tallies: its verdicts come
-/// from sweeping it), and tested at `alpha`; the sweep's files in the dossier are compared
+/// the command it recorded (its verdicts come from sweeping it, not from the tallies
+/// its folder holds, which a forger could rewrite), and tested at `alpha`; the sweep's files in the dossier are compared
 /// with what the sweep gives ([`compare_folder`]). `budget` is the rounds the sweeps of
 /// the family may still take (the invoking command's `--resweep-limit` for them all): a
 /// sweep beyond it is refused, counted before a seed pair is derived, not swept for hours.
@@ -686,7 +704,7 @@ fn load_stake_sweep(
     let rounds = (args.nonces.end - args.nonces.start).saturating_mul(super::sweep::seed_pair_count(&args));
     if rounds > *budget {
         bail!(
-            "{}: its {rounds} rounds are more than the {budget} left of --resweep-limit: a sweep of scheme stake keeps no tallies, so certifying it (or checking its certificate) sweeps it again in full; pass a larger --resweep-limit",
+            "{}: its {rounds} rounds are more than the {budget} left of --resweep-limit: certifying a sweep of scheme stake (or checking its certificate) sweeps it again in full; pass a larger --resweep-limit",
             record.dir
         );
     }
@@ -698,10 +716,17 @@ fn load_stake_sweep(
     let tallies = super::sweep_stake::sweep_pairs(&pool, &game, &pairs, nonces, args.chunk_size, &|_| {})
         .ok_or_else(|| anyhow::Error::new(input::Interrupted))?;
     let sweep_battery = fairaudit::stats::stake::battery(&game, &tallies, args.report.alpha);
+    // The report states the battery beside what run.json records of the run (its command,
+    // threads, time): made again from both, so a page that states other verdicts differs.
+    let run: StakeRun = serde_json::from_slice(&std::fs::read(dir.join("run.json"))?)
+        .with_context(|| format!("{}/run.json: not the run.json of a sweep of scheme stake", record.dir))?;
+    let report = StakeHtmlReport { run: &run, game: &game, tallies: &tallies, battery: &sweep_battery };
     let given = [
         ("tests.csv", tests_table(&sweep_battery).to_csv()),
         ("summary.json", summary_json(&sweep_battery, &[])),
         ("outcome_counts.csv", counts_table(&game, &tallies).to_csv()),
+        (STAKE_TALLY_FILE, super::sweep_stake::complete_file(&game, &plan, tallies.clone()).to_bytes()),
+        ("report.html", report.render().into_bytes()),
     ];
     let recorded = [("plan", serde_json::to_value(&plan)?), ("rounds", serde_json::Value::from(rounds))];
     let expected = Expected { files: &STAKE_FILES, writer: "a sweep of scheme stake", origin: "sweep" };

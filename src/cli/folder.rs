@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 /// any other file is the user's and is carried over.
 pub const OUR_FILES: &[&str] = &[
     "tally.json",
+    "stake_tally.json",
     "run.json",
     "summary.json",
     "tests.csv",

@@ -10,7 +10,7 @@ use super::folder::{Existing, OutputFolder};
 use super::input::{install_stop_handler, stopped, Interrupted};
 use super::output::read_tally;
 use super::progress::{Progress, Unit};
-use super::shards::{parse_folder_name, shard_folders};
+use super::shards::{check_folder_name, shard_folders};
 use super::sweep::fill_timing;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
@@ -31,22 +31,22 @@ pub struct MergeArgs {
     /// the --out of a sweep cut with --shards (the folder holding its shard-IIII-of-NNNN
     /// folders), or shard folders themselves.
     #[arg(value_name = "DIR", required = true)]
-    inputs: Vec<PathBuf>,
+    pub(super) inputs: Vec<PathBuf>,
     /// Folder for the merged output.
     #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    pub(super) out: PathBuf,
     /// Replace another run's output in --out.
     #[arg(long)]
-    force: bool,
+    pub(super) force: bool,
     /// No progress bar.
     #[arg(long)]
-    quiet: bool,
+    pub(super) quiet: bool,
     /// Merge the complete shards when some are missing or interrupted; the output then
     /// says PARTIAL everywhere and names the shards it lacks.
     #[arg(long)]
-    allow_partial: bool,
+    pub(super) allow_partial: bool,
     #[command(flatten)]
-    report: ReportArgs,
+    pub(super) report: ReportArgs,
 }
 
 /// One tally file to merge, and the folder it came from.
@@ -96,17 +96,7 @@ fn read_inputs(dirs: &[PathBuf], bar: &Progress) -> Result<Vec<Input>> {
 /// records (a renamed folder would otherwise be merged as another shard).
 fn read_input(dir: &Path) -> Result<Input> {
     let tallies = read_tally(&dir.join(TALLY_FILE))?;
-    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if let (Some((index, count)), Some(shard)) = (parse_folder_name(&name), tallies.shard) {
-        if (index, count) != (shard.index, shard.count) {
-            bail!(
-                "{}: the folder's name says shard {index} of {count}, its {TALLY_FILE} says shard {} of {}",
-                dir.display(),
-                shard.index,
-                shard.count
-            );
-        }
-    }
+    check_folder_name(dir, tallies.shard.map(|s| (s.index, s.count)), TALLY_FILE)?;
     Ok(Input { dir: dir.to_owned(), tallies })
 }
 
@@ -141,6 +131,9 @@ fn stop_point() -> Result<()> {
 }
 
 pub fn run(args: MergeArgs) -> Result<Verdict> {
+    if super::merge_stake::holds_stake_sweeps(&args.inputs) {
+        return super::merge_stake::run(&args);
+    }
     let started = (SystemTime::now(), Instant::now());
     let paytable = load_paytable(args.report.paytable.as_deref())?;
     let claims = load_claims(args.report.claims.as_deref())?;

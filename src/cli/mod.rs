@@ -17,6 +17,7 @@ mod folder;
 mod input;
 mod manual;
 mod merge;
+mod merge_stake;
 mod output;
 mod progress;
 mod rtp;

@@ -77,9 +77,8 @@ impl ShardTask {
     }
 }
 
-/// The cut `--shards` asks for, over the plan's one range.
-pub fn sharding(plan: &Plan, count: u32) -> Result<Sharding> {
-    let [range] = plan.nonces[..] else { unreachable!("a sweep's plan has one range") };
+/// The cut `--shards` asks for, over a sweep's range.
+pub fn sharding(range: NonceRange, count: u32) -> Result<Sharding> {
     Sharding::new(range, count)
         .with_context(|| format!("--shards {count} --nonces {}..{}", range.start, range.end))
 }
@@ -148,6 +147,24 @@ pub fn parse_folder_name(name: &str) -> Option<(u32, u32)> {
     (index < count && folder_name(index, count) == name).then_some((index, count))
 }
 
+/// Checks that a shard folder's name, if it is one, names the shard its tally file `file`
+/// records (`recorded`: index and count): a renamed folder would otherwise be merged as
+/// another shard.
+pub fn check_folder_name(dir: &Path, recorded: Option<(u32, u32)>, file: &str) -> Result<()> {
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if let (Some((index, count)), Some(recorded)) = (parse_folder_name(&name), recorded) {
+        if (index, count) != recorded {
+            bail!(
+                "{}: the folder's name says shard {index} of {count}, its {file} says shard {} of {}",
+                dir.display(),
+                recorded.0,
+                recorded.1
+            );
+        }
+    }
+    Ok(())
+}
+
 /// The shard folders inside `dir`, by name order.
 pub fn shard_folders(dir: &Path) -> Result<Vec<(PathBuf, (u32, u32))>> {
     let mut found = Vec::new();
@@ -163,12 +180,33 @@ pub fn shard_folders(dir: &Path) -> Result<Vec<(PathBuf, (u32, u32))>> {
     Ok(found)
 }
 
+/// What a sweep's `--dry-run` prints: the games (named), how many seed pairs, the range.
+pub struct PlanShape {
+    /// The games' names.
+    pub games: Vec<String>,
+    /// How many seed pairs.
+    pub seed_pairs: u64,
+    /// The nonces.
+    pub nonces: NonceRange,
+}
+
+impl PlanShape {
+    /// The shape of a sweep of the default scheme.
+    pub fn of(plan: &Plan) -> Self {
+        PlanShape {
+            games: plan.games.iter().map(|g| g.name().to_owned()).collect(),
+            seed_pairs: plan.seed_pairs.len() as u64,
+            nonces: plan.nonces[0],
+        }
+    }
+}
+
 /// `--dry-run`: the plan, and with `--shards` every shard's range and folder; this task's
 /// shard when its index is known.
-pub fn print_plan(plan: &Plan, cut: Option<(Sharding, Option<ShardTask>)>, out: &Path) {
-    let range = plan.nonces[0];
-    let pairs = plan.seed_pairs.len() as u64;
-    let games = plan.games.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
+pub fn print_plan(plan: &PlanShape, cut: Option<(Sharding, Option<ShardTask>)>, out: &Path) {
+    let range = plan.nonces;
+    let pairs = plan.seed_pairs;
+    let games = plan.games.join(", ");
     let rounds = |r: NonceRange| u128::from(r.end - r.start) * u128::from(pairs) * plan.games.len() as u128;
     outln!("games: {games}");
     outln!("seed pairs: {pairs}");

@@ -117,7 +117,7 @@ impl SweepRequest {
         let claims = load_claims(args.report.claims.as_deref())?;
         let shard = match args.cluster.shards {
             Some(count) => {
-                let sharding = super::shards::sharding(&plan, count)?;
+                let sharding = super::shards::sharding(plan.nonces[0], count)?;
                 Some(super::shards::require_index(&sharding, args.cluster.shard_index)?)
             }
             None => None,
@@ -231,25 +231,38 @@ fn earlier_sweep(
                 format!("{dir} holds a {TALLY_FILE} fairaudit cannot use; pass --force to replace it")
             })?;
             let same = existing.plan == *plan && existing.shard == shard.map(|task| task.shard);
-            if !same && (resume || !existing.complete) {
-                bail!("{dir} holds an interrupted sweep of a different plan (games, nonces, seed pairs or shard); run it with its own arguments, choose another --out, or pass --force to start over");
-            }
-            if !same {
-                bail!("{dir} holds the output of a different sweep; choose another --out, or pass --force to replace it");
-            }
-            // A shard is a scheduler's task, run again after a requeue or a resubmitted
-            // array: a complete one is not swept again (its results are recomputed from
-            // its tallies), unless another version of fairaudit made it.
-            let finished_shard = shard.is_some() && made_by_this_version(folder);
-            if resume || !existing.complete || finished_shard {
-                return Ok(Some(existing));
-            }
-            Ok(None)
+            let continues = continue_earlier(folder, same, existing.complete, shard.is_some(), resume)?;
+            Ok(continues.then_some(existing))
         }
         Existing::Run { kind } => {
             bail!("{dir} holds the output of a fairaudit {kind}; choose another --out, or pass --force to replace it")
         }
     }
+}
+
+/// Whether a sweep continues from the tallies an earlier sweep left in its folder (`same`:
+/// of the same plan and shard): an interrupted one or `--resume` continues, and so does a
+/// shard already complete; a finished sweep of the same plan is swept again (reproduced);
+/// another plan is refused, saying what to do.
+pub(super) fn continue_earlier(
+    folder: &OutputFolder,
+    same: bool,
+    complete: bool,
+    shard: bool,
+    resume: bool,
+) -> Result<bool> {
+    let dir = folder.target().display();
+    if !same && (resume || !complete) {
+        bail!("{dir} holds an interrupted sweep of a different plan (games, nonces, seed pairs or shard); run it with its own arguments, choose another --out, or pass --force to start over");
+    }
+    if !same {
+        bail!("{dir} holds the output of a different sweep; choose another --out, or pass --force to replace it");
+    }
+    // A shard is a scheduler's task, run again after a requeue or a resubmitted array: a
+    // complete one is not swept again (its results are recomputed from its tallies),
+    // unless another version of fairaudit made it.
+    let finished_shard = shard && made_by_this_version(folder);
+    Ok(resume || !complete || finished_shard)
 }
 
 /// The scheme of the sweep whose `run.json` the folder holds, where it names one (a sweep
@@ -271,12 +284,12 @@ fn dry_run(args: &SweepArgs) -> Result<Verdict> {
     load_claims(args.report.claims.as_deref())?;
     let cut = match args.cluster.shards {
         Some(count) => {
-            let sharding = super::shards::sharding(&plan, count)?;
+            let sharding = super::shards::sharding(plan.nonces[0], count)?;
             Some((sharding, super::shards::index(&sharding, args.cluster.shard_index)?))
         }
         None => None,
     };
-    super::shards::print_plan(&plan, cut, &args.out);
+    super::shards::print_plan(&super::shards::PlanShape::of(&plan), cut, &args.out);
     Ok(Verdict::Clean)
 }
 

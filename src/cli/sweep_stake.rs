@@ -1,27 +1,36 @@
 //! `fairaudit sweep --scheme stake`: one game of the HMAC-SHA256 family swept over the
 //! nonces of each seed pair on every core, its battery run against the game's exact laws,
-//! the folder written as a unit (tests.csv, summary.json, outcome_counts.csv, run.json).
+//! the folder written as a unit (tests.csv, summary.json, outcome_counts.csv, run.json
+//! and the tallies, stake_tally.json).
 //!
-//! What the default scheme's sweep has and this one has not yet: checkpoints and
-//! --resume, --shards and merge, the HTML report, paytables and claims. Each is refused
-//! by name rather than ignored.
+//! Like the default scheme's sweep, it saves its tallies every `--checkpoint-every` and
+//! when stopped, and the same command continues it; `--shards` makes it one shard of a
+//! larger sweep, which `merge` joins ([`super::merge_stake`]). What it has not yet:
+//! the HTML report, paytables and claims, refused by name rather than ignored.
 
 use super::args::command_line;
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
-use super::input::{install_stop_handler, STOP};
+use super::input::{install_stop_handler, stopped, STOP};
 use super::progress::{Progress, Unit};
-use super::sweep::{seed_pairs_of, SweepArgs};
+use super::shards::PlanShape;
+use super::sweep::{continue_earlier, seed_pairs_of, SweepArgs};
 use super::Verdict;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use fairaudit::report::results::{summary_json, tests_table};
 use fairaudit::report::run_info::RUN_FORMAT;
 use fairaudit::report::stake::{counts_table, StakePlan, StakeRun};
+use fairaudit::report::stake_html::StakeHtmlReport;
 use fairaudit::scheme::stake::{commitment, SeedPair, StakeGame};
 use fairaudit::scheme::SchemeId;
+use fairaudit::stats::battery::Battery;
 use fairaudit::stats::stake::battery;
-use fairaudit::sweep::stake::sweep;
-use fairaudit::tally::stake::StakeTally;
+use fairaudit::sweep::stake::{sweep, sweep_ranges};
+use fairaudit::tally::file::NonceRange;
+use fairaudit::tally::shards::ShardOf;
+use fairaudit::tally::stake::{StakeTally, Swept};
+use fairaudit::tally::stake_file::{StakeTallyFile, STAKE_TALLY_FILE};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// What a sweep's arguments name: the game, the seed pairs prepared, and the plan its
@@ -37,8 +46,8 @@ pub(super) fn stake_plan(args: &SweepArgs) -> Result<(StakeGame, Vec<SeedPair>, 
     };
     let (_, pairs) = seed_pairs_of(args);
     let plan = StakePlan {
-        scheme: "stake",
-        game: game.name(),
+        scheme: "stake".into(),
+        game: game.name().into(),
         params: game.params(),
         nonces: [args.nonces.start, args.nonces.end],
         seed_pairs: pairs
@@ -65,67 +74,197 @@ pub(super) fn sweep_pairs(
         .collect()
 }
 
+/// The tally file of a sweep of `plan` (its nonces and seed pairs), nothing swept yet.
+fn empty_file(game: &StakeGame, plan: &StakePlan, shard: Option<ShardOf>) -> StakeTallyFile {
+    let seeds: Vec<(String, String)> =
+        plan.seed_pairs.iter().map(|[s, c, _]| (s.clone(), c.clone())).collect();
+    StakeTallyFile::new(game, NonceRange { start: plan.nonces[0], end: plan.nonces[1] }, &seeds, shard)
+}
+
+/// The complete tally file of an unsharded sweep of `plan` whose seed pairs counted
+/// `tallies` (what `certify` compares a sweep's file with).
+pub(super) fn complete_file(game: &StakeGame, plan: &StakePlan, tallies: Vec<StakeTally>) -> StakeTallyFile {
+    let mut file = empty_file(game, plan, None);
+    for (i, tally) in tallies.into_iter().enumerate() {
+        file.record(i, Swept { tally, nonces: std::iter::once(plan.nonces[0]..plan.nonces[1]).collect() });
+    }
+    file
+}
+
+/// A folder's files: (name, bytes).
+type Files = Vec<(String, Vec<u8>)>;
+
+/// The files of a sweep's folder: the tallies and run.json, and the results when complete
+/// (`tests.csv`, `summary.json`, `outcome_counts.csv`, `report.html`).
+pub(super) fn folder_files(
+    game: &StakeGame,
+    file: &StakeTallyFile,
+    run: &StakeRun,
+    alpha: f64,
+) -> (Files, Option<Battery<StakeGame>>) {
+    let mut files =
+        vec![(STAKE_TALLY_FILE.to_owned(), file.to_bytes()), ("run.json".to_owned(), run.to_json())];
+    if !file.complete {
+        return (files, None);
+    }
+    let tallies = file.tallies();
+    let battery = battery(game, &tallies, alpha);
+    let tests = tests_table(&battery);
+    let counts = counts_table(game, &tallies);
+    files.push((tests.file_name.clone(), tests.to_csv()));
+    files.push(("summary.json".to_owned(), summary_json(&battery, &[])));
+    files.push((counts.file_name.clone(), counts.to_csv()));
+    let report = StakeHtmlReport { run, game, tallies: &tallies, battery: &battery };
+    files.push(("report.html".to_owned(), report.render().into_bytes()));
+    (files, Some(battery))
+}
+
 pub fn run(args: SweepArgs) -> Result<Verdict> {
-    let (game, pairs, plan) = stake_plan(&args)?;
+    let (game, pairs, mut plan) = stake_plan(&args)?;
     if !args.keccak.is_auto() {
         errln!("note: --keccak (or FAIRAUDIT_KECCAK) chooses the sha3 scheme's Keccak path; the stake scheme hashes with SHA-256 (SHA-NI where the CPU has it)");
     }
     if args.nonces.end - 1 > fairaudit::chain::REFERENCE_MAX_NONCE {
         errln!("note: nonces above 2^53 - 1 have no reference behaviour (the operators' JavaScript verifiers cannot represent them)");
     }
-    let nonces = args.nonces.start..args.nonces.end;
-    let (folder, existing) = OutputFolder::claim(&args.out)?;
-    check_earlier_run(&folder, existing, &plan, args.force)?;
+    let shape = || PlanShape {
+        games: vec![game.name().to_owned()],
+        seed_pairs: pairs.len() as u64,
+        nonces: args.nonces,
+    };
+    let (shard, out) = match args.cluster.shards {
+        Some(count) => {
+            let sharding = super::shards::sharding(args.nonces, count)?;
+            if args.cluster.dry_run {
+                let task = super::shards::index(&sharding, args.cluster.shard_index)?;
+                super::shards::print_plan(&shape(), Some((sharding, task)), &args.out);
+                return Ok(Verdict::Clean);
+            }
+            let task = super::shards::require_index(&sharding, args.cluster.shard_index)?;
+            let range = sharding.range(task.shard.index);
+            plan.nonces = [range.start, range.end];
+            let out = task.folder(&args.out);
+            (Some(task), out)
+        }
+        None if args.cluster.dry_run => {
+            super::shards::print_plan(&shape(), None, &args.out);
+            return Ok(Verdict::Clean);
+        }
+        None => (None, args.out.clone()),
+    };
+    let shard_of = shard.as_ref().map(|task| task.shard);
+    let (mut folder, existing) = OutputFolder::claim(&out)?;
+    let fresh = empty_file(&game, &plan, shard_of);
+    let prior =
+        earlier_stake_sweep(&folder, existing, &fresh, &plan, shard_of.is_some(), args.resume, args.force)?;
     let (threads, pool) = worker_pool(args.threads)?;
     install_stop_handler()?;
 
-    let rounds = (nonces.end - nonces.start).saturating_mul(pairs.len() as u64);
-    let bar = Progress::new(Some(rounds), Unit::Rounds, args.quiet);
-    let started = Instant::now();
-    let progress = |done: u64| bar.inc(done);
-    let Some(tallies) = sweep_pairs(&pool, &game, &pairs, nonces.clone(), args.chunk_size, &progress) else {
-        drop(bar);
+    let mut file = prior.unwrap_or(fresh);
+    let rounds_before = file.rounds();
+    let remaining = file.planned_rounds() - rounds_before;
+    let dir = folder.target().to_owned();
+    if let Some(task) = &shard {
         errln!(
-            "interrupted: a sweep of scheme stake is not saved part-way (checkpoints are the sha3 scheme's so far); {} is as it was",
-            folder.target().display()
+            "shard {} of {} (index from {}): nonces {}..{}, output {}",
+            task.shard.index,
+            task.shard.count,
+            task.index_from,
+            plan.nonces[0],
+            plan.nonces[1],
+            dir.display()
+        );
+    }
+    if rounds_before > 0 && !file.complete {
+        errln!(
+            "continuing the sweep saved in {}: {rounds_before} rounds tallied, {remaining} to go",
+            dir.display()
+        );
+    } else if file.complete {
+        errln!(
+            "{} already holds this sweep complete: nothing to sweep, its results are written again",
+            dir.display()
+        );
+    }
+    let command = command_line();
+    let started = Instant::now();
+    let run_of = |file: &StakeTallyFile| StakeRun {
+        format: RUN_FORMAT.into(),
+        kind: "sweep".into(),
+        fairaudit_version: env!("CARGO_PKG_VERSION").into(),
+        fairaudit_revision: fairaudit::REVISION.into(),
+        plan: plan.clone(),
+        command_line: command.clone(),
+        threads: Some(threads),
+        rounds: file.rounds(),
+        complete: file.complete,
+        shard: shard_of,
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+    };
+
+    let bar = Progress::new(Some(remaining), Unit::Rounds, args.quiet);
+    let every = args.cluster.checkpoint_interval();
+    let mut due = Instant::now().checked_add(every);
+    let end = file.sweep_end();
+    'pairs: for (i, pair) in pairs.iter().enumerate() {
+        loop {
+            let todo = file.todo(i);
+            if todo.is_empty() {
+                break;
+            }
+            // A step ends at the next checkpoint (or at a stop): the chunks in flight
+            // finish, the others wait for the next step.
+            let pause = AtomicBool::new(stopped());
+            let progress = |rounds: u64| {
+                bar.inc(rounds);
+                if STOP.load(Ordering::Relaxed) || due.is_some_and(|due| Instant::now() >= due) {
+                    pause.store(true, Ordering::Relaxed);
+                }
+            };
+            let swept =
+                pool.install(|| sweep_ranges(&game, pair, &todo, end, args.chunk_size, &pause, &progress));
+            file.record(i, swept);
+            if stopped() {
+                break 'pairs;
+            }
+            if due.is_some_and(|due| Instant::now() >= due) && !file.complete {
+                let (files, _) = folder_files(&game, &file, &run_of(&file), args.report.alpha);
+                folder.checkpoint(&files).context("cannot save a checkpoint")?;
+                due = Instant::now().checked_add(every);
+            }
+        }
+    }
+    drop(bar);
+    let elapsed = started.elapsed().as_secs_f64();
+    let (files, battery) = folder_files(&game, &file, &run_of(&file), args.report.alpha);
+    folder.write_all(&files)?;
+    folder.commit()?;
+    let done = file.rounds() - rounds_before;
+    let Some(battery) = battery else {
+        errln!(
+            "interrupted: {done} of {remaining} rounds tallied and saved in {}; run the same command to continue",
+            dir.join(STAKE_TALLY_FILE).display()
         );
         return Ok(Verdict::Interrupted);
     };
-    drop(bar);
-    let elapsed = started.elapsed().as_secs_f64();
-
-    let battery = battery(&game, &tallies, args.report.alpha);
-    let command = command_line();
-    let run = StakeRun {
-        format: RUN_FORMAT,
-        kind: "sweep",
-        fairaudit_version: env!("CARGO_PKG_VERSION"),
-        fairaudit_revision: fairaudit::REVISION,
-        plan,
-        command_line: &command,
-        threads,
-        rounds,
-        elapsed_seconds: elapsed,
-    };
-    let tests = tests_table(&battery);
-    let counts = counts_table(&game, &tallies);
-    folder.write_all(&[
-        (tests.file_name.clone(), tests.to_csv()),
-        ("summary.json".to_owned(), summary_json(&battery, &[])),
-        (counts.file_name.clone(), counts.to_csv()),
-        ("run.json".to_owned(), run.to_json()),
-    ])?;
-    let dir = folder.target().to_owned();
-    folder.commit()?;
 
     outln!(
-        "swept stake {game} x {} seed pair(s) x {} nonces: {rounds} rounds in {elapsed:.1} s ({:.0} rounds/s, {threads} threads)",
+        "swept stake {game} x {} seed pair(s) x {} nonces: {done} rounds in {elapsed:.1} s ({:.0} rounds/s, {threads} threads)",
         pairs.len(),
-        nonces.end - nonces.start,
-        if elapsed > 0.0 { rounds as f64 / elapsed } else { 0.0 },
+        plan.nonces[1] - plan.nonces[0],
+        if elapsed > 0.0 { done as f64 / elapsed } else { 0.0 },
     );
     outln!("output: {}", dir.display());
-    Ok(print_battery(&battery, "seed pairs"))
+    let verdict = print_battery(&battery, "seed pairs");
+    if shard.is_some() {
+        // As with the default scheme: a shard's battery speaks for its slice, and a
+        // finished shard exits 0 so that the scheduler runs the merge.
+        if verdict == Verdict::Finding {
+            outln!("note: this shard's battery is not the sweep's verdict; merge the shards for that (exit status 0: the shard is complete)");
+        }
+        return Ok(Verdict::Clean);
+    }
+    Ok(verdict)
 }
 
 /// The worker threads asked for (all cores by default) and their pool.
@@ -142,13 +281,15 @@ pub(super) fn worker_pool(threads: Option<u32>) -> Result<(usize, rayon::ThreadP
 }
 
 /// The options of the default scheme's sweep that the sweeps of `scheme` do not have,
-/// refused by name.
+/// refused by name: a crash chain's sweep has neither checkpoints nor shards (a walk down
+/// the chain is one sequence); neither scheme takes paytables or claims yet.
 pub(super) fn refuse_unsupported(args: &SweepArgs, scheme: SchemeId) -> Result<()> {
+    let chain = scheme != SchemeId::Stake;
     let given = [
-        (args.resume, "--resume"),
-        (args.cluster.shards.is_some(), "--shards"),
-        (args.cluster.dry_run, "--dry-run"),
-        (args.cluster.checkpoint_every.is_some(), "--checkpoint-every"),
+        (chain && args.resume, "--resume"),
+        (chain && args.cluster.shards.is_some(), "--shards"),
+        (chain && args.cluster.dry_run, "--dry-run"),
+        (chain && args.cluster.checkpoint_every.is_some(), "--checkpoint-every"),
         (args.report.paytable.is_some(), "--paytable"),
         (args.report.claims.is_some(), "--claims"),
     ];
@@ -157,6 +298,43 @@ pub(super) fn refuse_unsupported(args: &SweepArgs, scheme: SchemeId) -> Result<(
             "{option} is not available with --scheme {scheme} yet (docs/schemes.md says what its sweep does)"
         ),
         None => Ok(()),
+    }
+}
+
+/// What the output folder's earlier run means for a sweep of the family: its tallies to
+/// continue (an interrupted sweep of the same plan; `--resume`; a shard already complete,
+/// which is not swept again), nothing (a fresh start, `--force`, or a finished run of the
+/// same plan being reproduced), or a refusal that says what to do.
+fn earlier_stake_sweep(
+    folder: &OutputFolder,
+    existing: Existing,
+    fresh: &StakeTallyFile,
+    plan: &StakePlan,
+    shard: bool,
+    resume: bool,
+    force: bool,
+) -> Result<Option<StakeTallyFile>> {
+    let dir = folder.target().display();
+    let path = folder.target().join(STAKE_TALLY_FILE);
+    match existing {
+        Existing::Nothing if resume => bail!("{dir}: nothing to resume (no {STAKE_TALLY_FILE})"),
+        Existing::Nothing => Ok(None),
+        Existing::Run { .. } if force => Ok(None),
+        Existing::Run { kind } if (kind == "sweep" || kind.is_empty()) && path.exists() => {
+            let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            let existing = StakeTallyFile::from_bytes(&bytes).map_err(|error| {
+                anyhow::anyhow!("{}: {error}; pass --force to replace it", path.display())
+            })?;
+            let continues =
+                continue_earlier(folder, existing.same_sweep(fresh), existing.complete, shard, resume)?;
+            Ok(continues.then_some(existing))
+        }
+        Existing::Run { .. } if folder.target().join(fairaudit::tally::file::TALLY_FILE).exists() => {
+            bail!("{dir} holds a sweep of scheme sha3; choose another --out, or pass --force to replace it")
+        }
+        Existing::Run { .. } if resume => bail!("{dir}: nothing to resume (no {STAKE_TALLY_FILE})"),
+        // A folder of an earlier version (no tally file): the same sweep may write again.
+        existing => check_earlier_run(folder, existing, plan, false).map(|()| None),
     }
 }
 

@@ -16,7 +16,7 @@ use crate::tally::shards::PartialOf;
 use std::fmt::Write;
 
 /// z for a two-sided 99% band.
-const Z99: f64 = 2.575_829_303_548_901;
+pub(crate) const Z99: f64 = 2.575_829_303_548_901;
 
 /// Everything the report shows: it formats, it computes nothing.
 pub struct HtmlReport<'a> {
@@ -235,12 +235,17 @@ impl HtmlReport<'_> {
 
 /// The table of every test, coloured by verdict; `group` names the second column (seed
 /// pair, or player).
-pub(crate) fn tests_table(html: &mut String, battery: &Battery, group: &str) {
+pub(crate) fn tests_table<G: std::fmt::Display>(html: &mut String, battery: &Battery<G>, group: &str) {
     tests_table_marked(html, battery, group, None);
 }
 
 /// [`tests_table`] of a merge that may lack shards: then every verdict says `(PARTIAL)`.
-fn tests_table_marked(html: &mut String, battery: &Battery, group: &str, partial: Option<&PartialOf>) {
+fn tests_table_marked<G: std::fmt::Display>(
+    html: &mut String,
+    battery: &Battery<G>,
+    group: &str,
+    partial: Option<&PartialOf>,
+) {
     let _ = write!(
         html,
         "<h2 id=\"tests\">Tests</h2><p class=\"note\">Holm-adjusted p below alpha is FAIL; unadjusted p below alpha that does not survive adjustment is WEAK. \
@@ -252,7 +257,7 @@ fn tests_table_marked(html: &mut String, battery: &Battery, group: &str, partial
         let _ = write!(
             html,
             "<tr class=\"{v}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{statistic}</td><td class=\"num\">{df}</td><td class=\"num\">{p}</td><td class=\"num\">{adjusted}</td><td>{label}</td><td class=\"num\">{}</td></tr>",
-            r.game,
+            escape(&r.game.to_string()),
             escape(&r.seed_pair),
             escape(&r.outcome.test),
             r.detectable_bias.map_or(String::new(), |b| format!("{:.2}%", b * 100.0)),
@@ -293,7 +298,13 @@ pub(crate) fn warnings(html: &mut String, warnings: &[String]) {
 
 /// The opening of a report page, its verdict badge (`verdict`: PASS, FAIL, PARTIAL) and
 /// the battery's counts.
-pub(crate) fn page_start(html: &mut String, title: &str, subtitle: &str, battery: &Battery, verdict: &str) {
+pub(crate) fn page_start<G>(
+    html: &mut String,
+    title: &str,
+    subtitle: &str,
+    battery: &Battery<G>,
+    verdict: &str,
+) {
     let counts = battery.counts();
     let _ = write!(
         html,

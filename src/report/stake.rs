@@ -6,7 +6,7 @@ use super::table::{Cell, Table};
 use crate::scheme::stake::cells::{coarse_law, outcome_law, step_laws};
 use crate::scheme::stake::StakeGame;
 use crate::tally::stake::StakeTally;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// `outcome_counts.csv`: per seed pair, every cell of every view with its count and the
 /// count its exact law expects. Columns: `seed_pair, view, cell, observed, expected,
@@ -48,36 +48,50 @@ pub fn counts_table(game: &StakeGame, per_pair: &[StakeTally]) -> Table {
 }
 
 /// What `run.json` says of a sweep of the family: enough to run it again and to know what
-/// was swept (a later run into the folder compares `plan`).
-#[derive(Serialize)]
-pub struct StakeRun<'a> {
+/// was swept (a later run into the folder compares `plan`). `certify` reads it back to
+/// make the sweep's `report.html` again.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StakeRun {
     /// [`super::run_info::RUN_FORMAT`].
-    pub format: &'static str,
-    /// `sweep`.
-    pub kind: &'static str,
+    pub format: String,
+    /// `sweep`, or `merge` for a merge of a sweep's shards.
+    pub kind: String,
     /// The fairaudit version.
-    pub fairaudit_version: &'static str,
+    pub fairaudit_version: String,
     /// The source revision of the build ([`crate::REVISION`]).
-    pub fairaudit_revision: &'static str,
+    pub fairaudit_revision: String,
     /// What was swept.
     pub plan: StakePlan,
     /// The command line.
-    pub command_line: &'a [String],
-    /// Worker threads.
-    pub threads: usize,
-    /// Rounds swept.
+    pub command_line: Vec<String>,
+    /// Worker threads (none for a merge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
+    /// Rounds tallied: all of the plan's when complete.
     pub rounds: u64,
-    /// Seconds the sweep took.
+    /// Whether every round of the plan is tallied; an interrupted sweep's folder holds its
+    /// tallies (`stake_tally.json`) and no results.
+    #[serde(default = "complete_by_default")]
+    pub complete: bool,
+    /// Which shard of which cut, for a shard (its plan holds the shard's own nonces).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::tally::shards::ShardOf>,
+    /// Seconds this run took.
     pub elapsed_seconds: f64,
 }
 
+/// Folders written before `complete` was recorded hold complete sweeps only.
+fn complete_by_default() -> bool {
+    true
+}
+
 /// The plan of a sweep of the family.
-#[derive(Serialize, PartialEq, Eq, Debug)]
+#[derive(Clone, Serialize, Deserialize, PartialEq, Eq, Debug)]
 pub struct StakePlan {
     /// `stake`.
-    pub scheme: &'static str,
+    pub scheme: String,
     /// The game's name.
-    pub game: &'static str,
+    pub game: String,
     /// Its parameters (compact JSON, empty where none).
     pub params: String,
     /// The half-open nonce range.
@@ -87,7 +101,7 @@ pub struct StakePlan {
     pub seed_pairs: Vec<[String; 3]>,
 }
 
-impl StakeRun<'_> {
+impl StakeRun {
     /// The file's bytes.
     pub fn to_json(&self) -> Vec<u8> {
         let mut bytes = serde_json::to_vec_pretty(self).expect("run.json serialises");

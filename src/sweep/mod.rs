@@ -7,6 +7,7 @@ pub mod crash;
 pub mod runner;
 pub mod shards;
 pub mod stake;
+pub mod stake_merge;
 
 use crate::chain::{Kernel, RoundHasher};
 use crate::games::{GameId, Keno, Roulette};

@@ -1,18 +1,56 @@
 //! The sweep of a game of the HMAC-SHA256 family ([`crate::scheme::stake`]): the nonces of
-//! one seed pair in chunks on every core, each chunk counted into a
-//! [`StakeTally`] and the chunks' tallies added. Chunks start at multiples of an even
-//! chunk size, so no pair of rounds (`2k`, `2k + 1`) is split, and the sum does not depend
-//! on the threads or the chunk size.
+//! one seed pair in chunks on every core, each chunk counted into a [`StakeTally`] and the
+//! chunks' tallies added. A chunk counts the pairs of rounds whose first round it holds
+//! ([`Counter::count`]), so the sum does not depend on the threads, the chunk size, or
+//! which chunks an interrupted sweep had done before it was continued.
 
 use crate::scheme::stake::{SeedPair, StakeGame};
-use crate::tally::stake::{Counter, StakeTally};
+use crate::tally::stake::{Counter, StakeTally, Swept};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// Counts the rounds of the nonces in `todo` (ascending, disjoint) of a sweep that ends at
+/// `end`, chunk by chunk on the current rayon pool; `progress` is called with the rounds
+/// of each chunk. When `stop` is raised, the chunks in flight finish and the others are
+/// left: the result says which nonces it covers.
+pub fn sweep_ranges(
+    game: &StakeGame,
+    pair: &SeedPair,
+    todo: &[Range<u64>],
+    end: u64,
+    chunk: u64,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Swept {
+    // Small enough that chunk boundaries below 2^64 never overflow.
+    let chunk = chunk.clamp(1, 1 << 40);
+    let chunks: Vec<Range<u64>> = todo
+        .iter()
+        .flat_map(|range| {
+            let first = range.start / chunk;
+            (first..range.end.div_ceil(chunk))
+                .map(move |i| (i * chunk).max(range.start)..(i + 1).saturating_mul(chunk).min(range.end))
+        })
+        .collect();
+    let counter = Counter::new(game);
+    let nothing = || Swept { tally: StakeTally::empty(game), nonces: Vec::new() };
+    chunks
+        .into_par_iter()
+        .map(|nonces| {
+            if stop.load(Ordering::Relaxed) {
+                return nothing();
+            }
+            let tally = counter.count(pair, nonces.clone(), end);
+            progress(nonces.end - nonces.start);
+            Swept { tally, nonces: vec![nonces] }
+        })
+        .reduce(nothing, Swept::join)
+}
+
 /// Counts the rounds of nonces `nonces` of `game` into a tally, chunk by chunk on the
-/// current rayon pool (`chunk` is rounded up to an even number); `progress` is called
-/// with the rounds of each chunk. `None` when `stop` was set before the end.
+/// current rayon pool; `progress` is called with the rounds of each chunk. `None` when
+/// `stop` was set before the end.
 pub fn sweep(
     game: &StakeGame,
     pair: &SeedPair,
@@ -21,31 +59,9 @@ pub fn sweep(
     stop: &AtomicBool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Option<StakeTally> {
-    // Even, and small enough that chunk boundaries below 2^64 never overflow.
-    let chunk = chunk.clamp(2, 1 << 40).next_multiple_of(2);
-    let first_chunk = nonces.start / chunk;
-    let chunks = nonces.end.div_ceil(chunk) - first_chunk;
-    let counter = Counter::new(game);
-    let tally = (0..chunks)
-        .into_par_iter()
-        .map(|i| {
-            let start = ((first_chunk + i) * chunk).max(nonces.start);
-            let end = (first_chunk + i + 1).saturating_mul(chunk).min(nonces.end);
-            if stop.load(Ordering::Relaxed) {
-                return None;
-            }
-            let tally = counter.count(pair, start..end, nonces.end);
-            progress(end - start);
-            Some(tally)
-        })
-        .try_reduce(
-            || StakeTally::empty(game),
-            |mut a, b| {
-                a.add(&b);
-                Some(a)
-            },
-        );
-    tally.filter(|_| !stop.load(Ordering::Relaxed))
+    let swept = sweep_ranges(game, pair, std::slice::from_ref(&nonces), nonces.end, chunk, stop, progress);
+    let whole = nonces.is_empty() || swept.nonces == [nonces];
+    whole.then_some(swept.tally)
 }
 
 #[cfg(test)]
@@ -98,6 +114,32 @@ mod tests {
             let swept = sweep(&StakeGame::Dice, &pair, nonces.clone(), chunk, &stop, &|_| ());
             assert_eq!(swept.as_ref(), Some(&replayed), "chunk {chunk}");
         }
+    }
+
+    #[test]
+    fn a_stopped_sweep_says_what_it_covers_and_the_rest_completes_it() {
+        let pair = SeedPair::new("s", "c");
+        let game = StakeGame::Mines { mines: 3 };
+        let never = AtomicBool::new(false);
+        let whole = sweep(&game, &pair, 5..4_000, 100, &never, &|_| ()).unwrap();
+        let stop = AtomicBool::new(false);
+        let chunks = std::sync::atomic::AtomicU64::new(0);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let part = pool.install(|| {
+            sweep_ranges(&game, &pair, std::slice::from_ref(&(5..4_000)), 4_000, 100, &stop, &|_| {
+                if chunks.fetch_add(1, Ordering::SeqCst) == 9 {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            })
+        });
+        let covered: u64 = part.nonces.iter().map(|r| r.end - r.start).sum();
+        assert_eq!(part.tally.rounds, covered);
+        assert!(covered > 0 && covered < 3_995, "{:?}", part.nonces);
+        let todo = crate::tally::file::missing_ranges(&[(5..4_000).into()], &part.nonces);
+        let rest = sweep_ranges(&game, &pair, &todo, 4_000, 333, &never, &|_| ());
+        let mut tally = part.tally;
+        tally.add(&rest.tally);
+        assert_eq!(tally, whole);
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod roulette;
 pub mod runs;
 pub mod shards;
 pub mod stake;
+pub mod stake_file;
 pub mod stream;
 pub mod window;
 

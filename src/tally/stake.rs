@@ -4,7 +4,9 @@
 //!
 //! Pairs are the rounds of nonces `2k` and `2k + 1` (both in the range): they do not
 //! overlap, so the pair counts are multinomial with exact cell probabilities (the product
-//! of the coarse law with itself), and chunks that start at even nonces never split one.
+//! of the coarse law with itself). A pair belongs to the chunk that holds its first round:
+//! a chunk that ends between the two looks at the second (without counting it as a round),
+//! so chunks cut anywhere (threads, resumed holes, shards) never lose or double a pair.
 //! Every count is a sum, so tallies of chunks add up to the tally of their union whatever
 //! the order ([`crate::sweep::stake`] runs the chunks in parallel).
 
@@ -54,6 +56,30 @@ impl StakeTally {
     }
 }
 
+/// What a sweep of some nonces of one seed pair counted: the tally, and the nonces it
+/// covers (ascending, disjoint, adjacent ranges joined), all of them unless stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Swept {
+    /// The counts of the rounds swept.
+    pub tally: StakeTally,
+    /// The nonces swept.
+    pub nonces: Vec<Range<u64>>,
+}
+
+impl Swept {
+    /// Adds `later`, whose nonces all lie above this one's.
+    pub fn join(mut self, later: Swept) -> Swept {
+        self.tally.add(&later.tally);
+        for range in later.nonces {
+            match self.nonces.last_mut() {
+                Some(last) if last.end == range.start => last.end = range.end,
+                _ => self.nonces.push(range),
+            }
+        }
+        self
+    }
+}
+
 /// What counting a round needs, prepared once per sweep.
 pub struct Counter {
     game: StakeGame,
@@ -68,18 +94,24 @@ impl Counter {
         Counter { game: *game, steps: step_sizes(game), low: low_values(game), coarse: coarse_cells(game) }
     }
 
-    /// The tally of the rounds of `nonces` (a chunk starting at an even nonce or at the
-    /// sweep's start); a pair's second round must be below `end`.
+    /// The tally of the rounds of `nonces`, a chunk of a sweep that ends at `end`: the
+    /// pairs whose first round is in the chunk and whose second is below `end`.
     pub fn count(&self, pair: &SeedPair, nonces: Range<u64>, end: u64) -> StakeTally {
         let mut tally = StakeTally::empty(&self.game);
         let mut first_of_pair = None;
-        for nonce in nonces {
+        for nonce in nonces.clone() {
             let class = self.round(&mut tally, &mut pair.floats(nonce));
             if nonce % 2 == 0 {
                 first_of_pair = (nonce + 1 < end).then_some(class);
             } else if let Some(first) = first_of_pair.take() {
                 tally.pairs[first * self.coarse + class] += 1;
             }
+        }
+        if let Some(first) = first_of_pair {
+            // The chunk ends between a pair's rounds: the second is played here for the
+            // pair only; its round is the next chunk's.
+            let class = self.round(&mut StakeTally::empty(&self.game), &mut pair.floats(nonces.end));
+            tally.pairs[first * self.coarse + class] += 1;
         }
         tally
     }
@@ -181,6 +213,28 @@ mod tests {
                 let counted = Counter::new(&game).count(&pair, nonces.clone(), nonces.end);
                 assert_eq!(counted, tally_by_replay(&game, &pair, nonces.clone()), "{game:?} {nonces:?}");
             }
+        }
+    }
+
+    #[test]
+    fn chunks_cut_anywhere_add_up_to_the_whole() {
+        let pair = SeedPair::new("tally server", "tally client");
+        for game in [StakeGame::Dice, StakeGame::Keno, StakeGame::Plinko { rows: 8, risk: Risk::High }] {
+            let counter = Counter::new(&game);
+            for (start, end) in [(0, 601), (7, 600), (3, 4)] {
+                let whole = counter.count(&pair, start..end, end);
+                for cut in [start + 1, start + 2, (start + end) / 2, end - 1]
+                    .into_iter()
+                    .filter(|&c| c > start && c < end)
+                {
+                    let mut joined = counter.count(&pair, start..cut, end);
+                    joined.add(&counter.count(&pair, cut..end, end));
+                    assert_eq!(joined, whole, "{game:?} {start}..{end} cut at {cut}");
+                }
+            }
+            // A chunk that ends at the sweep's end has no pair past it.
+            let last = counter.count(&pair, 10..11, 11);
+            assert_eq!(last.pairs.iter().sum::<u64>(), 0);
         }
     }
 }

@@ -1,0 +1,153 @@
+//! `fairaudit merge` of the shards of a sweep of scheme stake: the shard folders'
+//! `stake_tally.json` files → one tally file, that of one sweep of the whole range
+//! ([`fairaudit::sweep::stake_merge`]) → its results → the folder's files, written as a
+//! unit → the terminal. Every missing or interrupted shard is named; a partial merge is
+//! not made for this scheme yet.
+
+use super::battery::print_battery;
+use super::folder::{Existing, OutputFolder};
+use super::input::{install_stop_handler, stopped, Interrupted};
+use super::merge::MergeArgs;
+use super::shards::{check_folder_name, shard_folders};
+use super::sweep_stake::folder_files;
+use super::Verdict;
+use anyhow::{bail, Context, Result};
+use fairaudit::report::run_info::RUN_FORMAT;
+use fairaudit::report::stake::{StakePlan, StakeRun};
+use fairaudit::scheme::stake::commitment;
+use fairaudit::sweep::stake_merge::{merge_stake_shards, StakeShard};
+use fairaudit::tally::file::TALLY_FILE;
+use fairaudit::tally::stake_file::{StakeTallyFile, STAKE_TALLY_FILE};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Whether the folders `merge` is given hold sweeps of scheme stake (a folder's own
+/// tally file, or its shard folders').
+pub fn holds_stake_sweeps(inputs: &[PathBuf]) -> bool {
+    inputs.iter().any(|dir| {
+        dir.join(STAKE_TALLY_FILE).is_file()
+            || shard_folders(dir)
+                .is_ok_and(|shards| shards.iter().any(|(d, _)| d.join(STAKE_TALLY_FILE).is_file()))
+    })
+}
+
+/// The shards the arguments name: a folder holding a tally file is one; a folder holding
+/// shard folders gives one per shard folder that holds a tally file (one that holds none
+/// yet is a shard not started, which the coverage check names).
+fn read_shards(dirs: &[PathBuf]) -> Result<Vec<StakeShard>> {
+    let mut shards = Vec::new();
+    for dir in dirs {
+        if dir.join(STAKE_TALLY_FILE).is_file() {
+            shards.push(read_shard(dir)?);
+            continue;
+        }
+        if dir.join(TALLY_FILE).is_file() {
+            bail!(
+                "{}: a sweep of scheme sha3, not of scheme stake: a merge joins the shards of one sweep",
+                dir.display()
+            );
+        }
+        let found = shard_folders(dir)?;
+        let before = shards.len();
+        for (shard_dir, _) in &found {
+            if stopped() {
+                return Err(Interrupted.into());
+            }
+            if shard_dir.join(STAKE_TALLY_FILE).is_file() {
+                shards.push(read_shard(shard_dir)?);
+            }
+        }
+        if shards.len() == before {
+            bail!(
+                "{}: holds neither a {STAKE_TALLY_FILE} nor shard folders that hold one (shard-IIII-of-NNNN, written by 'sweep --scheme stake --shards')",
+                dir.display()
+            );
+        }
+    }
+    Ok(shards)
+}
+
+/// One folder's tally file; a shard folder's name must agree with the shard its file
+/// records (a renamed folder would otherwise be merged as another shard).
+fn read_shard(dir: &Path) -> Result<StakeShard> {
+    let path = dir.join(STAKE_TALLY_FILE);
+    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file =
+        StakeTallyFile::from_bytes(&bytes).map_err(|error| anyhow::anyhow!("{}: {error}", path.display()))?;
+    check_folder_name(dir, file.shard.map(|s| (s.index, s.count)), STAKE_TALLY_FILE)?;
+    Ok(StakeShard { label: dir.display().to_string(), file })
+}
+
+pub fn run(args: &MergeArgs) -> Result<Verdict> {
+    let started = Instant::now();
+    let unsupported = [
+        (args.allow_partial, "--allow-partial"),
+        (args.report.paytable.is_some(), "--paytable"),
+        (args.report.claims.is_some(), "--claims"),
+    ];
+    if let Some((_, option)) = unsupported.iter().find(|(given, _)| *given) {
+        bail!("{option} is not available when merging the shards of a sweep of scheme stake yet (docs/schemes.md says what its sweep does)");
+    }
+    install_stop_handler()?;
+    let (folder, existing) = OutputFolder::claim(&args.out)?;
+    let shards = read_shards(&args.inputs)?;
+    let count = shards.len();
+    let (merged, coverage) = merge_stake_shards(shards)?;
+    let out = args.out.display();
+    match existing {
+        Existing::Nothing => {}
+        Existing::Run { .. } if args.force => {}
+        Existing::Run { kind } if kind == "merge" || kind.is_empty() => {
+            // The same merge again (a merge job run again) may write again.
+            let earlier = std::fs::read(args.out.join(STAKE_TALLY_FILE)).ok();
+            let same = earlier
+                .and_then(|bytes| StakeTallyFile::from_bytes(&bytes).ok())
+                .is_some_and(|e| e.same_sweep(&merged));
+            if !same {
+                bail!("{out} holds the output of a different run; choose another --out, or pass --force to replace it");
+            }
+        }
+        Existing::Run { kind } => {
+            bail!("{out} holds the output of a fairaudit {kind}; choose another --out, or pass --force to replace it")
+        }
+    }
+    let game = merged.stake_game();
+    let command = super::args::command_line();
+    let run = StakeRun {
+        format: RUN_FORMAT.into(),
+        kind: "merge".into(),
+        fairaudit_version: env!("CARGO_PKG_VERSION").into(),
+        fairaudit_revision: fairaudit::REVISION.into(),
+        plan: StakePlan {
+            scheme: "stake".into(),
+            game: game.name().into(),
+            params: game.params(),
+            nonces: [merged.nonces.start, merged.nonces.end],
+            seed_pairs: merged
+                .seed_pairs
+                .iter()
+                .map(|p| [p.server_seed.clone(), p.client_seed.clone(), commitment(&p.server_seed)])
+                .collect(),
+        },
+        command_line: command,
+        threads: None,
+        rounds: merged.rounds(),
+        complete: merged.complete,
+        shard: None,
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+    };
+    let (files, battery) = folder_files(&game, &merged, &run, args.report.alpha);
+    if stopped() {
+        return Err(Interrupted.into());
+    }
+    folder.write_all(&files)?;
+    folder.commit().context("cannot write the merged output")?;
+    let whole = coverage.sharding.nonces;
+    outln!("merged all {} shards of nonces {}..{}", coverage.sharding.count, whole.start, whole.end);
+    outln!(
+        "merged {count} inputs: stake {game} x {} seed pair(s) x {} nonces; output: {out}",
+        merged.seed_pairs.len(),
+        whole.end - whole.start
+    );
+    Ok(print_battery(&battery.expect("a merge of every shard is complete"), "seed pairs"))
+}
