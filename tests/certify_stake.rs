@@ -134,7 +134,35 @@ fn a_rewritten_count_verdict_or_command_is_named_by_sweeping_again() {
     );
     std::fs::write(cert.join(rel), &tallies).unwrap();
     rehash(&cert, rel);
-    // Its report page stating another verdict.
+    // Its rtp.csv with one realised figure nudged (sweep 1 is dice: sweep 2, roulette,
+    // has rows), and its report page stating another verdict.
+    let rel = "inputs/stake-sweep-2/rtp.csv";
+    let rtp = std::fs::read_to_string(cert.join(rel)).unwrap();
+    std::fs::write(cert.join(rel), rtp.replacen(",40000,", ",40001,", 1)).unwrap();
+    rehash(&cert, rel);
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains(&format!("MISMATCH {rel}: differs from what the sweep its run.json names gives")),
+        "{out}"
+    );
+    std::fs::write(cert.join(rel), &rtp).unwrap();
+    rehash(&cert, rel);
+    // run.json made to say the sweep is a shard (the page would then say it speaks for a
+    // slice only), rehashed.
+    let rel = "inputs/stake-sweep-1/run.json";
+    let run = std::fs::read_to_string(cert.join(rel)).unwrap();
+    let forged = run.replacen(
+        "\"complete\": true,",
+        "\"complete\": true,\n  \"shard\": {\"index\": 0, \"count\": 2, \"nonces\": {\"start\": 20, \"end\": 80020}},",
+        1,
+    );
+    assert_ne!(forged, run);
+    std::fs::write(cert.join(rel), forged).unwrap();
+    rehash(&cert, rel);
+    let out = stdout(&check(&cert).code(1));
+    assert!(out.contains(&format!("MISMATCH {rel}: its kind, complete or shard is not")), "{out}");
+    std::fs::write(cert.join(rel), &run).unwrap();
+    rehash(&cert, rel);
     let rel = "inputs/stake-sweep-1/report.html";
     let page = std::fs::read_to_string(cert.join(rel)).unwrap();
     std::fs::write(cert.join(rel), page.replace("PASS", "FAIL")).unwrap();
@@ -346,6 +374,20 @@ fn a_stake_bet_history_is_certified_with_its_finding_and_a_rewritten_history_is_
     );
     std::fs::write(cert.join(findings_rel), &findings).unwrap();
     rehash(&cert, findings_rel);
+    check(&cert).code(0);
+    // The audit's report.html and rtp.csv are made again too.
+    for rel in ["inputs/stake-audit-1/report.html", "inputs/stake-audit-1/rtp.csv"] {
+        let text = std::fs::read_to_string(cert.join(rel)).unwrap();
+        std::fs::write(cert.join(rel), text.replacen("roulette", "roulettE", 1)).unwrap();
+        rehash(&cert, rel);
+        let out = stdout(&check(&cert).code(1));
+        assert!(
+            out.contains(&format!("MISMATCH {rel}: differs from what the history its run.json names gives")),
+            "{out}"
+        );
+        std::fs::write(cert.join(rel), &text).unwrap();
+        rehash(&cert, rel);
+    }
     check(&cert).code(0);
     // The history's copy rewritten to pay 20, rehashed: the check audits the copy again.
     let rel = "inputs/stake-audit-1/history/stake-history.csv";

@@ -80,11 +80,31 @@ fn every_game_swept_a_million_rounds_passes_and_writes_its_files() {
         if !step_sizes(&g).is_empty() {
             sections.push("id=\"steps\"");
         }
-        sections.extend(["id=\"pairs\"", "id=\"tests\"", "id=\"reproduce\""]);
+        sections.extend(["id=\"pairs\"", "id=\"tests\"", "id=\"rtp\"", "id=\"reproduce\""]);
         let at: Vec<usize> =
             sections.iter().map(|s| html.find(s).unwrap_or_else(|| panic!("{name}: no {s}"))).collect();
         assert!(at.windows(2).all(|w| w[0] < w[1]), "{name}: sections out of order {sections:?} {at:?}");
-        assert_eq!(html.matches("<svg").count(), sections.len() - 3, "{name}: one chart per view");
+        assert_eq!(html.matches("<svg").count(), sections.len() - 4, "{name}: one chart per view");
+        // rtp.csv: every bet whose return the outcomes give, realised near its exact RTP
+        // (a million rounds; none for the games whose payout rule is not sourced).
+        let mut rtp = csv::Reader::from_path(out.join("rtp.csv")).unwrap();
+        let rows: Vec<csv::StringRecord> = rtp.records().map(|row| row.unwrap()).collect();
+        let expected_rows = match name {
+            "roulette" => 37 + 12,
+            "limbo" => 10,
+            "plinko" => 1,
+            _ => 0,
+        };
+        assert_eq!(rows.len(), expected_rows, "{name}");
+        for row in &rows {
+            let p: f64 = row[11].parse().unwrap();
+            assert!(p > 1e-4, "{name} {}: realised RTP far from exact (p = {p})", &row[3]);
+            assert!(
+                html.contains(&format!("<td>{} {}</td>", &row[2], &row[3]))
+                    || html.contains(&format!("<td>{}</td>", &row[2])),
+                "{name}: {row:?} in report.html"
+            );
+        }
     }
 }
 
@@ -108,7 +128,7 @@ fn the_files_do_not_depend_on_threads_or_chunks_and_a_rerun_reproduces_them() {
             .arg(dir.path().join(out))
             .assert()
             .success();
-        ["tests.csv", "outcome_counts.csv", "summary.json", "stake_tally.json"]
+        ["tests.csv", "outcome_counts.csv", "summary.json", "stake_tally.json", "rtp.csv"]
             .map(|file| std::fs::read(dir.path().join(out).join(file)).unwrap())
     };
     let one = run("one", "1", "65536");

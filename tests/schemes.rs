@@ -356,6 +356,28 @@ fn a_stake_audit_writes_its_files() {
     for file in ["tests.csv", "summary.json", "run.json"] {
         assert!(out.join(file).exists(), "{file}");
     }
+    // rtp.csv: each game's bets realised on its recorded results (none for dice, whose
+    // payout rule is not sourced); report.html: the verdict, the finding, the returns.
+    let rtp = std::fs::read_to_string(out.join("rtp.csv")).unwrap();
+    let games: std::collections::BTreeSet<&str> =
+        rtp.lines().skip(1).map(|line| line.split(',').next().unwrap()).collect();
+    assert_eq!(games.len(), 3, "plinko, limbo and roulette: {games:?}");
+    assert!(!rtp.contains("\"dice\""), "{rtp}");
+    let red = rtp.lines().find(|line| line.contains(",\"red\",")).expect("the red bet");
+    assert!(red.starts_with("\"roulette\",\"history\",\"red\",\"\",1,"), "{red}");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    for figure in [
+        "<div id=\"verdict\" class=\"verdict FAIL\">FAIL</div>",
+        "4 rows read; 4 replayed from their revealed seeds; 3 payouts checked",
+        "<td class=\"num\">5</td><td></td><td>payout</td><td><code>20</code></td><td><code>25</code></td>",
+        "Payouts of dice not checked on 1 row",
+        "id=\"rtp-table\"",
+    ] {
+        assert!(html.contains(figure), "{figure}");
+    }
+    for forbidden in ["src=", "href=", "<script", "<link", "@import", "url("] {
+        assert!(!html.contains(forbidden), "report.html contains {forbidden}");
+    }
 }
 
 #[test]

@@ -229,7 +229,7 @@ pub(super) fn claim_output(dir: &std::path::Path, force: bool) -> Result<OutputF
 }
 
 /// `run.json` of an audit that started at `started` and ends now.
-fn audit_stamp(started: SystemTime) -> RunStamp {
+pub(super) fn audit_stamp(started: SystemTime) -> RunStamp {
     RunStamp {
         format: RUN_FORMAT,
         kind: "audit",
@@ -247,6 +247,8 @@ fn audit_stamp(started: SystemTime) -> RunStamp {
 pub(super) struct FindingSink {
     describe: fn(&Finding) -> String,
     printed: usize,
+    /// The first [`FINDINGS_SHOWN`] findings, for report.html.
+    pub(super) shown: Vec<Finding>,
     csv: Option<csv::Writer<BufWriter<File>>>,
     error: Option<csv::Error>,
 }
@@ -255,7 +257,7 @@ impl FindingSink {
     /// A sink writing findings.csv into `folder` when there is one.
     pub(super) fn new(folder: Option<&OutputFolder>, describe: fn(&Finding) -> String) -> Result<Self> {
         let csv = folder.map(|folder| staged_csv(folder, "findings.csv", &FINDINGS_HEADER)).transpose()?;
-        Ok(Self { describe, printed: 0, csv, error: None })
+        Ok(Self { describe, printed: 0, shown: Vec::new(), csv, error: None })
     }
 
     /// Takes one finding.
@@ -263,6 +265,9 @@ impl FindingSink {
         if self.printed < FINDINGS_PRINTED {
             outln!("{}", (self.describe)(finding));
             self.printed += 1;
+        }
+        if self.shown.len() < FINDINGS_SHOWN {
+            self.shown.push(finding.clone());
         }
         if let Some(writer) = self.csv.as_mut() {
             if let Err(error) = writer.write_record(findings_row(finding)) {
@@ -273,8 +278,8 @@ impl FindingSink {
 
     /// After the last of `findings`: says how many were not printed, and hands back
     /// findings.csv (for [`write_scheme_audit`]) or the error that stopped writing it.
-    pub(super) fn finish(self, findings: u64) -> Result<Option<csv::Writer<BufWriter<File>>>> {
-        if let Some(error) = self.error {
+    pub(super) fn finish(&mut self, findings: u64) -> Result<Option<csv::Writer<BufWriter<File>>>> {
+        if let Some(error) = self.error.take() {
             return Err(error).context("cannot write findings.csv");
         }
         if findings as usize > self.printed {
@@ -284,19 +289,21 @@ impl FindingSink {
                 if self.csv.is_some() { " in findings.csv" } else { " (pass --out DIR for findings.csv)" }
             );
         }
-        Ok(self.csv)
+        Ok(self.csv.take())
     }
 }
 
 /// The end of an audit of a scheme other than the default: the findings per check, the
-/// folder (findings.csv staged as the audit went, then tests.csv, summary.json and
-/// run.json, committed as a unit) and the battery; a finding or a failed test is exit 1.
+/// folder (findings.csv staged as the audit went, then tests.csv, summary.json, the
+/// scheme's `more_files` and run.json (`stamp`), committed as a unit) and the battery; a
+/// finding or a failed test is exit 1.
 pub(super) fn conclude_scheme_audit<G: Serialize + Copy + Ord + std::fmt::Display>(
     findings: &std::collections::BTreeMap<&'static str, u64>,
     folder: Option<(OutputFolder, Option<csv::Writer<BufWriter<File>>>)>,
     battery: &fairaudit::stats::battery::Battery<G>,
     groups: &str,
-    started: SystemTime,
+    stamp: &RunStamp,
+    more_files: Vec<(&str, Vec<u8>)>,
 ) -> Result<Verdict> {
     let total: u64 = findings.values().sum();
     if total > 0 {
@@ -310,7 +317,10 @@ pub(super) fn conclude_scheme_audit<G: Serialize + Copy + Ord + std::fmt::Displa
         folder.write("tests.csv", &tests_table(battery).to_csv())?;
         // The verdict FAIL on a finding too, the findings counted per check.
         folder.write("summary.json", &summary_json_with(battery, &[], None, None, Some(findings)))?;
-        folder.write("run.json", &audit_stamp(started).to_bytes())?;
+        for (name, bytes) in more_files {
+            folder.write(name, &bytes)?;
+        }
+        folder.write("run.json", &stamp.to_bytes())?;
         folder.commit()?;
     }
     let verdict = print_battery(battery, groups);
@@ -435,11 +445,10 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     }
     if let Some(folder) = folder {
         let report_paytable = paytable.clone().unwrap_or_else(fairaudit::rtp::Paytable::example);
-        let made_by = format!(
-            "fairaudit {} (rev {}) · {}",
+        let made_by = fairaudit::report::audit_html::made_by(
             fairaudit::VERSION,
             fairaudit::REVISION,
-            humantime::format_rfc3339_seconds(SystemTime::now())
+            &humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
         );
         let report = AuditReport {
             audit: &audit,

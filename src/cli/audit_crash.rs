@@ -3,7 +3,7 @@
 //! crash points tested against the exact law; with `--out`, findings.csv, tests.csv,
 //! summary.json and run.json.
 
-use super::audit::{claim_output, conclude_scheme_audit, finding_line, AuditArgs, FindingSink};
+use super::audit::{audit_stamp, claim_output, conclude_scheme_audit, finding_line, AuditArgs, FindingSink};
 use super::input;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
@@ -106,7 +106,8 @@ pub fn run(args: AuditArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
         folder.map(|folder| (folder, findings_csv)),
         &battery,
         "chains",
-        started,
+        &audit_stamp(started),
+        Vec::new(),
     )
 }
 

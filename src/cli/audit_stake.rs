@@ -1,15 +1,21 @@
 //! `fairaudit audit --scheme stake`: a bet history of the HMAC-SHA256 family, each row
 //! naming its game, checked row by row ([`fairaudit::audit::stake`]) and its recorded
 //! results tested against the exact laws; with `--out`, findings.csv, tests.csv,
-//! summary.json and run.json.
+//! summary.json, rtp.csv, report.html and run.json.
 
-use super::audit::{claim_output, conclude_scheme_audit, finding_line, AuditArgs, FindingSink};
+use super::audit::{audit_stamp, claim_output, conclude_scheme_audit, finding_line, AuditArgs, FindingSink};
 use super::input;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
-use fairaudit::audit::stake::{audit_stake_history, FIELDS};
+use fairaudit::audit::stake::{audit_stake_history, StakeAudit, FIELDS};
 use fairaudit::audit::Finding;
 use fairaudit::fields::Shown;
+use fairaudit::report::audit_html::made_by;
+use fairaudit::report::stake::rtp_table;
+use fairaudit::report::stake_audit_html::StakeAuditReport;
+use fairaudit::rtp::RTP_TABLE;
+use fairaudit::scheme::stake::StakeGame;
+use fairaudit::stats::battery::Battery;
 use fairaudit::stats::stake::log_battery;
 use std::time::SystemTime;
 
@@ -43,13 +49,42 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         );
     }
     let battery = log_battery(&audit.tallies, args.alpha);
+    let stamp = audit_stamp(started);
+    let more_files = match folder {
+        Some(_) => {
+            let made_by = made_by(stamp.fairaudit_version, stamp.fairaudit_revision, &stamp.finished_at);
+            stake_audit_files(&audit, &battery, &sink.shown, &name, &made_by)
+        }
+        None => Vec::new(),
+    };
     conclude_scheme_audit(
         &audit.findings,
         folder.map(|folder| (folder, findings_csv)),
         &battery,
         "games",
-        started,
+        &stamp,
+        more_files,
     )
+}
+
+/// The files an audit of the family writes beside those of every scheme: `rtp.csv` (each
+/// game's bets realised on the recorded results) and `report.html`, made from the audit,
+/// its first findings, the history's name as the command gave it, and who made it when
+/// (`made_by`, from its run.json: `certify --check` makes them again from the same).
+pub(super) fn stake_audit_files(
+    audit: &StakeAudit,
+    battery: &Battery<StakeGame>,
+    shown: &[Finding],
+    source: &str,
+    made_by: &str,
+) -> Vec<(&'static str, Vec<u8>)> {
+    let groups: Vec<_> =
+        audit.tallies.iter().map(|(game, tally)| (*game, "history".to_owned(), tally.clone())).collect();
+    let report = StakeAuditReport { audit, battery, findings: shown, source, made_by };
+    vec![
+        (RTP_TABLE, rtp_table(&groups, battery.alpha).to_csv()),
+        ("report.html", report.render().into_bytes()),
+    ]
 }
 
 /// A finding as one terminal line; the file's text in it is [`Shown`].

@@ -34,7 +34,7 @@ use fairaudit::report::certificate::{
 use fairaudit::report::crash::{cells_table, chain_summary_json, CrashPlan};
 use fairaudit::report::results::summary_json;
 use fairaudit::report::results::tests_table;
-use fairaudit::report::stake::{counts_table, StakePlan, StakeRun};
+use fairaudit::report::stake::{counts_table, rtp_table as stake_rtp_table, StakePlan, StakeRun};
 use fairaudit::report::stake_html::StakeHtmlReport;
 use fairaudit::results::RunResults;
 use fairaudit::rtp::claims::ClaimVerdict;
@@ -357,6 +357,9 @@ fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>> {
         if run()["complete"] == false {
             bail!("{name}: the sweep is not complete (it was interrupted), and a partial sweep cannot be certified; finish it first (the same command continues it)");
         }
+        if !dir.join(STAKE_TALLY_FILE).is_file() {
+            bail!("{name}: a sweep of scheme stake written by an earlier fairaudit (it has no {STAKE_TALLY_FILE}); sweep it again with this version to certify it");
+        }
         return Ok(Some(SchemeSweep::Stake { command_line, args }));
     }
     let Some(variant) = scheme.crash_variant() else {
@@ -456,7 +459,7 @@ fn load_crash_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
     )
     .with_context(|| record.outcomes.clone())?;
     let own_battery = fairaudit::stats::crash::battery(variant, &audit.tally, args.alpha);
-    let differing = findings.compare(root, record, &own_battery, &audit.findings)?;
+    let differing = findings.compare(root, record, &own_battery, &audit.findings, Vec::new())?;
     let battery = fairaudit::stats::crash::battery(variant, &audit.tally, alpha);
     Ok(LoadedCrashAudit { command_line, variant, audit, battery, findings: findings.first.kept, differing })
 }
@@ -479,7 +482,20 @@ fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
         bail!("{}: the history holds no rows: there is nothing to certify", record.outcomes);
     }
     let own_battery = fairaudit::stats::stake::log_battery(&audit.tallies, args.alpha);
-    let differing = findings.compare(root, record, &own_battery, &audit.findings)?;
+    // rtp.csv and report.html, made again from the audit and what its run.json records
+    // of who made it when (the history's name as its command gave it).
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(at(root, &record.dir).join("run.json"))?).unwrap_or_default();
+    let text = |field: &str| run[field].as_str().unwrap_or_default().to_owned();
+    let made_by = fairaudit::report::audit_html::made_by(
+        &text("fairaudit_version"),
+        &text("fairaudit_revision"),
+        &text("finished_at"),
+    );
+    let source = args.outcomes.display().to_string();
+    let more =
+        super::audit_stake::stake_audit_files(&audit, &own_battery, &findings.shown.kept, &source, &made_by);
+    let differing = findings.compare(root, record, &own_battery, &audit.findings, more)?;
     let battery = fairaudit::stats::stake::log_battery(&audit.tallies, alpha);
     Ok(LoadedStakeAudit { command_line, audit, battery, findings: findings.first.kept, differing })
 }
@@ -494,6 +510,8 @@ const SCHEME_AUDIT_FILES: [&str; 6] =
 /// held (a history can have millions).
 struct AuditFindings {
     first: FirstFindings,
+    /// The first findings as an audit's report.html shows them.
+    shown: FirstFindings,
     csv: csv::Writer<HashingWriter>,
     error: Option<csv::Error>,
 }
@@ -525,11 +543,17 @@ impl AuditFindings {
     fn new() -> Result<Self> {
         let mut csv = fairaudit::report::csv_writer(HashingWriter::default());
         csv.write_record(super::audit::FINDINGS_HEADER)?;
-        Ok(Self { first: FirstFindings { limit: FINDINGS_LISTED, kept: Vec::new() }, csv, error: None })
+        Ok(Self {
+            first: FirstFindings { limit: FINDINGS_LISTED, kept: Vec::new() },
+            shown: FirstFindings { limit: fairaudit::report::audit_html::FINDINGS_SHOWN, kept: Vec::new() },
+            csv,
+            error: None,
+        })
     }
 
     fn take(&mut self, finding: &fairaudit::audit::Finding) {
         fairaudit::audit::AuditObserver::finding(&mut self.first, finding);
+        fairaudit::audit::AuditObserver::finding(&mut self.shown, finding);
         if let Err(error) = self.csv.write_record(super::audit::findings_row(finding)) {
             self.error.get_or_insert(error);
         }
@@ -537,22 +561,27 @@ impl AuditFindings {
 
     /// Each file of the audit's dossier copy that auditing its history again does not
     /// give: findings.csv, tests.csv and summary.json at the audit's own level
-    /// (`battery`), and each file no such audit writes.
+    /// (`battery`), the scheme's `more` files, and each file no such audit writes (those
+    /// of every scheme and the names in `more`).
     fn compare<G: serde::Serialize + Copy + Ord + std::fmt::Display>(
         &mut self,
         root: &Path,
         record: &AuditRecord,
         battery: &Battery<G>,
         counts: &std::collections::BTreeMap<&'static str, u64>,
+        more: Vec<(&str, Vec<u8>)>,
     ) -> Result<Vec<Mismatch>> {
-        let given = [
+        let mut given = vec![
             ("tests.csv", tests_table(battery).to_csv()),
             (
                 "summary.json",
                 fairaudit::report::results::summary_json_with(battery, &[], None, None, Some(counts)),
             ),
         ];
-        let expected = Expected { files: &SCHEME_AUDIT_FILES, writer: "an audit", origin: "history" };
+        let mut files = SCHEME_AUDIT_FILES.to_vec();
+        files.extend(more.iter().map(|(name, _)| *name));
+        given.extend(more);
+        let expected = Expected { files: &files, writer: "an audit", origin: "history" };
         let dir = at(root, &record.dir);
         let mut differing = compare_folder(&dir, &record.dir, &expected, &given, &[])?;
         differing.extend(self.findings_csv_mismatch(&dir, &record.dir)?);
@@ -682,8 +711,15 @@ fn chain_files(
 
 /// The files of a sweep of the HMAC-SHA256 family: what its dossier copy must hold, each
 /// compared with what sweeping it again gives.
-const STAKE_FILES: [&str; 6] =
-    ["tests.csv", "summary.json", "outcome_counts.csv", "run.json", STAKE_TALLY_FILE, "report.html"];
+const STAKE_FILES: [&str; 7] = [
+    "tests.csv",
+    "summary.json",
+    "outcome_counts.csv",
+    "rtp.csv",
+    "run.json",
+    STAKE_TALLY_FILE,
+    "report.html",
+];
 
 /// The sweep of the HMAC-SHA256 family a record names, swept again on every core from
 /// the command it recorded (its verdicts come from sweeping it, not from the tallies
@@ -721,16 +757,30 @@ fn load_stake_sweep(
     let run: StakeRun = serde_json::from_slice(&std::fs::read(dir.join("run.json"))?)
         .with_context(|| format!("{}/run.json: not the run.json of a sweep of scheme stake", record.dir))?;
     let report = StakeHtmlReport { run: &run, game: &game, tallies: &tallies, battery: &sweep_battery };
+    // What the page states of the run beyond its plan and rounds must be what a whole,
+    // complete sweep records (a forged shard note would otherwise be drawn as written).
+    let mut run_mismatches = Vec::new();
+    if run.kind != "sweep" || !run.complete || run.shard.is_some() {
+        run_mismatches.push(format!(
+            "{}/run.json: its kind, complete or shard is not what the sweep it names gives",
+            record.dir
+        ));
+    }
     let given = [
         ("tests.csv", tests_table(&sweep_battery).to_csv()),
         ("summary.json", summary_json(&sweep_battery, &[])),
         ("outcome_counts.csv", counts_table(&game, &tallies).to_csv()),
+        (
+            "rtp.csv",
+            stake_rtp_table(&super::sweep_stake::rtp_groups(&game, &tallies), args.report.alpha).to_csv(),
+        ),
         (STAKE_TALLY_FILE, super::sweep_stake::complete_file(&game, &plan, tallies.clone()).to_bytes()),
         ("report.html", report.render().into_bytes()),
     ];
     let recorded = [("plan", serde_json::to_value(&plan)?), ("rounds", serde_json::Value::from(rounds))];
     let expected = Expected { files: &STAKE_FILES, writer: "a sweep of scheme stake", origin: "sweep" };
-    let differing = compare_folder(&dir, &record.dir, &expected, &given, &recorded)?;
+    let mut differing = compare_folder(&dir, &record.dir, &expected, &given, &recorded)?;
+    differing.extend(run_mismatches);
     let battery = fairaudit::stats::stake::battery(&game, &tallies, alpha);
     Ok(LoadedStakeSweep { command_line, plan, game, rounds, battery, differing })
 }

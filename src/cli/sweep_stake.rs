@@ -19,8 +19,9 @@ use super::Verdict;
 use anyhow::{bail, Context, Result};
 use fairaudit::report::results::{summary_json, tests_table};
 use fairaudit::report::run_info::RUN_FORMAT;
-use fairaudit::report::stake::{counts_table, StakePlan, StakeRun};
+use fairaudit::report::stake::{counts_table, rtp_table, StakePlan, StakeRun};
 use fairaudit::report::stake_html::StakeHtmlReport;
+use fairaudit::rtp::RTP_TABLE;
 use fairaudit::scheme::stake::{commitment, SeedPair, StakeGame};
 use fairaudit::scheme::SchemeId;
 use fairaudit::stats::battery::Battery;
@@ -45,6 +46,14 @@ pub(super) fn stake_plan(args: &SweepArgs) -> Result<(StakeGame, Vec<SeedPair>, 
         _ => bail!("--scheme stake sweeps one game per run: pass --game once"),
     };
     let (_, pairs) = seed_pairs_of(args);
+    if (args.nonces.end - args.nonces.start).checked_mul(pairs.len() as u64).is_none() {
+        bail!(
+            "--nonces {}..{} over {} seed pairs is more rounds than fairaudit counts (2^64)",
+            args.nonces.start,
+            args.nonces.end,
+            pairs.len()
+        );
+    }
     let plan = StakePlan {
         scheme: "stake".into(),
         game: game.name().into(),
@@ -91,6 +100,19 @@ pub(super) fn complete_file(game: &StakeGame, plan: &StakePlan, tallies: Vec<Sta
     file
 }
 
+/// The groups of `rtp.csv` of a sweep: each seed pair by its index, and `all` where there
+/// are several.
+pub(super) fn rtp_groups(game: &StakeGame, tallies: &[StakeTally]) -> Vec<(StakeGame, String, StakeTally)> {
+    let mut groups: Vec<(StakeGame, String, StakeTally)> =
+        tallies.iter().enumerate().map(|(i, t)| (*game, i.to_string(), t.clone())).collect();
+    if tallies.len() > 1 {
+        let mut all = StakeTally::empty(game);
+        tallies.iter().for_each(|t| all.add(t));
+        groups.push((*game, "all".to_owned(), all));
+    }
+    groups
+}
+
 /// A folder's files: (name, bytes).
 type Files = Vec<(String, Vec<u8>)>;
 
@@ -114,6 +136,7 @@ pub(super) fn folder_files(
     files.push((tests.file_name.clone(), tests.to_csv()));
     files.push(("summary.json".to_owned(), summary_json(&battery, &[])));
     files.push((counts.file_name.clone(), counts.to_csv()));
+    files.push((RTP_TABLE.to_owned(), rtp_table(&rtp_groups(game, &tallies), alpha).to_csv()));
     let report = StakeHtmlReport { run, game, tallies: &tallies, battery: &battery };
     files.push(("report.html".to_owned(), report.render().into_bytes()));
     (files, Some(battery))

@@ -12,6 +12,11 @@ pub const FINDINGS_SHOWN: usize = 200;
 /// Players listed in the page; `summary.json` holds them all.
 pub const PLAYERS_SHOWN: usize = 1000;
 
+/// Who made a report and when: `fairaudit VERSION (rev REVISION) · WHEN`.
+pub fn made_by(version: &str, revision: &str, when: &str) -> String {
+    format!("fairaudit {version} (rev {revision}) · {when}")
+}
+
 /// Everything the audit report shows.
 pub struct AuditReport<'a> {
     /// The audit.
@@ -31,12 +36,7 @@ pub struct AuditReport<'a> {
 impl AuditReport<'_> {
     /// The overall verdict: FAIL on any finding, any replay mismatch or any failed test.
     pub fn verdict(&self) -> Verdict {
-        let findings: u64 = self.audit.findings.iter().map(|(_, n)| n).sum();
-        if findings > 0 || self.battery.overall() == Verdict::Fail {
-            Verdict::Fail
-        } else {
-            Verdict::Pass
-        }
+        audit_verdict(self.audit.findings.iter().map(|(_, n)| n).sum(), self.battery)
     }
 
     /// The page.
@@ -62,25 +62,7 @@ impl AuditReport<'_> {
             audit.mismatches,
             if findings == 0 { "." } else { ", listed in findings.csv:" }
         );
-        if findings > 0 {
-            html.push_str("<table id=\"findings-by-check\"><tr><th>check</th><th>findings</th></tr>");
-            for (check, count) in &audit.findings {
-                let _ =
-                    write!(html, "<tr class=\"FAIL\"><td>{check}</td><td class=\"num\">{count}</td></tr>");
-            }
-            html.push_str("</table><table id=\"findings\"><tr><th>line</th><th>player</th><th>check</th><th>expected</th><th>found</th></tr>");
-            for f in self.findings {
-                html.push_str(&finding_row(f));
-            }
-            html.push_str("</table>");
-            if findings as usize > self.findings.len() {
-                let _ = write!(
-                    html,
-                    "<p class=\"note\">The first {} findings; findings.csv has all {findings}.</p>",
-                    self.findings.len()
-                );
-            }
-        }
+        findings_tables(&mut html, audit.findings.iter().map(|(check, n)| (*check, *n)), self.findings);
         let n = audit.nonce_integrity;
         let _ = write!(
             html,
@@ -116,6 +98,44 @@ impl AuditReport<'_> {
         tests_table(&mut html, self.battery, if audit.has_players { "player" } else { "group" });
         html.push_str("</body></html>\n");
         html
+    }
+}
+
+/// An audit's verdict: FAIL on any finding or any failed test.
+pub fn audit_verdict<G>(findings: u64, battery: &Battery<G>) -> Verdict {
+    if findings > 0 || battery.overall() == Verdict::Fail {
+        Verdict::Fail
+    } else {
+        Verdict::Pass
+    }
+}
+
+/// The findings per check and the first findings, as tables (nothing when there are
+/// none), with a note when findings.csv holds more than are shown.
+pub(crate) fn findings_tables<'a>(
+    html: &mut String,
+    by_check: impl Iterator<Item = (&'a str, u64)> + Clone,
+    shown: &[Finding],
+) {
+    let findings: u64 = by_check.clone().map(|(_, n)| n).sum();
+    if findings == 0 {
+        return;
+    }
+    html.push_str("<table id=\"findings-by-check\"><tr><th>check</th><th>findings</th></tr>");
+    for (check, count) in by_check {
+        let _ = write!(html, "<tr class=\"FAIL\"><td>{check}</td><td class=\"num\">{count}</td></tr>");
+    }
+    html.push_str("</table><table id=\"findings\"><tr><th>line</th><th>player</th><th>check</th><th>expected</th><th>found</th></tr>");
+    for f in shown {
+        html.push_str(&finding_row(f));
+    }
+    html.push_str("</table>");
+    if findings as usize > shown.len() {
+        let _ = write!(
+            html,
+            "<p class=\"note\">The first {} findings; findings.csv has all {findings}.</p>",
+            shown.len()
+        );
     }
 }
 

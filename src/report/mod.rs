@@ -12,6 +12,7 @@ pub mod html;
 pub mod results;
 pub mod run_info;
 pub mod stake;
+pub mod stake_audit_html;
 pub mod stake_html;
 pub mod svg;
 pub mod table;

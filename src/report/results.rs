@@ -2,7 +2,7 @@
 //! The statistics compute plain results; this module only decides how they are written.
 
 use super::table::{Cell, Table};
-use crate::rtp::empirical::{RtpBasis, RtpRow, RTP_TABLE};
+use crate::rtp::empirical::{Estimate, RtpBasis, RtpRow, RTP_TABLE};
 use crate::rtp::paytable::{PaytableOrigin, EXAMPLE_PAYTABLE_PATH, ILLUSTRATIVE_LABEL};
 use crate::stats::battery::{Battery, Verdict, VerdictCounts};
 use crate::stats::PValue;
@@ -212,24 +212,34 @@ pub fn rtp_table(rows: &[RtpRow]) -> Table {
                 Cell::Text("representative bet; every bet of the type has the same exact RTP".into())
             }
         };
-        table.push(vec![
+        let names = [
             row.game.name().into(),
             Cell::User(row.seed_pair.clone()),
             Cell::User(row.bet_type.clone()),
             Cell::User(row.bet.clone()),
-            e.rounds.into(),
-            Cell::Num(e.exact_percent),
-            Cell::Num(e.realised_percent),
-            Cell::Num(row.confidence),
-            Cell::Num(e.low_percent),
-            Cell::Num(e.high_percent),
-            Cell::Num(e.z),
-            // A number, like every p-value in fairaudit's CSVs (0 where it underflowed).
-            Cell::Num(e.p_value),
-            Cell::Num(e.sd),
-            e.rounds_to_pin.into(),
-            note,
-        ]);
+        ];
+        table.push(rtp_cells(names, e, row.confidence, note));
     }
     table
+}
+
+/// One row of `rtp.csv` ([`rtp_table`]): the game, group, bet type and bet named, then the
+/// estimate's figures and the note.
+pub fn rtp_cells(names: [Cell; 4], e: &Estimate, confidence: f64, note: Cell) -> Vec<Cell> {
+    let mut cells = names.to_vec();
+    cells.extend([
+        e.rounds.into(),
+        Cell::Num(e.exact_percent),
+        Cell::Num(e.realised_percent),
+        Cell::Num(confidence),
+        Cell::Num(e.low_percent),
+        Cell::Num(e.high_percent),
+        Cell::Num(e.z),
+        // A number, like every p-value in fairaudit's CSVs (0 where it underflowed).
+        Cell::Num(e.p_value),
+        Cell::Num(e.sd),
+        e.rounds_to_pin.into(),
+        note,
+    ]);
+    cells
 }

@@ -3,6 +3,7 @@
 //! `tests.csv` and `summary.json` are the battery's ([`super::results`]).
 
 use super::table::{Cell, Table};
+use crate::rtp::stake_realised::cell_bets;
 use crate::scheme::stake::cells::{coarse_law, outcome_law, step_laws};
 use crate::scheme::stake::StakeGame;
 use crate::tally::stake::StakeTally;
@@ -45,6 +46,43 @@ pub fn counts_table(game: &StakeGame, per_pair: &[StakeTally]) -> Table {
         }
     }
     table
+}
+
+/// `rtp.csv` of a sweep or an audit of the family: per group of rounds of a game (a seed
+/// pair, their sum `all`, a history's rounds of the game) the realised return of each bet whose return the tallies
+/// give ([`crate::rtp::stake_realised`]) beside its exact RTP, at confidence 1 − `alpha`.
+/// The columns of the default scheme's `rtp.csv` ([`super::results::rtp_table`]); the
+/// `game` column names the game with its parameters. Dice, Keno and mines, whose payout
+/// rules are not sourced, have no rows.
+pub fn rtp_table(groups: &[(StakeGame, String, StakeTally)], alpha: f64) -> Table {
+    let mut table = super::results::rtp_table(&[]);
+    for (game, group, tally) in groups {
+        for bet in &cell_bets(game) {
+            let (bet_type, which) = bet.exact.bet.split_once(' ').unwrap_or((&bet.exact.bet, ""));
+            let names = [
+                Cell::Text(game.to_string()),
+                Cell::User(group.clone()),
+                Cell::Text(bet_type.to_owned()),
+                Cell::Text(which.to_owned()),
+            ];
+            let note = Cell::Text(match game {
+                StakeGame::Plinko { .. } => {
+                    "the published multiplier table (docs/schemes.md); exact over the 2^32 floats".into()
+                }
+                _ => format!("pays {} per unit stake; exact over the 2^32 floats", decimal(&bet.exact.pays)),
+            });
+            table.push(super::results::rtp_cells(names, &bet.realised(tally, alpha), 1.0 - alpha, note));
+        }
+    }
+    table
+}
+
+/// A rational as a short decimal (`36`, `18`, `2`, `1.01`).
+fn decimal(x: &num_rational::BigRational) -> String {
+    use num_traits::ToPrimitive;
+    let value = x.to_f64().unwrap_or(f64::NAN);
+    let text = format!("{value:.4}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 /// What `run.json` says of a sweep of the family: enough to run it again and to know what

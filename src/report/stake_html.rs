@@ -1,15 +1,18 @@
 //! `report.html` of a sweep of the HMAC-SHA256 family, and of a merge of its shards: the
 //! verdict, the counts of each view of the game (all seed pairs together) against their
-//! exact laws, every test, and how to reproduce the run. Self-contained (inline CSS and
+//! exact laws, every test, each bet's realised return, and how to reproduce the run. Self-contained (inline CSS and
 //! SVG) like the default scheme's report; it computes nothing but the charts' deviations.
 
 use super::html::{page_start, tests_table, Z99};
 use super::stake::StakeRun;
 use super::svg::{escape, BandChart, HeatMap};
+use super::table::format_number;
+use crate::rtp::stake_realised::cell_bets;
 use crate::scheme::stake::cells::{coarse_law, outcome_law, step_laws, LIMBO_BANDS};
 use crate::scheme::stake::StakeGame;
 use crate::stats::battery::Battery;
 use crate::tally::stake::StakeTally;
+use num_traits::ToPrimitive;
 use std::fmt::Write;
 
 /// The most bars a chart of the outcome view draws: dice's 10,001 rolls are drawn in
@@ -67,6 +70,12 @@ impl StakeHtmlReport<'_> {
         self.steps(&mut html, &total);
         self.pairs(&mut html, &total);
         tests_table(&mut html, self.battery, "seed pair");
+        returns_table(
+            &mut html,
+            &[(*self.game, "all".to_owned(), total.clone())],
+            self.battery.alpha,
+            "Every seed pair's rounds (rtp.csv has each seed pair's).",
+        );
         self.reproduce(&mut html);
         html.push_str("</body></html>\n");
         html
@@ -182,6 +191,53 @@ impl StakeHtmlReport<'_> {
         }
         html.push_str("</table><p class=\"note\">Every file in this folder except run.json and this report is identical, byte for byte, whatever the thread count, chunk size, interruptions or sharding; stake_tally.json holds every count.</p>");
     }
+}
+
+/// The section of each bet's realised return over each group's rounds of its game, beside
+/// its advertised and exact RTP (`rtp.csv` holds the same figures and more columns); a
+/// note where no game of the groups has a sourced payout rule.
+pub(crate) fn returns_table(
+    html: &mut String,
+    groups: &[(StakeGame, String, StakeTally)],
+    alpha: f64,
+    whose: &str,
+) {
+    html.push_str("<h2 id=\"rtp\">Return to player</h2>");
+    let rows: Vec<_> = groups
+        .iter()
+        .flat_map(|(game, group, tally)| {
+            cell_bets(game).into_iter().map(move |bet| (game, group, tally, bet))
+        })
+        .collect();
+    if rows.is_empty() {
+        html.push_str("<p class=\"note\">No return is stated: the payout rules of dice, Keno and mines are not taken from a primary source yet (docs/schemes.md).</p>");
+        return;
+    }
+    let _ = write!(
+        html,
+        "<p class=\"note\">{} Exact over the 2<sup>32</sup> floats; the interval at {}% confidence.</p>\
+         <table id=\"rtp-table\"><tr><th>game</th><th>group</th><th>bet</th><th>advertised RTP</th><th>exact RTP</th><th>realised RTP</th><th>interval</th><th>z</th></tr>",
+        escape(whose),
+        format_number(100.0 * (1.0 - alpha))
+    );
+    let percent = |x: f64| format!("{x:.4}%");
+    for (game, group, tally, bet) in rows {
+        let e = bet.realised(tally, alpha);
+        let _ = write!(
+            html,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} to {}</td><td class=\"num\">{:.2}</td></tr>",
+            escape(&game.to_string()),
+            escape(group),
+            escape(&bet.exact.bet),
+            percent(100.0 * bet.exact.advertised.to_f64().unwrap_or(f64::NAN)),
+            percent(e.exact_percent),
+            percent(e.realised_percent),
+            percent(e.low_percent),
+            percent(e.high_percent),
+            e.z
+        );
+    }
+    html.push_str("</table>");
 }
 
 #[cfg(test)]

@@ -99,12 +99,27 @@ pub fn critical_value(alpha: f64) -> f64 {
 /// # Panics
 /// When `alpha` is not strictly between 0 and 1.
 pub fn estimate(total_return: &BigRational, rounds: u64, exact: &ExactRtp, alpha: f64) -> Estimate {
+    estimate_of(total_return, rounds, &exact.rtp, &exact.variance, alpha)
+}
+
+/// [`estimate`] for a bet whose exact return per unit stake has mean `rtp` and variance
+/// `variance` (a bet of another scheme's game).
+///
+/// # Panics
+/// When `alpha` is not strictly between 0 and 1.
+pub fn estimate_of(
+    total_return: &BigRational,
+    rounds: u64,
+    rtp: &BigRational,
+    variance: &BigRational,
+    alpha: f64,
+) -> Estimate {
     let z_star = critical_value(alpha);
     let to_f64 = |value: &BigRational| value.to_f64().unwrap_or(f64::NAN);
     let hundred = BigRational::from_integer(BigInt::from(100));
-    let sd = to_f64(&exact.variance).sqrt();
+    let sd = to_f64(variance).sqrt();
     let rounds_to_pin = ((z_star * sd / PIN_HALF_WIDTH).powi(2)).ceil() as u64;
-    let exact_percent = to_f64(&(&exact.rtp * &hundred));
+    let exact_percent = to_f64(&(rtp * &hundred));
     if rounds == 0 {
         let nan = f64::NAN;
         return Estimate {
@@ -123,7 +138,7 @@ pub fn estimate(total_return: &BigRational, rounds: u64, exact: &ExactRtp, alpha
     let realised_percent = to_f64(&(&realised * &hundred));
     let standard_error = sd / (rounds as f64).sqrt();
     // The difference is taken exactly, so z keeps its digits when it is small.
-    let difference = to_f64(&(&realised - &exact.rtp));
+    let difference = to_f64(&(&realised - rtp));
     let z = if standard_error > 0.0 {
         difference / standard_error
     } else if difference == 0.0 {

@@ -20,6 +20,7 @@ pub mod exact;
 pub mod paytable;
 pub mod roulette_bets;
 pub mod stake;
+pub mod stake_realised;
 
 pub use claims::{check_claim, parse_claims, Claim, ClaimVerdict, ClaimsError};
 pub use empirical::{rtp_rows, RtpRow, RTP_TABLE};

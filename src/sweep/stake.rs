@@ -25,26 +25,36 @@ pub fn sweep_ranges(
 ) -> Swept {
     // Small enough that chunk boundaries below 2^64 never overflow.
     let chunk = chunk.clamp(1, 1 << 40);
-    let chunks: Vec<Range<u64>> = todo
-        .iter()
-        .flat_map(|range| {
-            let first = range.start / chunk;
-            (first..range.end.div_ceil(chunk))
-                .map(move |i| (i * chunk).max(range.start)..(i + 1).saturating_mul(chunk).min(range.end))
-        })
-        .collect();
+    // The chunks of each range, numbered on from the ranges before it; a chunk is found
+    // from its number rather than listed, so memory does not grow with the range.
+    let mut first_chunks = Vec::with_capacity(todo.len());
+    let mut chunks = 0u64;
+    for range in todo {
+        first_chunks.push(chunks);
+        chunks += range.end.div_ceil(chunk) - range.start / chunk;
+    }
+    let nth = |n: u64| {
+        let which = first_chunks.partition_point(|&first| first <= n) - 1;
+        let range = &todo[which];
+        let i = range.start / chunk + (n - first_chunks[which]);
+        (i * chunk).max(range.start)..(i + 1).saturating_mul(chunk).min(range.end)
+    };
     let counter = Counter::new(game);
     let nothing = || Swept { tally: StakeTally::empty(game), nonces: Vec::new() };
-    chunks
+    (0..chunks)
         .into_par_iter()
+        .map(nth)
         .map(|nonces| {
             if stop.load(Ordering::Relaxed) {
-                return nothing();
+                return None;
             }
             let tally = counter.count(pair, nonces.clone(), end);
             progress(nonces.end - nonces.start);
-            Swept { tally, nonces: vec![nonces] }
+            Some(Swept { tally, nonces: vec![nonces] })
         })
+        // A stop ends the walk over the chunks (however many are left) once those in
+        // flight are done; what they counted is kept.
+        .while_some()
         .reduce(nothing, Swept::join)
 }
 

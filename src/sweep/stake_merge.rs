@@ -29,6 +29,9 @@ pub enum StakeMergeError {
     /// Two inputs are the same shard.
     #[error("{0} and {1} are both shard {2}")]
     Duplicate(String, String, u32),
+    /// No input at all.
+    #[error("no shard to merge")]
+    Empty,
     /// Some shards are missing or interrupted.
     #[error("{} of {} shards are missing or interrupted: {}; sweep them (the same command continues an interrupted shard)", .0.lacking().len(), .0.sharding.count, .0.gaps())]
     Incomplete(Coverage),
@@ -56,7 +59,7 @@ pub fn merge_stake_shards(inputs: Vec<StakeShard>) -> Result<(StakeTallyFile, Co
         }
         found.push(input);
     }
-    let first = found.first().expect("merge is given at least one folder");
+    let Some(first) = found.first() else { return Err(StakeMergeError::Empty) };
     let sharding = first.file.shard.expect("every input is a shard").sharding();
     let mut states = vec![ShardState::Missing; sharding.count as usize];
     for input in &found {
@@ -166,6 +169,7 @@ mod tests {
         inputs[1] = shards(&StakeGame::Dice, whole, 4).remove(1);
         assert!(matches!(merge_stake_shards(inputs), Err(StakeMergeError::OtherSweep(..))));
 
+        assert!(matches!(merge_stake_shards(Vec::new()), Err(StakeMergeError::Empty)));
         let plain = StakeShard { label: "plain".into(), file: swept(&StakeGame::Dice, whole, None) };
         assert!(matches!(merge_stake_shards(vec![plain]), Err(StakeMergeError::NotAShard(_))));
     }

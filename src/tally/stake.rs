@@ -67,15 +67,19 @@ pub struct Swept {
 }
 
 impl Swept {
-    /// Adds `later`, whose nonces all lie above this one's.
-    pub fn join(mut self, later: Swept) -> Swept {
-        self.tally.add(&later.tally);
-        for range in later.nonces {
-            match self.nonces.last_mut() {
-                Some(last) if last.end == range.start => last.end = range.end,
-                _ => self.nonces.push(range),
+    /// Adds `other` (of other nonces): the tallies added, the nonces joined.
+    pub fn join(mut self, other: Swept) -> Swept {
+        self.tally.add(&other.tally);
+        self.nonces.extend(other.nonces);
+        self.nonces.sort_by_key(|r| r.start);
+        let mut joined: Vec<Range<u64>> = Vec::with_capacity(self.nonces.len());
+        for range in self.nonces {
+            match joined.last_mut() {
+                Some(last) if last.end >= range.start => last.end = last.end.max(range.end),
+                _ => joined.push(range),
             }
         }
+        self.nonces = joined;
         self
     }
 }

@@ -107,11 +107,25 @@ impl StakeTallyFile {
     /// Adds what a sweep of seed pair `pair` counted (nonces it had not swept).
     pub fn record(&mut self, pair: usize, swept: Swept) {
         let entry = &mut self.seed_pairs[pair];
-        entry.tally.add(&swept.tally);
-        let mut ranges: Vec<Range<u64>> = entry.swept.iter().map(|r| r.range()).collect();
-        ranges.extend(swept.nonces);
-        entry.swept = join_ranges(ranges).into_iter().map(NonceRange::from).collect();
-        self.complete = (0..self.seed_pairs.len()).all(|i| self.todo(i).is_empty());
+        let before =
+            Swept { tally: entry.tally.clone(), nonces: entry.swept.iter().map(|r| r.range()).collect() };
+        let after = before.join(swept);
+        entry.tally = after.tally;
+        entry.swept = after.nonces.into_iter().map(NonceRange::from).collect();
+        // From the last seed pair back: a sweep goes through them in order, so the first
+        // one looked at is usually not done yet (no quadratic cost over many pairs).
+        let whole = [self.nonces];
+        self.complete = self.seed_pairs.iter().rev().all(|p| p.swept == whole);
+    }
+
+    /// The pairs of rounds a seed pair's tally holds when it counted its swept nonces: one
+    /// per even nonce swept whose next nonce is below [`Self::sweep_end`]
+    /// ([`crate::tally::stake::Counter::count`]).
+    fn pairs_of(&self, swept: &[NonceRange]) -> u64 {
+        // Even numbers in a..b.
+        let evens = |a: u64, b: u64| if b > a { b.div_ceil(2) - a.div_ceil(2) } else { 0 };
+        let last_first = self.sweep_end() - 1;
+        swept.iter().map(|r| evens(r.start, r.end.min(last_first))).sum()
     }
 
     /// Rounds tallied, over every seed pair.
@@ -187,6 +201,9 @@ impl StakeTallyFile {
         if self.seed_pairs.is_empty() {
             return Err("no seed pairs".into());
         }
+        if (self.nonces.end - self.nonces.start).checked_mul(self.seed_pairs.len() as u64).is_none() {
+            return Err("more rounds than fairaudit counts (2^64)".into());
+        }
         let empty = StakeTally::empty(&game);
         for (i, pair) in self.seed_pairs.iter().enumerate() {
             let at = |what: String| format!("seed pair {i}: {what}");
@@ -214,7 +231,8 @@ impl StakeTallyFile {
             let rounds = u128::from(t.rounds);
             let steps_add_up = t.steps.iter().all(|s| sums(s) == rounds);
             let outcomes_add_up = t.outcomes.is_empty() || sums(&t.outcomes) == rounds;
-            if t.rounds != covered || !steps_add_up || !outcomes_add_up || 2 * sums(&t.pairs) > rounds + 1 {
+            let pairs_add_up = sums(&t.pairs) == u128::from(self.pairs_of(&pair.swept));
+            if t.rounds != covered || !steps_add_up || !outcomes_add_up || !pairs_add_up {
                 return Err(at(format!(
                     "its counts do not add up to the {covered} rounds of the nonces it swept"
                 )));
@@ -229,19 +247,6 @@ impl StakeTallyFile {
         }
         Ok(())
     }
-}
-
-/// Ascending ranges with the touching ones joined.
-fn join_ranges(mut ranges: Vec<Range<u64>>) -> Vec<Range<u64>> {
-    ranges.sort_by_key(|r| r.start);
-    let mut joined: Vec<Range<u64>> = Vec::new();
-    for range in ranges {
-        match joined.last_mut() {
-            Some(last) if last.end >= range.start => last.end = last.end.max(range.end),
-            _ => joined.push(range),
-        }
-    }
-    joined
 }
 
 #[cfg(test)]
@@ -291,6 +296,24 @@ mod tests {
     }
 
     #[test]
+    fn holes_cut_anywhere_read_back_with_their_exact_pair_counts() {
+        // Odd chunks done out of order (a stop with several threads): each range that
+        // ends between a pair's rounds counts that pair.
+        let game = StakeGame::Dice;
+        for (nonces, swept) in [
+            (0..12, vec![0..3, 6..9]),
+            (1..40, vec![1..2, 4..7, 9..10, 20..39]),
+            (5..21, vec![5..9, 9..21]),
+            (0..10, vec![1..2, 8..10]),
+        ] {
+            let mut file = StakeTallyFile::new(&game, nonces.clone().into(), &seeds()[..1], None);
+            let pair = SeedPair::new("file server", "file client");
+            file.record(0, sweep_ranges(&game, &pair, &swept, nonces.end));
+            assert_eq!(StakeTallyFile::from_bytes(&file.to_bytes()).unwrap(), file, "{nonces:?} {swept:?}");
+        }
+    }
+
+    #[test]
     fn files_that_do_not_add_up_are_refused() {
         let file = swept_file(&StakeGame::Dice, 0..300);
         let refused = |edit: &dyn Fn(&mut StakeTallyFile), says: &str| {
@@ -302,11 +325,26 @@ mod tests {
         refused(&|f| f.seed_pairs[0].tally.outcomes[5] += 1, "do not add up");
         refused(&|f| f.seed_pairs[1].tally.rounds += 1, "do not add up");
         refused(&|f| f.seed_pairs[0].swept[0].end = 299, "do not add up");
+        refused(
+            &|f| {
+                let pairs = &mut f.seed_pairs[1].tally.pairs;
+                let cell = pairs.iter().position(|&c| c > 0).unwrap();
+                pairs[cell] -= 1;
+            },
+            "do not add up",
+        );
         refused(&|f| f.seed_pairs[0].swept.push(NonceRange { start: 400, end: 401 }), "inside the file's");
         refused(&|f| f.seed_pairs[0].tally.outcomes.pop().map(drop).unwrap_or(()), "shape");
         refused(&|f| f.complete = false, "says it is not complete");
         refused(&|f| f.format = 7, "format 7");
         refused(&|f| f.game = "craps".into(), "unknown game");
+        refused(
+            &|f| {
+                f.nonces = (0..u64::MAX).into();
+                f.complete = false;
+            },
+            "more rounds than fairaudit counts",
+        );
         refused(
             &|f| f.shard = Some(ShardOf { index: 1, count: 2, nonces: (0..600).into() }),
             "not shard 1 of 2",
