@@ -1,12 +1,12 @@
 //! `fairaudit sweep --scheme stake`: one game of the HMAC-SHA256 family swept over the
 //! nonces of each seed pair on every core, its battery run against the game's exact laws,
-//! the folder written as a unit (tests.csv, summary.json, outcome_counts.csv, run.json
-//! and the tallies, stake_tally.json).
+//! the folder written as a unit (tests.csv, summary.json, outcome_counts.csv, rtp.csv,
+//! report.html, run.json and the tallies, stake_tally.json).
 //!
 //! Like the default scheme's sweep, it saves its tallies every `--checkpoint-every` and
 //! when stopped, and the same command continues it; `--shards` makes it one shard of a
 //! larger sweep, which `merge` joins ([`super::merge_stake`]). What it has not yet:
-//! the HTML report, paytables and claims, refused by name rather than ignored.
+//! paytables and claims, refused by name rather than ignored.
 
 use super::args::command_line;
 use super::battery::print_battery;
@@ -117,7 +117,7 @@ pub(super) fn rtp_groups(game: &StakeGame, tallies: &[StakeTally]) -> Vec<(Stake
 type Files = Vec<(String, Vec<u8>)>;
 
 /// The files of a sweep's folder: the tallies and run.json, and the results when complete
-/// (`tests.csv`, `summary.json`, `outcome_counts.csv`, `report.html`).
+/// (`tests.csv`, `summary.json`, `outcome_counts.csv`, `rtp.csv`, `report.html`).
 pub(super) fn folder_files(
     game: &StakeGame,
     file: &StakeTallyFile,
