@@ -19,6 +19,8 @@ fn main() {
         _ => from_git().or_else(from_package).unwrap_or_else(|| "unknown".to_owned()),
     };
     println!("cargo:rustc-env=FAIRAUDIT_REVISION={revision}");
+    // The accelerator's round kernel, compiled for the CPU (src/device).
+    cc::Build::new().file("src/device/kernel.c").opt_level(3).warnings(true).compile("fairaudit_kernel");
 }
 
 /// Runs `git` in the package's folder; `None` when it is missing or fails.

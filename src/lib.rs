@@ -28,6 +28,7 @@ pub mod certify;
 pub mod chain;
 pub mod columns;
 pub mod conformance;
+pub mod device;
 pub mod fields;
 pub mod games;
 pub mod report;

@@ -17,6 +17,7 @@ const LAYERS: &[&str] = &[
     "chain",
     "sampler",
     "games",
+    "device",
     "scheme",
     "tally",
     "stream",
