@@ -14,6 +14,10 @@ const SOURCES: [&str; 4] = ["src", "build.rs", "Cargo.toml", "Cargo.lock"];
 
 fn main() {
     println!("cargo:rerun-if-env-changed=FAIRAUDIT_REVISION");
+    // Whichever way the revision is found below, the kernel is compiled again when it
+    // changes (a `rerun-if` line turns off Cargo's default of rerunning on any change).
+    println!("cargo:rerun-if-changed=src/device/kernel.c");
+    println!("cargo:rerun-if-changed=build.rs");
     let revision = match std::env::var("FAIRAUDIT_REVISION") {
         Ok(given) if !given.trim().is_empty() => given.trim().to_owned(),
         _ => from_git().or_else(from_package).unwrap_or_else(|| "unknown".to_owned()),

@@ -221,6 +221,25 @@ fn a_rewritten_count_verdict_or_command_is_named_by_sweeping_again() {
 }
 
 #[test]
+fn a_folder_of_an_earlier_version_still_certifies_and_a_missing_result_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, cert) = (dir.path().join("old"), dir.path().join("cert"));
+    sweep_stake(&old, "roulette", "0..3000");
+    // What sweeps of scheme stake wrote before they kept their tallies, rtp.csv and
+    // report.html: the other files are checked as ever, and the folder certifies.
+    for name in ["stake_tally.json", "rtp.csv", "report.html"] {
+        std::fs::remove_file(old.join(name)).unwrap();
+    }
+    certify(&[&old], &cert, &[]).code(0);
+    check(&cert).code(0);
+    // A file every version writes, missing, is named rather than failing to read.
+    std::fs::remove_file(old.join("tests.csv")).unwrap();
+    certify(&[&old], &dir.path().join("cert2"), &[])
+        .code(2)
+        .stderr(predicate::str::contains("tests.csv: missing (a sweep of scheme stake writes it)"));
+}
+
+#[test]
 fn a_forged_command_or_a_small_limit_cannot_make_the_check_sweep_for_hours() {
     let (_dir, cert, _) = certified();
     // The checker's own --resweep-limit bounds the sweeps of the family, all together.

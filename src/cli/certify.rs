@@ -357,9 +357,6 @@ fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>> {
         if run()["complete"] == false {
             bail!("{name}: the sweep is not complete (it was interrupted), and a partial sweep cannot be certified; finish it first (the same command continues it)");
         }
-        if !dir.join(STAKE_TALLY_FILE).is_file() {
-            bail!("{name}: a sweep of scheme stake written by an earlier fairaudit (it has no {STAKE_TALLY_FILE}); sweep it again with this version to certify it");
-        }
         return Ok(Some(SchemeSweep::Stake { command_line, args }));
     }
     let Some(variant) = scheme.crash_variant() else {
@@ -581,7 +578,8 @@ impl AuditFindings {
         let mut files = SCHEME_AUDIT_FILES.to_vec();
         files.extend(more.iter().map(|(name, _)| *name));
         given.extend(more);
-        let expected = Expected { files: &files, writer: "an audit", origin: "history" };
+        let expected =
+            Expected { files: &files, optional: &OPTIONAL_FILES, writer: "an audit", origin: "history" };
         let dir = at(root, &record.dir);
         let mut differing = compare_folder(&dir, &record.dir, &expected, &given, &[])?;
         differing.extend(self.findings_csv_mismatch(&dir, &record.dir)?);
@@ -705,9 +703,15 @@ fn chain_files(
         ("end_hash", serde_json::Value::from(played.end.as_str())),
         ("chain", serde_json::to_value(link)?),
     ];
-    let expected = Expected { files: &CHAIN_FILES, writer: "a sweep of a crash chain", origin: "chain" };
+    let expected =
+        Expected { files: &CHAIN_FILES, optional: &[], writer: "a sweep of a crash chain", origin: "chain" };
     compare_folder(dir, rel, &expected, &given, &recorded)
 }
+
+/// The files that sweeps and audits of the HMAC-SHA256 family write since this version
+/// and did not before: compared where they are there, so that folders and certificates
+/// made earlier still check.
+const OPTIONAL_FILES: [&str; 3] = [STAKE_TALLY_FILE, "rtp.csv", "report.html"];
 
 /// The files of a sweep of the HMAC-SHA256 family: what its dossier copy must hold, each
 /// compared with what sweeping it again gives.
@@ -778,7 +782,12 @@ fn load_stake_sweep(
         ("report.html", report.render().into_bytes()),
     ];
     let recorded = [("plan", serde_json::to_value(&plan)?), ("rounds", serde_json::Value::from(rounds))];
-    let expected = Expected { files: &STAKE_FILES, writer: "a sweep of scheme stake", origin: "sweep" };
+    let expected = Expected {
+        files: &STAKE_FILES,
+        optional: &OPTIONAL_FILES,
+        writer: "a sweep of scheme stake",
+        origin: "sweep",
+    };
     let mut differing = compare_folder(&dir, &record.dir, &expected, &given, &recorded)?;
     differing.extend(run_mismatches);
     let battery = fairaudit::stats::stake::battery(&game, &tallies, alpha);
@@ -789,6 +798,8 @@ fn load_stake_sweep(
 /// `chain` or the `sweep` its run.json names), which gave its files again.
 struct Expected<'a> {
     files: &'a [&'a str],
+    /// Files that earlier versions of the writer did not write: compared where present.
+    optional: &'a [&'a str],
     writer: &'a str,
     origin: &'a str,
 }
@@ -815,7 +826,16 @@ fn compare_folder(
         }
     }
     for (name, bytes) in given {
-        let pinned = std::fs::read(dir.join(name)).with_context(|| format!("{rel}/{name}"))?;
+        let path = dir.join(name);
+        if !path.exists() {
+            // A file an earlier fairaudit did not write is checked where it is there, so
+            // that older folders and certificates still check; any other is named.
+            if !expected.optional.contains(name) {
+                differing.push(format!("{rel}/{name}: missing ({} writes it)", expected.writer));
+            }
+            continue;
+        }
+        let pinned = std::fs::read(&path).with_context(|| format!("{rel}/{name}"))?;
         if pinned != *bytes {
             differing.push(format!(
                 "{rel}/{name}: differs from what the {} its run.json names gives, from line {}",

@@ -39,7 +39,8 @@ FA_DEVICE static const unsigned FA_ROTATIONS[24] = {1,  3,  6,  10, 15, 21, 28, 
 FA_DEVICE static const unsigned FA_PI_WALK[24] = {10, 7,  11, 17, 18, 3, 5,  16, 8,  21, 24, 4,
                                                   15, 23, 19, 13, 12, 2, 20, 14, 22, 9,  6,  1};
 
-FA_DEVICE static uint64_t fa_rotl(uint64_t x, unsigned n) { return (x << n) | (x >> (64u - n)); }
+/* Defined for every n below 64 (a shift by 64 would not be). */
+FA_DEVICE static uint64_t fa_rotl(uint64_t x, unsigned n) { return (x << n) | (x >> ((64u - n) & 63u)); }
 
 /* Keccak-f[1600]: theta, rho and pi, chi, iota; 24 rounds. */
 FA_DEVICE static void fa_keccak_f(uint64_t st[25]) {
