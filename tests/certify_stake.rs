@@ -49,6 +49,23 @@ fn check(dir: &Path) -> assert_cmd::assert::Assert {
     fairaudit().args(["certify", "--check"]).arg(dir).assert()
 }
 
+/// Rewrites the certificate's file `rel` with `forge` and rehashes it; the check must fail
+/// with `MISMATCH {rel}: {says}`; then the file is put back and rehashed.
+fn assert_forgery_named(cert: &Path, rel: &str, forge: impl Fn(&str) -> String, says: &str) {
+    let original = std::fs::read_to_string(cert.join(rel)).unwrap();
+    let forged = forge(&original);
+    assert_ne!(forged, original, "{rel}: the forgery changes nothing");
+    std::fs::write(cert.join(rel), forged).unwrap();
+    rehash(cert, rel);
+    let out = stdout(&check(cert).code(1));
+    assert!(out.contains(&format!("MISMATCH {rel}: {says}")), "{out}");
+    std::fs::write(cert.join(rel), &original).unwrap();
+    rehash(cert, rel);
+}
+
+/// What a check says of a file of a sweep's copy that sweeping it again does not give.
+const SWEEP_DIFFERS: &str = "differs from what the sweep its run.json names gives";
+
 fn stdout(assert: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
 }
@@ -105,75 +122,46 @@ fn a_stake_sweep_is_certified_works_its_published_first_round_and_checks_by_swee
 fn a_rewritten_count_verdict_or_command_is_named_by_sweeping_again() {
     let (_dir, cert, _) = certified();
     // One count of outcome_counts.csv changed, the manifest rehashed to match.
-    let rel = "inputs/stake-sweep-1/outcome_counts.csv";
-    let counts = std::fs::read_to_string(cert.join(rel)).unwrap();
-    let mut lines: Vec<String> = counts.lines().map(str::to_owned).collect();
-    let mut cells: Vec<String> = lines[1].split(',').map(str::to_owned).collect();
-    cells[3] = (cells[3].parse::<u64>().unwrap() + 1).to_string();
-    lines[1] = cells.join(",");
-    std::fs::write(cert.join(rel), lines.join("\n") + "\n").unwrap();
-    rehash(&cert, rel);
-    let out = stdout(&check(&cert).code(1));
-    assert!(
-        out.contains(&format!("MISMATCH {rel}: differs from what the sweep its run.json names gives")),
-        "{out}"
-    );
-    std::fs::write(cert.join(rel), &counts).unwrap();
-    rehash(&cert, rel);
+    let count_added = |counts: &str| {
+        let mut lines: Vec<String> = counts.lines().map(str::to_owned).collect();
+        let mut cells: Vec<String> = lines[1].split(',').map(str::to_owned).collect();
+        cells[3] = (cells[3].parse::<u64>().unwrap() + 1).to_string();
+        lines[1] = cells.join(",");
+        lines.join("\n") + "\n"
+    };
+    assert_forgery_named(&cert, "inputs/stake-sweep-1/outcome_counts.csv", count_added, SWEEP_DIFFERS);
     check(&cert).code(0);
     // The tallies a continued sweep or a merge would read, rewritten: the check sweeps
     // again rather than trusting them.
-    let rel = "inputs/stake-sweep-1/stake_tally.json";
-    let tallies = std::fs::read_to_string(cert.join(rel)).unwrap();
-    std::fs::write(cert.join(rel), tallies.replacen("\"rounds\": 40000", "\"rounds\": 40001", 1)).unwrap();
-    rehash(&cert, rel);
-    let out = stdout(&check(&cert).code(1));
-    assert!(
-        out.contains(&format!("MISMATCH {rel}: differs from what the sweep its run.json names gives")),
-        "{out}"
+    assert_forgery_named(
+        &cert,
+        "inputs/stake-sweep-1/stake_tally.json",
+        |tallies| tallies.replacen("\"rounds\": 40000", "\"rounds\": 40001", 1),
+        SWEEP_DIFFERS,
     );
-    std::fs::write(cert.join(rel), &tallies).unwrap();
-    rehash(&cert, rel);
     // Its rtp.csv with one realised figure nudged (sweep 1 is dice: sweep 2, roulette,
     // has rows), and its report page stating another verdict.
-    let rel = "inputs/stake-sweep-2/rtp.csv";
-    let rtp = std::fs::read_to_string(cert.join(rel)).unwrap();
-    std::fs::write(cert.join(rel), rtp.replacen(",40000,", ",40001,", 1)).unwrap();
-    rehash(&cert, rel);
-    let out = stdout(&check(&cert).code(1));
-    assert!(
-        out.contains(&format!("MISMATCH {rel}: differs from what the sweep its run.json names gives")),
-        "{out}"
+    assert_forgery_named(
+        &cert,
+        "inputs/stake-sweep-2/rtp.csv",
+        |rtp| rtp.replacen(",40000,", ",40001,", 1),
+        SWEEP_DIFFERS,
     );
-    std::fs::write(cert.join(rel), &rtp).unwrap();
-    rehash(&cert, rel);
     // run.json made to say the sweep is a shard (the page would then say it speaks for a
     // slice only), rehashed.
-    let rel = "inputs/stake-sweep-1/run.json";
-    let run = std::fs::read_to_string(cert.join(rel)).unwrap();
-    let forged = run.replacen(
-        "\"complete\": true,",
-        "\"complete\": true,\n  \"shard\": {\"index\": 0, \"count\": 2, \"nonces\": {\"start\": 20, \"end\": 80020}},",
-        1,
+    let shard = "\"complete\": true,\n  \"shard\": {\"index\": 0, \"count\": 2, \"nonces\": {\"start\": 20, \"end\": 80020}},";
+    assert_forgery_named(
+        &cert,
+        "inputs/stake-sweep-1/run.json",
+        |run| run.replacen("\"complete\": true,", shard, 1),
+        "its kind, complete or shard is not",
     );
-    assert_ne!(forged, run);
-    std::fs::write(cert.join(rel), forged).unwrap();
-    rehash(&cert, rel);
-    let out = stdout(&check(&cert).code(1));
-    assert!(out.contains(&format!("MISMATCH {rel}: its kind, complete or shard is not")), "{out}");
-    std::fs::write(cert.join(rel), &run).unwrap();
-    rehash(&cert, rel);
-    let rel = "inputs/stake-sweep-1/report.html";
-    let page = std::fs::read_to_string(cert.join(rel)).unwrap();
-    std::fs::write(cert.join(rel), page.replace("PASS", "FAIL")).unwrap();
-    rehash(&cert, rel);
-    let out = stdout(&check(&cert).code(1));
-    assert!(
-        out.contains(&format!("MISMATCH {rel}: differs from what the sweep its run.json names gives")),
-        "{out}"
+    assert_forgery_named(
+        &cert,
+        "inputs/stake-sweep-1/report.html",
+        |page| page.replace("PASS", "FAIL"),
+        SWEEP_DIFFERS,
     );
-    std::fs::write(cert.join(rel), &page).unwrap();
-    rehash(&cert, rel);
     // A verdict rewritten in the manifest.
     edit_manifest(&cert, |m| {
         for v in m["verdicts"].as_array_mut().unwrap() {
@@ -396,16 +384,12 @@ fn a_stake_bet_history_is_certified_with_its_finding_and_a_rewritten_history_is_
     check(&cert).code(0);
     // The audit's report.html and rtp.csv are made again too.
     for rel in ["inputs/stake-audit-1/report.html", "inputs/stake-audit-1/rtp.csv"] {
-        let text = std::fs::read_to_string(cert.join(rel)).unwrap();
-        std::fs::write(cert.join(rel), text.replacen("roulette", "roulettE", 1)).unwrap();
-        rehash(&cert, rel);
-        let out = stdout(&check(&cert).code(1));
-        assert!(
-            out.contains(&format!("MISMATCH {rel}: differs from what the history its run.json names gives")),
-            "{out}"
+        assert_forgery_named(
+            &cert,
+            rel,
+            |text| text.replacen("roulette", "roulettE", 1),
+            "differs from what the history its run.json names gives",
         );
-        std::fs::write(cert.join(rel), &text).unwrap();
-        rehash(&cert, rel);
     }
     check(&cert).code(0);
     // The history's copy rewritten to pay 20, rehashed: the check audits the copy again.

@@ -106,9 +106,7 @@ pub(super) fn rtp_groups(game: &StakeGame, tallies: &[StakeTally]) -> Vec<(Stake
     let mut groups: Vec<(StakeGame, String, StakeTally)> =
         tallies.iter().enumerate().map(|(i, t)| (*game, i.to_string(), t.clone())).collect();
     if tallies.len() > 1 {
-        let mut all = StakeTally::empty(game);
-        tallies.iter().for_each(|t| all.add(t));
-        groups.push((*game, "all".to_owned(), all));
+        groups.push((*game, "all".to_owned(), StakeTally::sum(game, tallies)));
     }
     groups
 }

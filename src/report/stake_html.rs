@@ -55,8 +55,7 @@ impl StakeHtmlReport<'_> {
     /// The page.
     pub fn render(&self) -> String {
         let mut html = String::new();
-        let mut total = StakeTally::empty(self.game);
-        self.tallies.iter().for_each(|t| total.add(t));
+        let total = StakeTally::sum(self.game, self.tallies);
         let subtitle = format!(
             "fairaudit {} (rev {}) &middot; scheme stake &middot; {} &middot; {} rounds of {} seed pair(s)",
             escape(&self.run.fairaudit_version),

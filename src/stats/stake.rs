@@ -82,9 +82,7 @@ pub fn battery(game: &StakeGame, per_pair: &[StakeTally], alpha: f64) -> Battery
     let mut groups: Vec<(String, Vec<TestOutcome>)> =
         per_pair.iter().enumerate().map(|(i, tally)| (i.to_string(), tests(game, tally))).collect();
     if per_pair.len() > 1 {
-        let mut all = StakeTally::empty(game);
-        per_pair.iter().for_each(|tally| all.add(tally));
-        groups.push(("all".to_owned(), tests(game, &all)));
+        groups.push(("all".to_owned(), tests(game, &StakeTally::sum(game, per_pair))));
     }
     assess(with_across(*game, groups, alpha), alpha)
 }

@@ -77,12 +77,10 @@ pub fn merge_stake_shards(inputs: Vec<StakeShard>) -> Result<(StakeTallyFile, Co
     let mut merged = first.file.clone();
     merged.nonces = sharding.nonces;
     merged.shard = None;
+    let game = first.file.stake_game();
     for (i, pair) in merged.seed_pairs.iter_mut().enumerate() {
         pair.swept = vec![sharding.nonces];
-        pair.tally = StakeTally::empty(&first.file.stake_game());
-        for input in &found {
-            pair.tally.add(&input.file.seed_pairs[i].tally);
-        }
+        pair.tally = StakeTally::sum(&game, found.iter().map(|input| &input.file.seed_pairs[i].tally));
     }
     Ok((merged, coverage))
 }

@@ -44,6 +44,13 @@ impl StakeTally {
         }
     }
 
+    /// The counts of `tallies` (of `game`) added together.
+    pub fn sum<'a>(game: &StakeGame, tallies: impl IntoIterator<Item = &'a StakeTally>) -> Self {
+        let mut sum = StakeTally::empty(game);
+        tallies.into_iter().for_each(|tally| sum.add(tally));
+        sum
+    }
+
     /// Adds `other`'s counts (of the same game).
     pub fn add(&mut self, other: &StakeTally) {
         fn add_to(into: &mut [u64], from: &[u64]) {
