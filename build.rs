@@ -16,15 +16,26 @@ fn main() {
     println!("cargo:rerun-if-env-changed=FAIRAUDIT_REVISION");
     // Whichever way the revision is found below, the kernel is compiled again when it
     // changes (a `rerun-if` line turns off Cargo's default of rerunning on any change).
-    println!("cargo:rerun-if-changed=src/device/kernel.c");
+    for kernel in ["src/device/kernel.c", "src/device/emulator.cpp", "src/device/cuda_on_cpu.h"] {
+        println!("cargo:rerun-if-changed={kernel}");
+    }
     println!("cargo:rerun-if-changed=build.rs");
     let revision = match std::env::var("FAIRAUDIT_REVISION") {
         Ok(given) if !given.trim().is_empty() => given.trim().to_owned(),
         _ => from_git().or_else(from_package).unwrap_or_else(|| "unknown".to_owned()),
     };
     println!("cargo:rustc-env=FAIRAUDIT_REVISION={revision}");
-    // The accelerator's round kernel, compiled for the CPU (src/device).
+    // The accelerator's round kernel, compiled for the CPU (src/device): as C, its host
+    // entry points; as C++ with CUDA emulated, its `__global__` entry point.
     cc::Build::new().file("src/device/kernel.c").opt_level(3).warnings(true).compile("fairaudit_kernel");
+    cc::Build::new()
+        .cpp(true)
+        .std("c++17")
+        .file("src/device/emulator.cpp")
+        .opt_level(3)
+        .warnings(true)
+        .compile("fairaudit_kernel_emulator");
+    println!("cargo:rustc-link-lib=pthread");
 }
 
 /// Runs `git` in the package's folder; `None` when it is missing or fails.

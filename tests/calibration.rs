@@ -438,8 +438,13 @@ fn the_real_chain_fails_a_fair_game_at_most_alpha_at_every_shape() {
             seed_pairs: derive_seed_pairs(&master, pairs),
         };
         let never = AtomicBool::new(false);
-        let control =
-            SweepControl { chunk: 1 << 16, stop: &never, progress: &|_| {}, kernel: Kernel::best() };
+        let control = SweepControl {
+            chunk: 1 << 16,
+            stop: &never,
+            progress: &|_| {},
+            kernel: Kernel::best(),
+            device: None,
+        };
         let file = sweep::run(&plan, None, &control).expect("a fresh plan");
         run_battery(&file, ALPHA)
     };

@@ -159,6 +159,7 @@ fn a_partial_sweep_is_refused_saying_why() {
         stop: &stop,
         progress: &progress,
         kernel: Kernel::select(KeccakRequest::Auto).unwrap(),
+        device: None,
     };
     let plan = Plan {
         games: vec![fairaudit::games::GameId::RouletteEuropean],

@@ -211,8 +211,13 @@ fn tally_corpus() -> &'static Vec<Value> {
                     seed_source: SeedSource::Given,
                     seed_pairs: vec![SeedPair::new("fuzz-server", "fuzz-client")],
                 };
-                let control =
-                    SweepControl { chunk: 100, stop: &never, progress: &quiet, kernel: Kernel::best() };
+                let control = SweepControl {
+                    chunk: 100,
+                    stop: &never,
+                    progress: &quiet,
+                    kernel: Kernel::best(),
+                    device: None,
+                };
                 let file = sweep::run(&plan, None, &control).unwrap();
                 serde_json::from_slice(&file.to_bytes()).unwrap()
             })

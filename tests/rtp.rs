@@ -167,7 +167,8 @@ fn sweep_default_pair(games: Vec<GameId>, nonces: u64) -> TallyFile {
         seed_pairs: vec![default_seed_pair()],
     };
     let stop = AtomicBool::new(false);
-    let control = SweepControl { chunk: 1 << 14, stop: &stop, progress: &|_| {}, kernel: Kernel::best() };
+    let control =
+        SweepControl { chunk: 1 << 14, stop: &stop, progress: &|_| {}, kernel: Kernel::best(), device: None };
     sweep::run(&plan, None, &control).unwrap()
 }
 

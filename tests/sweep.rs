@@ -73,9 +73,13 @@ fn thread_count_and_chunk_size_do_not_change_a_byte() {
 fn every_keccak_path_gives_the_scalar_paths_tallies() {
     let never = AtomicBool::new(false);
     let run = |plan: &Plan, kernel: Kernel| {
-        sweep::run(plan, None, &SweepControl { chunk: 777, stop: &never, progress: &|_| {}, kernel })
-            .unwrap()
-            .to_bytes()
+        sweep::run(
+            plan,
+            None,
+            &SweepControl { chunk: 777, stop: &never, progress: &|_| {}, kernel, device: None },
+        )
+        .unwrap()
+        .to_bytes()
     };
     let seeds = "8bdb7cce7efe5ba8a8dd893183969eeba617859f9f3a88ce728cb444b81f1aaa";
     for (server, client, nonces) in
@@ -244,7 +248,7 @@ fn a_sweep_stopped_midway_and_resumed_equals_an_uninterrupted_one() {
     let whole = sweep::run(
         &plan,
         None,
-        &SweepControl { chunk: 1000, stop: &never, progress: &quiet, kernel: Kernel::best() },
+        &SweepControl { chunk: 1000, stop: &never, progress: &quiet, kernel: Kernel::best(), device: None },
     )
     .unwrap();
     assert!(whole.complete);
@@ -261,7 +265,7 @@ fn a_sweep_stopped_midway_and_resumed_equals_an_uninterrupted_one() {
     let partial = sweep::run(
         &plan,
         None,
-        &SweepControl { chunk: 1000, stop: &stop, progress: &count, kernel: Kernel::best() },
+        &SweepControl { chunk: 1000, stop: &stop, progress: &count, kernel: Kernel::best(), device: None },
     )
     .unwrap();
     assert!(!partial.complete);
@@ -269,7 +273,7 @@ fn a_sweep_stopped_midway_and_resumed_equals_an_uninterrupted_one() {
     let resumed = sweep::run(
         &plan,
         Some(partial),
-        &SweepControl { chunk: 777, stop: &never, progress: &quiet, kernel: Kernel::best() },
+        &SweepControl { chunk: 777, stop: &never, progress: &quiet, kernel: Kernel::best(), device: None },
     )
     .unwrap();
     assert_eq!(resumed.to_bytes(), whole.to_bytes());
@@ -359,7 +363,7 @@ fn tallies_equal_a_naive_replay_of_the_same_rounds() {
     let file = sweep::run(
         &plan,
         None,
-        &SweepControl { chunk: 300, stop: &never, progress: &|_| {}, kernel: Kernel::best() },
+        &SweepControl { chunk: 300, stop: &never, progress: &|_| {}, kernel: Kernel::best(), device: None },
     )
     .unwrap();
     let (server, client) = ("resume-server", "resume-client");

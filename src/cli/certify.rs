@@ -1683,7 +1683,8 @@ fn resweep(tallies: &TallyFile, tally_bytes: &[u8]) -> Result<bool> {
         .map_err(|error| anyhow!("cannot start {threads} worker threads: {error}"))?;
     let kernel = Kernel::select(KeccakRequest::Auto)?;
     let progress = |_: u64| {};
-    let control = SweepControl { chunk: DEFAULT_CHUNK, stop: &STOP, progress: &progress, kernel };
+    let control =
+        SweepControl { chunk: DEFAULT_CHUNK, stop: &STOP, progress: &progress, kernel, device: None };
     let again = pool.install(|| sweep::run(&tallies.plan, None, &control))?;
     if !again.complete {
         return Err(anyhow::Error::new(input::Interrupted));

@@ -17,6 +17,9 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::chain::seeds::{default_seed_pair, derive_seed_pairs, SeedPair, DEFAULT_MASTER_SEED};
 use fairaudit::chain::{Kernel, REFERENCE_MAX_NONCE};
+use fairaudit::device::choice::Opened;
+use fairaudit::device::{Accelerator, DeviceChoice};
+use fairaudit::games::GameId;
 use fairaudit::report::run_info::ShardRun;
 use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
@@ -86,6 +89,12 @@ pub struct SweepArgs {
     /// No progress bar.
     #[arg(long)]
     pub(super) quiet: bool,
+    /// Where Keno is swept: cpu (the default), gpu (an NVIDIA GPU; a build with the `gpu`
+    /// feature), auto (a usable GPU, else the CPU, saying why), or cpu-kernel (the device
+    /// kernel on the CPU's threads, for testing the device path); results do not depend on
+    /// it. See docs/gpu.md.
+    #[arg(long, value_name = "D", default_value = "cpu", value_parser = parse_device)]
+    pub(super) device: DeviceChoice,
     #[command(flatten)]
     pub(super) keccak: super::args::KeccakArgs,
     #[command(flatten)]
@@ -156,12 +165,19 @@ impl SweepRequest {
     }
 
     /// How the run was made, for `run.json` (a checkpoint's or the final one).
-    fn run_info(&self, tallies: &TallyFile, started: (SystemTime, Instant), rounds: u64) -> RunInfo {
+    fn run_info(
+        &self,
+        tallies: &TallyFile,
+        started: (SystemTime, Instant),
+        rounds: u64,
+        device: Option<&str>,
+    ) -> RunInfo {
         let mut info = RunInfo::for_tallies("sweep", tallies, command_line());
         info.threads = Some(self.threads);
         info.chunk_size = Some(self.chunk);
         info.keccak_path = Some(self.kernel.path());
         info.checkpoint_every_seconds = Some(self.checkpoint_every.as_secs_f64());
+        info.device = device.map(str::to_owned);
         info.shard = self
             .shard
             .as_ref()
@@ -293,7 +309,64 @@ fn dry_run(args: &SweepArgs) -> Result<Verdict> {
     Ok(Verdict::Clean)
 }
 
+/// Opens the device `--device` asks for: `gpu` without a usable GPU is an error (exit 2)
+/// naming why, `auto` falls back to the CPU saying why. Only the default scheme's Keno is
+/// swept on a device: other schemes refuse `gpu` and `cpu-kernel`.
+fn open_device(args: &SweepArgs) -> Result<Option<Box<dyn Accelerator + Send>>> {
+    let other_scheme = args.scheme.filter(|&scheme| scheme != SchemeId::Sha3);
+    match (args.device, other_scheme) {
+        (DeviceChoice::Cpu, _) => return Ok(None),
+        (DeviceChoice::Auto, Some(scheme)) => {
+            errln!("note: --device auto: the {} scheme is swept on the CPU (the device sweep covers the sha3 scheme's Keno)", scheme.name());
+            return Ok(None);
+        }
+        (DeviceChoice::Gpu | DeviceChoice::CpuKernel, Some(scheme)) => {
+            bail!(
+                "--device {}: the device sweep covers the sha3 scheme's Keno, not --scheme {}",
+                device_name(args.device),
+                scheme.name()
+            )
+        }
+        _ => {}
+    }
+    match args
+        .device
+        .open()
+        .map_err(|error| anyhow::anyhow!("--device {}: {error}", device_name(args.device)))?
+    {
+        Opened::Cpu(why) => {
+            if let Some(why) = why {
+                errln!("note: --device auto: {why}; sweeping on the CPU");
+            }
+            Ok(None)
+        }
+        Opened::Device(device) => Ok(Some(device)),
+    }
+}
+
+fn device_name(device: DeviceChoice) -> &'static str {
+    match device {
+        DeviceChoice::Cpu => "cpu",
+        DeviceChoice::Gpu => "gpu",
+        DeviceChoice::Auto => "auto",
+        DeviceChoice::CpuKernel => "cpu-kernel",
+    }
+}
+
+fn parse_device(text: &str) -> Result<DeviceChoice, String> {
+    text.parse()
+}
+
 pub fn run(args: SweepArgs) -> Result<Verdict> {
+    if !args.cluster.dry_run && args.device != DeviceChoice::Cpu {
+        if let Some(device) = open_device(&args)? {
+            return run_default(args, Some(&*device));
+        }
+    }
+    run_default(args, None)
+}
+
+fn run_default(args: SweepArgs, device: Option<&(dyn Accelerator + Send)>) -> Result<Verdict> {
     if let Some((scheme, variant)) = args.scheme.and_then(|s| Some((s, s.crash_variant()?))) {
         return super::sweep_crash::run(args, scheme, variant);
     }
@@ -320,22 +393,36 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
     let rounds_before = request.prior.as_ref().map_or(0, TallyFile::rounds);
     let dir = folder.target().to_owned();
     announce(&request, &dir, remaining);
+    let device_name = device.map(|device| pool.install(|| device.name()));
+    if let Some(name) = &device_name {
+        errln!("Keno is swept on {name}");
+        let on_cpu: Vec<&str> = plan.games.iter().filter(|&&g| g != GameId::Keno).map(|g| g.name()).collect();
+        if !on_cpu.is_empty() {
+            errln!("note: {} swept on the CPU (the device sweep covers Keno)", on_cpu.join(" and "));
+        }
+    }
     let bar = Progress::new(Some(remaining), Unit::Rounds, request.quiet);
     let started = (SystemTime::now(), Instant::now());
     let progress = |rounds: u64| bar.inc(rounds);
-    let control =
-        SweepControl { chunk: request.chunk, stop: &STOP, progress: &progress, kernel: request.kernel };
+    let control = SweepControl {
+        chunk: request.chunk,
+        stop: &STOP,
+        progress: &progress,
+        kernel: request.kernel,
+        device: device.map(|d| d as &dyn Accelerator),
+    };
     let prior = request.prior.take();
     let mut save = |partial: &TallyFile| -> Result<()> {
         let mut partial = partial.clone();
         partial.shard = request.shard.as_ref().map(|task| task.shard);
-        let info = request.run_info(&partial, started, partial.rounds() - rounds_before);
+        let info =
+            request.run_info(&partial, started, partial.rounds() - rounds_before, device_name.as_deref());
         folder.checkpoint(&RunReport { tallies: &partial, run: &info, results: None }.files())
     };
     let swept =
         pool.install(|| run_with_checkpoints(plan, prior, &control, request.checkpoint_every, &mut save));
     let mut tallies = swept.map_err(|error| match error {
-        CheckpointError::Tally(error) => anyhow::Error::from(error),
+        CheckpointError::Sweep(error) => anyhow::Error::from(error),
         CheckpointError::Save(error) => error.context("cannot save a checkpoint"),
     })?;
     drop(bar);
@@ -344,7 +431,7 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
     // The facts come from the tallies, not from the progress bar (which a finished bar
     // reports as full even after an interruption).
     let done = tallies.rounds() - rounds_before;
-    let info = request.run_info(&tallies, started, done);
+    let info = request.run_info(&tallies, started, done, device_name.as_deref());
     let results = tallies
         .complete
         .then(|| RunResults::compute(&tallies, &request.paytable, &request.claims, request.alpha));

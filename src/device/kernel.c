@@ -4,21 +4,50 @@
  * spin, exactly as SPEC.md states them and as the Rust path (`fairaudit::chain`,
  * `sampler`, `games`) computes them.
  *
- * Why C and by hand: the same source is to run on a GPU (compiled there by NVRTC, with
- * FA_DEVICE defined as `__device__`) and, here, on the CPU through build.rs and the `cc`
- * crate with FA_DEVICE defined away, so that its logic is tested against the Rust path on
- * every machine, with or without a GPU. No crate provides a device kernel; the Keccak
+ * Why C and by hand: the same source runs on a GPU (compiled there by NVRTC, as CUDA
+ * C++: its functions `__device__`, its counters atomics, its entry point the `__global__`
+ * fa_keno_sweep) and, here, on the CPU through build.rs and the `cc` crate twice: as C
+ * (the host entry points below, one thread's run at a time) and as C++ with
+ * cuda_on_cpu.h standing in for CUDA (emulator.cpp: fa_keno_sweep itself, blocks of
+ * threads, shared memory, barriers and atomics), so that its logic is tested against the
+ * Rust path on every machine, with or without a GPU. No crate provides a device kernel; the Keccak
  * permutation below follows FIPS 202 (its round constants, rotation offsets and lane
  * order are the standard's).
  *
  * No allocation, no library calls: a device thread has neither.
  */
 
+#ifdef __CUDACC_RTC__
+/* NVRTC has no C library headers: the fixed-width types the kernel uses, spelled out. */
+typedef unsigned char uint8_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+typedef unsigned long long fa_len;
+#else
 #include <stddef.h>
 #include <stdint.h>
+typedef size_t fa_len;
+#endif
 
-#ifndef FA_DEVICE
+/* Device functions in a CUDA build (NVRTC's, or the CPU emulator's: cuda_on_cpu.h). */
+#ifdef __CUDACC__
+#define FA_DEVICE __device__
+#else
 #define FA_DEVICE
+#endif
+
+/* Counting: plain additions on the CPU (each thread counts into its own block); atomic
+ * ones on the device, where a block's threads share one block of counters. */
+#ifdef __CUDACC__
+#define FA_ADD(p, v) atomicAdd((unsigned long long *)(p), (unsigned long long)(v))
+#define FA_MAX(p, v) atomicMax((unsigned long long *)(p), (unsigned long long)(v))
+#define FA_POPCOUNT(x) ((unsigned)__popcll(x))
+#define FA_LOWEST_BIT(x) ((unsigned)(__ffsll((long long)(x)) - 1))
+#else
+#define FA_ADD(p, v) (*(p) += (v))
+#define FA_MAX(p, v) (*(p) = *(p) > (v) ? *(p) : (v))
+#define FA_POPCOUNT(x) ((unsigned)__builtin_popcountll(x))
+#define FA_LOWEST_BIT(x) ((unsigned)__builtin_ctzll(x))
 #endif
 
 /* SHA3-256 and SHAKE256 both absorb 136-byte blocks. */
@@ -88,8 +117,8 @@ FA_DEVICE static void fa_sponge_start(fa_sponge *s) {
     s->pos = 0;
 }
 
-FA_DEVICE static void fa_absorb(fa_sponge *s, const uint8_t *bytes, size_t len) {
-    for (size_t i = 0; i < len; i++) {
+FA_DEVICE static void fa_absorb(fa_sponge *s, const uint8_t *bytes, fa_len len) {
+    for (fa_len i = 0; i < len; i++) {
         s->st[s->pos / 8] ^= (uint64_t)bytes[i] << (8 * (s->pos % 8));
         if (++s->pos == FA_RATE) {
             fa_keccak_f(s->st);
@@ -131,22 +160,25 @@ FA_DEVICE static uint32_t fa_next_word(fa_words *w) {
     return word;
 }
 
-/* sample(P): words at or above floor(2^32 / P) * P are rejected (and consumed). */
-FA_DEVICE static uint32_t fa_sample(fa_words *w, uint32_t outcomes) {
+/* sample(P): words at or above floor(2^32 / P) * P are rejected (and consumed, and
+ * counted in `rejected`). */
+FA_DEVICE static uint32_t fa_sample(fa_words *w, uint32_t outcomes, uint32_t *rejected) {
     uint64_t limit = (4294967296ull / outcomes) * outcomes;
     for (;;) {
         uint32_t r = fa_next_word(w);
         if ((uint64_t)r < limit) {
             return r % outcomes;
         }
+        (*rejected)++;
     }
 }
 
+FA_DEVICE static const uint8_t FA_HEX_DIGITS[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
+                                                  '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+
 /* The round signature's hex text: SHA3-256 of `server:client:nonce`, nonce in decimal. */
-FA_DEVICE static void fa_signature_hex(const uint8_t *server, size_t server_len, const uint8_t *client,
-                                       size_t client_len, uint64_t nonce, uint8_t hex[64]) {
-    static const char digits_hex[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
-                                        '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+FA_DEVICE static void fa_signature_hex(const uint8_t *server, fa_len server_len, const uint8_t *client,
+                                       fa_len client_len, uint64_t nonce, uint8_t hex[64]) {
     const uint8_t colon = ':';
     uint8_t digits[20];
     unsigned count = 0;
@@ -164,13 +196,13 @@ FA_DEVICE static void fa_signature_hex(const uint8_t *server, size_t server_len,
     fa_finish(&h, 0x06);
     for (unsigned i = 0; i < 32; i++) {
         uint8_t byte = fa_state_byte(h.st, i);
-        hex[2 * i] = (uint8_t)digits_hex[byte >> 4];
-        hex[2 * i + 1] = (uint8_t)digits_hex[byte & 15];
+        hex[2 * i] = (uint8_t)FA_HEX_DIGITS[byte >> 4];
+        hex[2 * i + 1] = (uint8_t)FA_HEX_DIGITS[byte & 15];
     }
 }
 
-FA_DEVICE static void fa_round_words(fa_words *w, const uint8_t *server, size_t server_len,
-                                     const uint8_t *client, size_t client_len, uint64_t nonce) {
+FA_DEVICE static void fa_round_words(fa_words *w, const uint8_t *server, fa_len server_len,
+                                     const uint8_t *client, fa_len client_len, uint64_t nonce) {
     uint8_t hex[64];
     fa_signature_hex(server, server_len, client, client_len, nonce, hex);
     fa_sponge_start(&w->sponge);
@@ -180,39 +212,201 @@ FA_DEVICE static void fa_round_words(fa_words *w, const uint8_t *server, size_t 
     w->used = 0;
 }
 
-/* The round signature of `server:client:nonce` as 64 hex characters. */
-void fa_round_signature(const uint8_t *server, size_t server_len, const uint8_t *client, size_t client_len,
-                        uint64_t nonce, uint8_t hex[64]) {
-    fa_signature_hex(server, server_len, client, client_len, nonce, hex);
-}
-
-/* A Keno round: the ten numbers (1..40) in draw order, and the words it consumed. */
-void fa_keno_round(const uint8_t *server, size_t server_len, const uint8_t *client, size_t client_len,
-                   uint64_t nonce, uint8_t draw[10], uint32_t *used) {
-    fa_words w;
-    fa_round_words(&w, server, server_len, client, client_len, nonce);
+/* A Keno draw: the ten numbers (1..40) in draw order, each sampled among those left, and
+ * the words each draw rejected. */
+FA_DEVICE static void fa_keno_draw(fa_words *w, uint8_t draw[10], uint32_t rejected[10]) {
     uint8_t left[40];
     for (unsigned i = 0; i < 40; i++) {
         left[i] = (uint8_t)(i + 1);
     }
     uint32_t remaining = 40;
     for (unsigned d = 0; d < 10; d++) {
-        uint32_t index = fa_sample(&w, remaining);
+        rejected[d] = 0;
+        uint32_t index = fa_sample(w, remaining, &rejected[d]);
         draw[d] = left[index];
         for (uint32_t j = index; j + 1 < remaining; j++) {
             left[j] = left[j + 1];
         }
         remaining--;
     }
+}
+
+/* The sweep's Keno counters of a run of rounds, laid out as `fairaudit::device::KenoCounts`
+ * (which documents each; `tally::KenoTally` names them the same). Order-independent, so
+ * added up in any order: by each CPU thread into its own block, by a device block's
+ * threads into the block's shared one. The numbers are not counted here: they are the
+ * positions' row sums. */
+#define FA_GRID 40u
+#define FA_DRAWN 10u
+#define FA_PAIRS 780u
+#define FA_MAX_LAG 10u
+/* Words the operator's published verifier generates for a Keno round. */
+#define FA_KENO_REFERENCE_WORDS 80u
+
+typedef struct {
+    uint64_t positions[FA_DRAWN * FA_GRID];
+    uint64_t pairs[FA_PAIRS];
+    uint64_t hits[FA_DRAWN * (FA_DRAWN + 1)];
+    uint64_t overlap[FA_DRAWN + 1];
+    uint64_t lag_overlap[(FA_MAX_LAG - 1) * (FA_DRAWN + 1)];
+    uint64_t rejections[FA_DRAWN];
+    uint64_t rounds;
+    uint64_t words;
+    uint64_t beyond_reference_words;
+    uint64_t max_words_in_round;
+} fa_keno_counts;
+
+/* A run's edge state: the drawn-number bit sets of its first and last (up to) ten rounds,
+ * the last oldest first; both hold min(rounds, 10). What the host joins runs with. */
+typedef struct {
+    uint64_t head[FA_MAX_LAG];
+    uint64_t tail[FA_MAX_LAG];
+} fa_keno_edges;
+
+/* The pick sets: the `k`-number set is the first `k` of these (tally::keno::PICK_ORDER). */
+FA_DEVICE static const uint8_t FA_PICK_ORDER[FA_DRAWN] = {7, 13, 22, 29, 36, 2, 18, 25, 33, 40};
+
+/* Tallies the Keno rounds `start .. start + count` of one seed pair, in nonce order, into
+ * `c` (added to what it holds) and `e` (written): exactly the counts `tally::KenoTally`
+ * records for those rounds. `start + count` must not pass 2^64. */
+FA_DEVICE static void fa_keno_run(const uint8_t *server, fa_len server_len, const uint8_t *client,
+                                  fa_len client_len, uint64_t start, uint64_t count, fa_keno_counts *c,
+                                  fa_keno_edges *e) {
+    /* The last ten rounds' bit sets, a ring: `at` is where the next goes. */
+    uint64_t recent[FA_MAX_LAG];
+    unsigned held = 0, at = 0;
+    /* Stream counters, kept here and added once at the end. */
+    uint64_t rejections[FA_DRAWN] = {0};
+    uint64_t words = 0, beyond = 0, most = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        fa_words w;
+        fa_round_words(&w, server, server_len, client, client_len, start + i);
+        uint8_t draw[FA_DRAWN];
+        uint32_t rejected[FA_DRAWN];
+        fa_keno_draw(&w, draw, rejected);
+        uint64_t mask = 0;
+        for (unsigned d = 0; d < FA_DRAWN; d++) {
+            mask |= 1ull << draw[d];
+            FA_ADD(&c->positions[d * FA_GRID + draw[d] - 1u], 1u);
+            rejections[d] += rejected[d];
+        }
+        unsigned hits = 0;
+        for (unsigned k = 0; k < FA_DRAWN; k++) {
+            hits += (unsigned)(mask >> FA_PICK_ORDER[k]) & 1u;
+            FA_ADD(&c->hits[k * (FA_DRAWN + 1) + hits], 1u);
+        }
+        /* Pair {a, b}, a < b, is at lo * (79 - lo) / 2 + (b - a - 1), lo = a - 1
+         * (tally::keno::pair_index). */
+        uint64_t rest = mask;
+        while (rest != 0) {
+            unsigned a = FA_LOWEST_BIT(rest);
+            rest &= rest - 1;
+            unsigned row = (a - 1u) * (2u * FA_GRID - a) / 2u;
+            uint64_t partners = rest;
+            while (partners != 0) {
+                unsigned b = FA_LOWEST_BIT(partners);
+                partners &= partners - 1;
+                FA_ADD(&c->pairs[row + b - a - 1u], 1u);
+            }
+        }
+        for (unsigned lag = 1; lag <= held; lag++) {
+            unsigned shared = FA_POPCOUNT(mask & recent[(at + FA_MAX_LAG - lag) % FA_MAX_LAG]);
+            if (lag == 1) {
+                FA_ADD(&c->overlap[shared], 1u);
+            } else {
+                FA_ADD(&c->lag_overlap[(lag - 2u) * (FA_DRAWN + 1) + shared], 1u);
+            }
+        }
+        if (i < FA_MAX_LAG) {
+            e->head[i] = mask;
+        }
+        recent[at] = mask;
+        at = (at + 1u) % FA_MAX_LAG;
+        held += held < FA_MAX_LAG;
+        words += w.used;
+        beyond += w.used > FA_KENO_REFERENCE_WORDS;
+        most = most > w.used ? most : w.used;
+    }
+    for (unsigned j = 0; j < held; j++) {
+        e->tail[j] = recent[(at + FA_MAX_LAG - held + j) % FA_MAX_LAG];
+    }
+    if (count > 0) {
+        for (unsigned d = 0; d < FA_DRAWN; d++) {
+            FA_ADD(&c->rejections[d], rejections[d]);
+        }
+        FA_ADD(&c->rounds, count);
+        FA_ADD(&c->words, words);
+        FA_ADD(&c->beyond_reference_words, beyond);
+        FA_MAX(&c->max_words_in_round, most);
+    }
+}
+
+#ifdef __CUDACC__
+/* The device sweep of the Keno rounds `start .. end`: thread `t` of the grid tallies the
+ * `per_thread` rounds from `start + t * per_thread` (fewer at the end; none past it) and
+ * writes its edge state to `edges[t]`; each block counts into shared memory and adds its
+ * counts to `totals` once. The host joins the threads' runs in order. */
+extern "C" __global__ void fa_keno_sweep(const uint8_t *server, fa_len server_len, const uint8_t *client,
+                                         fa_len client_len, uint64_t start, uint64_t end,
+                                         uint64_t per_thread, fa_keno_counts *totals, fa_keno_edges *edges) {
+    __shared__ fa_keno_counts block;
+    uint64_t *cells = (uint64_t *)&block;
+    const unsigned n = sizeof(fa_keno_counts) / sizeof(uint64_t);
+    for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
+        cells[i] = 0;
+    }
+    __syncthreads();
+    uint64_t thread = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint64_t first = start + thread * per_thread;
+    if (thread * per_thread < end - start) {
+        uint64_t count = end - first < per_thread ? end - first : per_thread;
+        fa_keno_run(server, server_len, client, client_len, first, count, &block, &edges[thread]);
+    }
+    __syncthreads();
+    uint64_t *sums = (uint64_t *)totals;
+    const unsigned most_at = (unsigned)(&block.max_words_in_round - cells);
+    for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
+        if (i == most_at) {
+            FA_MAX(&sums[i], cells[i]);
+        } else if (cells[i] != 0) {
+            FA_ADD(&sums[i], cells[i]);
+        }
+    }
+}
+#else
+/* Host entry points: the CPU build's, for tests and the `cpu-kernel` device. */
+
+/* The round signature of `server:client:nonce` as 64 hex characters. */
+void fa_round_signature(const uint8_t *server, fa_len server_len, const uint8_t *client, fa_len client_len,
+                        uint64_t nonce, uint8_t hex[64]) {
+    fa_signature_hex(server, server_len, client, client_len, nonce, hex);
+}
+
+/* A Keno round: the ten numbers (1..40) in draw order, and the words it consumed. */
+void fa_keno_round(const uint8_t *server, fa_len server_len, const uint8_t *client, fa_len client_len,
+                   uint64_t nonce, uint8_t draw[10], uint32_t *used) {
+    fa_words w;
+    fa_round_words(&w, server, server_len, client, client_len, nonce);
+    uint32_t rejected[FA_DRAWN];
+    fa_keno_draw(&w, draw, rejected);
     *used = w.used;
 }
 
 /* A roulette spin among `pockets` (37 European, 38 American: 37 is "00"), and the words
  * it consumed. */
-void fa_roulette_round(const uint8_t *server, size_t server_len, const uint8_t *client, size_t client_len,
+void fa_roulette_round(const uint8_t *server, fa_len server_len, const uint8_t *client, fa_len client_len,
                        uint64_t nonce, uint32_t pockets, uint32_t *pocket, uint32_t *used) {
     fa_words w;
     fa_round_words(&w, server, server_len, client, client_len, nonce);
-    *pocket = fa_sample(&w, pockets);
+    uint32_t rejected = 0;
+    *pocket = fa_sample(&w, pockets, &rejected);
     *used = w.used;
 }
+
+/* The Keno rounds `start .. start + count` tallied into `counts` (added) and `edges`
+ * (written), as one device thread tallies its run. */
+void fa_keno_tally_run(const uint8_t *server, fa_len server_len, const uint8_t *client, fa_len client_len,
+                       uint64_t start, uint64_t count, fa_keno_counts *counts, fa_keno_edges *edges) {
+    fa_keno_run(server, server_len, client, client_len, start, count, counts, edges);
+}
+#endif

@@ -5,42 +5,81 @@
 //! GPU or without (`tests/device_kernel.rs`: every published vector, rejection rounds,
 //! random seeds and nonces).
 //!
-//! This is the first step of the GPU sweep (issue 35): the device sweep itself (tallies on
-//! the device, segments joined as the CPU's are) is not built yet, and nothing here runs
-//! on a GPU.
+//! The device sweep: an [`Accelerator`] tallies the Keno rounds of a range of nonces in
+//! runs, one per device thread, each counted in nonce order with its edge state kept
+//! ([`keno`]); the host joins the runs as the CPU sweep joins its chunks, so the tally is
+//! the CPU's, field for field. [`KernelOnCpu`] runs the same entry point on the CPU's
+//! threads: the device path end to end on any machine, which the tests hold equal to the
+//! CPU sweep; [`EmulatedGpu`] runs the GPU's own `__global__` entry point on CPU threads,
+//! blocks, shared memory and atomics included. [`choice`] picks the device a sweep asked
+//! for (`--device`).
 
-/// The kernel's entry points (`kernel.c`).
-mod ffi {
-    extern "C" {
-        pub fn fa_round_signature(
-            server: *const u8,
-            server_len: usize,
-            client: *const u8,
-            client_len: usize,
-            nonce: u64,
-            hex: *mut u8,
-        );
-        pub fn fa_keno_round(
-            server: *const u8,
-            server_len: usize,
-            client: *const u8,
-            client_len: usize,
-            nonce: u64,
-            draw: *mut u8,
-            used: *mut u32,
-        );
-        pub fn fa_roulette_round(
-            server: *const u8,
-            server_len: usize,
-            client: *const u8,
-            client_len: usize,
-            nonce: u64,
-            pockets: u32,
-            pocket: *mut u32,
-            used: *mut u32,
-        );
+pub mod choice;
+pub mod cpu;
+#[cfg(feature = "gpu")]
+pub mod cuda;
+pub mod emulated;
+pub mod keno;
+
+pub use choice::DeviceChoice;
+pub use cpu::KernelOnCpu;
+pub use emulated::EmulatedGpu;
+pub use keno::{keno_segment, KenoCounts, KenoEdges, KenoLaunch};
+
+use std::ops::Range;
+
+/// Why a device cannot sweep, or did not sweep as it should.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeviceError {
+    /// No usable device: the build lacks the `gpu` feature, or there is no driver, no
+    /// runtime compiler or no device.
+    #[error("no usable GPU: {0}")]
+    Unavailable(String),
+    /// A call to the device failed.
+    #[error("the GPU failed: {0}")]
+    Failed(String),
+    /// The device returned counts no real sweep gives.
+    #[error("the device returned a faulty tally: {0}")]
+    Faulty(String),
+}
+
+/// How a device cuts a launch: `runs` runs (threads) of `per_run` nonces each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchShape {
+    /// Nonces per run: each run is one thread's, tallied in nonce order.
+    pub per_run: u64,
+    /// Runs per launch.
+    pub runs: u64,
+}
+
+impl LaunchShape {
+    /// Nonces one launch covers.
+    pub fn nonces(&self) -> u64 {
+        self.per_run.saturating_mul(self.runs)
     }
 }
+
+/// Something that tallies Keno rounds in runs: a GPU, or [`KernelOnCpu`].
+pub trait Accelerator: Sync {
+    /// What it is, for messages and `run.json` ("NVIDIA H200", "the device kernel on 2
+    /// CPU threads").
+    fn name(&self) -> String;
+
+    /// How it cuts a launch.
+    fn shape(&self) -> LaunchShape;
+
+    /// Tallies the Keno rounds `nonces` of the seed pair `server`, `client` in runs of
+    /// `per_run`: their counts added up and each run's edges ([`KenoLaunch`]).
+    fn keno(
+        &self,
+        server: &str,
+        client: &str,
+        nonces: Range<u64>,
+        per_run: u64,
+    ) -> Result<KenoLaunch, DeviceError>;
+}
+
+mod ffi;
 
 /// The kernel's round signature of `server:client:nonce` (lowercase hex).
 pub fn round_signature(server: &str, client: &str, nonce: u64) -> String {

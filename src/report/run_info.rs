@@ -58,6 +58,10 @@ pub struct RunInfo {
     /// Seconds between checkpoints (sweeps only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checkpoint_every_seconds: Option<f64>,
+    /// The device that swept Keno, when not the CPU (`--device`); results do not depend on
+    /// it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
 }
 
 /// A shard's record in `run.json`: the tally file's, and where the index came from.
@@ -95,6 +99,7 @@ impl RunInfo {
             shard: None,
             partial: tallies.partial.clone(),
             checkpoint_every_seconds: None,
+            device: None,
         }
     }
 

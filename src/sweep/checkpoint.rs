@@ -13,18 +13,17 @@
 //! The clock is read after each chunk (in the progress callback the runner already calls),
 //! so the stop is honoured within one chunk, as an interruption is.
 
-use super::{run, SweepControl};
+use super::{run, SweepControl, SweepError};
 use crate::tally::file::{Plan, TallyFile};
-use crate::tally::TallyError;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Why a checkpointed sweep stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError<E> {
-    /// The tallies could not be joined (a prior file for another plan).
+    /// The sweep failed (tallies that cannot be joined, a failed device).
     #[error(transparent)]
-    Tally(#[from] TallyError),
+    Sweep(#[from] SweepError),
     /// `save` failed.
     #[error("cannot save a checkpoint: {0}")]
     Save(E),
@@ -82,7 +81,13 @@ mod tests {
     #[test]
     fn checkpoints_at_every_chunk_end_with_the_uninterrupted_tallies() {
         let never = AtomicBool::new(false);
-        let control = SweepControl { chunk: 500, stop: &never, progress: &|_| {}, kernel: Kernel::best() };
+        let control = SweepControl {
+            chunk: 500,
+            stop: &never,
+            progress: &|_| {},
+            kernel: Kernel::best(),
+            device: None,
+        };
         let whole = run(&plan(), None, &control).unwrap();
         let mut saved: Vec<TallyFile> = Vec::new();
         let mut save = |t: &TallyFile| -> Result<(), ()> {
@@ -113,7 +118,8 @@ mod tests {
                 stop.store(true, Ordering::SeqCst);
             }
         };
-        let control = SweepControl { chunk: 500, stop: &stop, progress: &count, kernel: Kernel::best() };
+        let control =
+            SweepControl { chunk: 500, stop: &stop, progress: &count, kernel: Kernel::best(), device: None };
         let mut saves = 0;
         let stopped = run_with_checkpoints(&plan(), None, &control, Duration::MAX, &mut |_| {
             saves += 1;
@@ -124,7 +130,13 @@ mod tests {
         assert_eq!(saves, 0);
 
         let never = AtomicBool::new(false);
-        let control = SweepControl { chunk: 500, stop: &never, progress: &|_| {}, kernel: Kernel::best() };
+        let control = SweepControl {
+            chunk: 500,
+            stop: &never,
+            progress: &|_| {},
+            kernel: Kernel::best(),
+            device: None,
+        };
         let failed = run_with_checkpoints(&plan(), None, &control, Duration::ZERO, &mut |_| Err("disk full"));
         assert!(matches!(failed, Err(CheckpointError::Save("disk full"))));
     }

@@ -4,12 +4,15 @@
 
 pub mod checkpoint;
 pub mod crash;
+pub mod device;
 pub mod runner;
 pub mod shards;
 pub mod stake;
 pub mod stake_merge;
 
+use crate::chain::seeds::SeedPair;
 use crate::chain::{Kernel, RoundHasher};
+use crate::device::{Accelerator, DeviceError};
 use crate::games::{GameId, Keno, Roulette};
 use crate::tally::file::{Entry, NonceRange, Plan, TallyFile};
 use crate::tally::{Segments, SequenceTally, TallyError};
@@ -29,6 +32,20 @@ pub struct SweepControl<'a> {
     pub progress: &'a (dyn Fn(u64) + Sync),
     /// The Keccak path that hashes the rounds.
     pub kernel: Kernel,
+    /// The device that sweeps Keno, if not the CPU ([`device`]); roulette is swept on the
+    /// CPU either way.
+    pub device: Option<&'a dyn Accelerator>,
+}
+
+/// Why a sweep stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    /// The tallies could not be joined (a prior file for another plan).
+    #[error(transparent)]
+    Tally(#[from] TallyError),
+    /// The device failed.
+    #[error(transparent)]
+    Device(#[from] DeviceError),
 }
 
 pub use crate::tally::file::missing_ranges;
@@ -58,7 +75,7 @@ pub fn run(
     plan: &Plan,
     prior: Option<TallyFile>,
     control: &SweepControl<'_>,
-) -> Result<TallyFile, TallyError> {
+) -> Result<TallyFile, SweepError> {
     let mut entries = Vec::new();
     for (pair_index, pair) in plan.seed_pairs.iter().enumerate() {
         let hasher = RoundHasher::new(&pair.server_seed, &pair.client_seed);
@@ -70,7 +87,7 @@ pub fn run(
                 if control.stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let swept = sweep_entry_range(game, pair_index, &hasher, range, control);
+                let swept = sweep_entry_range(game, (pair_index, pair), &hasher, range, control)?;
                 entry = entry.merge(swept)?;
             }
             entries.push(entry);
@@ -82,11 +99,11 @@ pub fn run(
 
 fn sweep_entry_range(
     game: GameId,
-    seed_pair: usize,
+    (seed_pair, seeds): (usize, &SeedPair),
     hasher: &RoundHasher,
     range: Range<u64>,
     control: &SweepControl<'_>,
-) -> Entry {
+) -> Result<Entry, DeviceError> {
     fn go<T: SequenceTally>(
         game: T::Game,
         hasher: &RoundHasher,
@@ -95,15 +112,21 @@ fn sweep_entry_range(
     ) -> Segments<T> {
         sweep_range(game, hasher, c.kernel, range, c.chunk, c.stop, c.progress)
     }
-    match game {
-        GameId::Keno => Entry::Keno { seed_pair, segments: go(Keno, hasher, range, control) },
+    Ok(match game {
+        GameId::Keno => {
+            let segments = match control.device {
+                Some(device) => device::sweep_keno(device, seeds, range, control.stop, control.progress)?,
+                None => go(Keno, hasher, range, control),
+            };
+            Entry::Keno { seed_pair, segments }
+        }
         GameId::RouletteEuropean => {
             Entry::RouletteEuropean { seed_pair, segments: go(Roulette::EUROPEAN, hasher, range, control) }
         }
         GameId::RouletteAmerican => {
             Entry::RouletteAmerican { seed_pair, segments: go(Roulette::AMERICAN, hasher, range, control) }
         }
-    }
+    })
 }
 
 /// Why tally files cannot be merged.

@@ -65,7 +65,7 @@ const GRID_MASK: u64 = ((1u64 << GRID) - 1) << 1;
 
 /// Whether a drawn-number bit set holds ten numbers of 1..=40, as every real draw does.
 #[inline(always)]
-fn is_ten_distinct(mask: u64) -> bool {
+pub fn is_ten_distinct(mask: u64) -> bool {
     mask & !GRID_MASK == 0 && mask.count_ones() as usize == DRAWN
 }
 
@@ -196,8 +196,7 @@ impl SequenceTally for KenoTally {
 
     fn append(&mut self, later: Self) {
         self.add_counters(&later);
-        let (overlap, lag_overlap) = (&mut self.overlap, &mut self.lag_overlap);
-        self.edges.join(later.edges, |lag, a, b| count_overlap(overlap, lag_overlap, lag, a & b));
+        self.join_edges(later.edges);
     }
 
     fn close(&mut self) {
@@ -231,8 +230,8 @@ impl SequenceTally for KenoTally {
         }
         self.stream.validate(rounds, DRAWN, REFERENCE_WORDS)?;
         // A drawn set holds ten numbers of 1..=40.
-        let valid = |&mask: &u64| mask & !GRID_MASK == 0 && mask.count_ones() as usize == DRAWN;
-        if !self.edges.is_consistent(rounds) || !self.edges.head.iter().chain(&self.edges.tail).all(valid) {
+        let draws = self.edges.head.iter().chain(&self.edges.tail).all(|&mask| is_ten_distinct(mask));
+        if !self.edges.is_consistent(rounds) || !draws {
             return Err(TallyError::Shape("edges do not match the rounds tallied".into()));
         }
         self.check_relations()
@@ -256,6 +255,15 @@ impl SequenceTally for KenoTally {
 }
 
 impl KenoTally {
+    /// Joins `later`, the edges of the rounds that directly follow this tally's, counting
+    /// the overlaps of the round pairs that straddle the join: what [`SequenceTally::append`]
+    /// does beside adding the counters. The device sweep joins its threads' runs with it
+    /// (their counters already added up on the device).
+    pub fn join_edges(&mut self, later: Window<u64>) {
+        let (overlap, lag_overlap) = (&mut self.overlap, &mut self.lag_overlap);
+        self.edges.join(later, |lag, a, b| count_overlap(overlap, lag_overlap, lag, a & b));
+    }
+
     /// Checks what the counters fix about each other, so that a tally read from a file is
     /// one a sweep could have produced (every single changed counter breaks one of these):
     /// number `n` is drawn in as many rounds as it is drawn at some position, pairs with

@@ -1,0 +1,156 @@
+//! An NVIDIA GPU through the CUDA driver (feature `gpu`): `kernel.c` compiled at run time
+//! by NVRTC (with `__CUDACC__` defined, so its counters are atomics and its entry point
+//! the `__global__ fa_keno_sweep`), launched with one run of nonces per device thread.
+//!
+//! The driver and NVRTC are loaded when a sweep asks for the GPU, so the build needs no
+//! CUDA and a machine without it gets a named reason rather than a failed start. cudarc
+//! panics where a library or one of its symbols is missing: those panics are caught and
+//! named here too.
+
+use super::{Accelerator, DeviceError, KenoCounts, KenoEdges, KenoLaunch, LaunchShape};
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
+use std::ops::Range;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+
+/// The kernel source, compiled on the device's machine.
+const SOURCE: &str = include_str!("kernel.c");
+
+/// Threads per block: each block shares one block of counters (11 KB of shared memory).
+const THREADS_PER_BLOCK: u32 = 256;
+
+/// Resident threads per multiprocessor a launch aims at (the most current GPUs hold).
+const THREADS_PER_MULTIPROCESSOR: u64 = 2048;
+
+/// The most nonces one device thread tallies in a launch: long enough that joining the
+/// runs' edges on the host costs little beside the device's work.
+const MAX_PER_RUN: u64 = 4096;
+
+/// The first CUDA device, with the kernel compiled and loaded.
+pub struct Cuda {
+    name: String,
+    stream: Arc<CudaStream>,
+    keno: CudaFunction,
+    multiprocessors: u64,
+}
+
+impl Cuda {
+    /// Opens device 0: the driver, NVRTC, the device, the kernel compiled for it.
+    pub fn open() -> Result<Cuda, DeviceError> {
+        let unavailable = |what: String| DeviceError::Unavailable(what);
+        // SAFETY: each only tries to load the library (dlopen), calling nothing in it.
+        if !unsafe { cudarc::driver::sys::is_culib_present() } {
+            return Err(unavailable("no CUDA driver library (libcuda.so) could be loaded".into()));
+        }
+        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+            return Err(unavailable(
+                "no NVRTC library (libnvrtc.so of CUDA 13) could be loaded; add its folder to LD_LIBRARY_PATH"
+                    .into(),
+            ));
+        }
+        caught(|| {
+            let count =
+                CudaContext::device_count().map_err(|e| unavailable(format!("the CUDA driver: {e}")))?;
+            if count < 1 {
+                return Err(unavailable("the CUDA driver sees no device".into()));
+            }
+            let context = CudaContext::new(0).map_err(|e| unavailable(format!("device 0: {e}")))?;
+            let failed = |e: cudarc::driver::DriverError| DeviceError::Failed(e.to_string());
+            let name = context.name().map_err(failed)?;
+            let multiprocessors = context
+                .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+                .map_err(failed)?;
+            let options = CompileOptions { name: Some("kernel.c".into()), ..Default::default() };
+            let ptx = compile_ptx_with_opts(SOURCE, options)
+                .map_err(|e| DeviceError::Failed(format!("NVRTC cannot compile the kernel: {e}")))?;
+            let module = context.load_module(ptx).map_err(failed)?;
+            let keno = module.load_function("fa_keno_sweep").map_err(failed)?;
+            Ok(Cuda {
+                name,
+                stream: context.default_stream(),
+                keno,
+                multiprocessors: u64::try_from(multiprocessors).unwrap_or(1).max(1),
+            })
+        })
+    }
+}
+
+/// Runs `body`, turning a panic inside cudarc (a missing library or symbol) into a named
+/// error rather than a crash, without printing the panic.
+fn caught<T>(body: impl FnOnce() -> Result<T, DeviceError>) -> Result<T, DeviceError> {
+    let hook = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    let result = panic::catch_unwind(AssertUnwindSafe(body));
+    panic::set_hook(hook);
+    result.unwrap_or_else(|payload| {
+        let why = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("a CUDA library call failed");
+        Err(DeviceError::Unavailable(why.lines().next().unwrap_or(why).to_owned()))
+    })
+}
+
+impl Accelerator for Cuda {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn shape(&self) -> LaunchShape {
+        LaunchShape { per_run: MAX_PER_RUN, runs: self.multiprocessors * THREADS_PER_MULTIPROCESSOR }
+    }
+
+    fn keno(
+        &self,
+        server: &str,
+        client: &str,
+        nonces: Range<u64>,
+        per_run: u64,
+    ) -> Result<KenoLaunch, DeviceError> {
+        let failed = |e: cudarc::driver::DriverError| DeviceError::Failed(e.to_string());
+        let runs = KenoLaunch::runs(nonces.clone(), per_run).count();
+        let blocks = u32::try_from(runs.div_ceil(THREADS_PER_BLOCK as usize))
+            .map_err(|_| DeviceError::Failed(format!("{runs} runs are too many for one launch")))?;
+        // A byte more than each seed, so that an empty seed is still an allocation.
+        let bytes = |seed: &str| seed.bytes().chain([0]).collect::<Vec<u8>>();
+        let stream = &self.stream;
+        let server_bytes = stream.memcpy_stod(&bytes(server)).map_err(failed)?;
+        let client_bytes = stream.memcpy_stod(&bytes(client)).map_err(failed)?;
+        let mut totals = stream.alloc_zeros::<u64>(KenoCounts::CELLS).map_err(failed)?;
+        let mut edges = stream.alloc_zeros::<u64>(runs * KenoEdges::CELLS).map_err(failed)?;
+        let (server_len, client_len) = (server.len() as u64, client.len() as u64);
+        let mut launch = stream.launch_builder(&self.keno);
+        launch
+            .arg(&server_bytes)
+            .arg(&server_len)
+            .arg(&client_bytes)
+            .arg(&client_len)
+            .arg(&nonces.start)
+            .arg(&nonces.end)
+            .arg(&per_run)
+            .arg(&mut totals)
+            .arg(&mut edges);
+        let config = LaunchConfig {
+            grid_dim: (blocks.max(1), 1, 1),
+            block_dim: (THREADS_PER_BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: the arguments are, in order, those of `fa_keno_sweep` in kernel.c: the
+        // seeds' bytes and lengths (each buffer a byte longer), the nonces, the run length,
+        // `KenoCounts::CELLS` counters and `KenoEdges::CELLS` cells for each of the `runs`
+        // threads that has a run (the grid's other threads write nothing).
+        unsafe { launch.launch(config) }.map_err(failed)?;
+        stream.synchronize().map_err(failed)?;
+        let totals = stream.memcpy_dtov(&totals).map_err(failed)?;
+        let edges = stream.memcpy_dtov(&edges).map_err(failed)?;
+        Ok(KenoLaunch {
+            nonces,
+            per_run,
+            counts: Box::new(KenoCounts::from_cells(&totals)),
+            edges: edges.chunks_exact(KenoEdges::CELLS).map(KenoEdges::from_cells).collect(),
+        })
+    }
+}

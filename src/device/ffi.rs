@@ -1,0 +1,57 @@
+//! The CPU builds of `kernel.c`: its host entry points, the launcher of its emulated
+//! `__global__` entry point (`emulator.cpp`), and the layout of what it counts.
+
+use super::{KenoCounts, KenoEdges};
+
+extern "C" {
+    pub fn fa_round_signature(
+        server: *const u8,
+        server_len: usize,
+        client: *const u8,
+        client_len: usize,
+        nonce: u64,
+        hex: *mut u8,
+    );
+    pub fn fa_keno_round(
+        server: *const u8,
+        server_len: usize,
+        client: *const u8,
+        client_len: usize,
+        nonce: u64,
+        draw: *mut u8,
+        used: *mut u32,
+    );
+    pub fn fa_roulette_round(
+        server: *const u8,
+        server_len: usize,
+        client: *const u8,
+        client_len: usize,
+        nonce: u64,
+        pockets: u32,
+        pocket: *mut u32,
+        used: *mut u32,
+    );
+    pub fn fa_keno_tally_run(
+        server: *const u8,
+        server_len: usize,
+        client: *const u8,
+        client_len: usize,
+        start: u64,
+        count: u64,
+        counts: *mut KenoCounts,
+        edges: *mut KenoEdges,
+    );
+    pub fn fa_emulate_keno_sweep(
+        blocks: u32,
+        threads: u32,
+        server: *const u8,
+        server_len: usize,
+        client: *const u8,
+        client_len: usize,
+        start: u64,
+        end: u64,
+        per_thread: u64,
+        totals: *mut KenoCounts,
+        edges: *mut KenoEdges,
+    );
+}

@@ -1,0 +1,275 @@
+//! The device sweep's path, end to end, on the CPU ([`KernelOnCpu`]: the device kernel's
+//! entry point run on rayon threads, exactly as device threads run it): each launch's runs
+//! joined into a segment must be the CPU sweep's tally, field for field, whatever the run
+//! length, range or seeds; the sweep's files must be byte-identical with `--device
+//! cpu-kernel`, through shards, merges and interruptions; a device that returns counts no
+//! sweep gives is refused by name; and `--device gpu` without a usable GPU is exit 2.
+
+use assert_cmd::Command;
+use fairaudit::chain::seeds::SeedPair;
+use fairaudit::chain::{Kernel, RoundHasher};
+use fairaudit::device::{
+    keno_segment, Accelerator, DeviceError, EmulatedGpu, KenoLaunch, KernelOnCpu, LaunchShape,
+};
+use fairaudit::games::{GameId, Keno};
+use fairaudit::sweep::{self, tally_rounds, SweepControl, SweepError};
+use fairaudit::tally::file::{Plan, SeedSource, TallyFile};
+use fairaudit::tally::KenoTally;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+fn cpu_tally(server: &str, client: &str, nonces: Range<u64>) -> KenoTally {
+    tally_rounds::<KenoTally>(Keno, &RoundHasher::new(server, client), Kernel::best(), nonces)
+}
+
+fn device_tally(
+    device: &dyn Accelerator,
+    server: &str,
+    client: &str,
+    nonces: Range<u64>,
+    per_run: u64,
+) -> KenoTally {
+    let launch = device.keno(server, client, nonces.clone(), per_run).unwrap();
+    let segment = keno_segment(launch).unwrap();
+    assert_eq!(segment.range(), nonces);
+    segment.tally
+}
+
+#[test]
+fn a_launch_joined_from_its_runs_is_the_cpu_tally_whatever_the_run_length() {
+    let device = KernelOnCpu::default();
+    let (server, client) = ("device-server", "device-client");
+    let nonces = 1_000..3_517;
+    let expected = cpu_tally(server, client, nonces.clone());
+    // Runs shorter than the ten-round window, of exactly ten, just over, odd, and one run.
+    for per_run in [1, 2, 3, 9, 10, 11, 64, 333, 2_517, 10_000] {
+        assert_eq!(
+            device_tally(&device, server, client, nonces.clone(), per_run),
+            expected,
+            "runs of {per_run}"
+        );
+    }
+}
+
+#[test]
+fn seeds_of_every_shape_and_nonces_up_to_2_pow_64_tally_as_on_the_cpu() {
+    let device = KernelOnCpu::default();
+    let long = "s".repeat(150);
+    let cases: [(&str, &str, Range<u64>); 5] = [
+        ("", "", 0..700),
+        ("a:b", "c:d", 5..900),
+        ("sérveur", "клиент🎲", 99_990..100_613),
+        (&long, "crosses SHA3's 136-byte block", 0..500),
+        ("top", "of the range", u64::MAX - 777..u64::MAX),
+    ];
+    for (server, client, nonces) in cases {
+        let expected = cpu_tally(server, client, nonces.clone());
+        for per_run in [7, 100] {
+            let got = device_tally(&device, server, client, nonces.clone(), per_run);
+            assert_eq!(got, expected, "{server:?} {client:?} {nonces:?} runs of {per_run}");
+        }
+    }
+}
+
+#[test]
+fn the_gpu_entry_point_emulated_on_cpu_threads_gives_the_cpu_tally() {
+    // Blocks of a few threads, grids with idle threads past the last run, runs shorter
+    // and longer than the ten-round window, nonces at the top of the range.
+    let cases: [(u32, u32, u64, Range<u64>); 5] = [
+        (1, 1, 1_000, 0..1_000),
+        (3, 4, 10, 7..119),
+        (2, 8, 3, 500..547),
+        (4, 5, 64, 0..1_203),
+        (2, 3, 9, u64::MAX - 40..u64::MAX),
+    ];
+    for (blocks, threads, per_run, nonces) in cases {
+        let gpu = EmulatedGpu { threads, blocks, per_run };
+        let expected = cpu_tally("emulated-server", "emulated-client", nonces.clone());
+        let got = device_tally(&gpu, "emulated-server", "emulated-client", nonces.clone(), per_run);
+        assert_eq!(got, expected, "{blocks} blocks of {threads}, runs of {per_run}, {nonces:?}");
+    }
+    // And through the sweep, launch after launch.
+    let plan = plan(vec![GameId::Keno], 0..5_000);
+    let never = AtomicBool::new(false);
+    let gpu = EmulatedGpu { threads: 8, blocks: 3, per_run: 50 };
+    let on_gpu = run(&plan, None, Some(&gpu), &never, &|_| {}).unwrap();
+    assert_eq!(on_gpu.to_bytes(), run(&plan, None, None, &never, &|_| {}).unwrap().to_bytes());
+}
+
+fn plan(games: Vec<GameId>, nonces: Range<u64>) -> Plan {
+    Plan {
+        games,
+        nonces: vec![nonces.into()],
+        seed_source: SeedSource::Given,
+        seed_pairs: vec![SeedPair::new("device-server", "device-client")],
+    }
+}
+
+fn run(
+    plan: &Plan,
+    prior: Option<TallyFile>,
+    device: Option<&dyn Accelerator>,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<TallyFile, SweepError> {
+    sweep::run(plan, prior, &SweepControl { chunk: 1_000, stop, progress, kernel: Kernel::best(), device })
+}
+
+#[test]
+fn a_sweep_on_the_device_path_equals_the_cpu_sweep_even_stopped_and_resumed() {
+    let plan = plan(GameId::ALL.to_vec(), 0..40_000);
+    let never = AtomicBool::new(false);
+    let cpu = run(&plan, None, None, &never, &|_| {}).unwrap();
+    let device = KernelOnCpu { per_run: 37 };
+    let whole = run(&plan, None, Some(&device), &never, &|_| {}).unwrap();
+    assert_eq!(whole.to_bytes(), cpu.to_bytes());
+
+    // Stopped after the third launch, then continued on the CPU and on the device.
+    let stop = AtomicBool::new(false);
+    let launches = AtomicU64::new(0);
+    let count = |_: u64| {
+        if launches.fetch_add(1, Ordering::SeqCst) == 2 {
+            stop.store(true, Ordering::SeqCst);
+        }
+    };
+    let partial = run(&plan, None, Some(&device), &stop, &count).unwrap();
+    assert!(!partial.complete);
+    let partial = TallyFile::from_bytes(&partial.to_bytes()).unwrap();
+    let on_cpu = run(&plan, Some(partial.clone()), None, &never, &|_| {}).unwrap();
+    let on_device = run(&plan, Some(partial), Some(&device), &never, &|_| {}).unwrap();
+    assert_eq!(on_cpu.to_bytes(), cpu.to_bytes());
+    assert_eq!(on_device.to_bytes(), cpu.to_bytes());
+}
+
+/// What a faulty device might do to a launch's results.
+type Fault = fn(&mut KenoLaunch);
+
+/// The device kernel, with a fault.
+struct Faulty(Fault);
+
+impl Accelerator for Faulty {
+    fn name(&self) -> String {
+        "a faulty device".into()
+    }
+    fn shape(&self) -> LaunchShape {
+        LaunchShape { per_run: 50, runs: 10 }
+    }
+    fn keno(
+        &self,
+        server: &str,
+        client: &str,
+        nonces: Range<u64>,
+        per_run: u64,
+    ) -> Result<KenoLaunch, DeviceError> {
+        let mut launch = KernelOnCpu::default().keno(server, client, nonces, per_run)?;
+        (self.0)(&mut launch);
+        Ok(launch)
+    }
+}
+
+#[test]
+fn a_device_returning_counts_no_sweep_gives_is_refused_by_name() {
+    let plan = plan(vec![GameId::Keno], 0..2_000);
+    let never = AtomicBool::new(false);
+    let faults: [(&str, Fault); 5] = [
+        ("a pair counted twice", |l| l.counts.pairs[0] += 1),
+        ("a round lost", |l| l.counts.rounds -= 1),
+        ("a position moved", |l| {
+            l.counts.positions[0] -= 1;
+            l.counts.positions[1] += 1;
+        }),
+        ("an edge that is no draw", |l| l.edges[3].tail[9] = 0),
+        ("a run's edges missing", |l| {
+            l.edges.pop();
+        }),
+    ];
+    for (what, fault) in faults {
+        let error = run(&plan, None, Some(&Faulty(fault)), &never, &|_| {}).unwrap_err();
+        assert!(matches!(error, SweepError::Device(DeviceError::Faulty(_))), "{what}: {error}");
+        assert!(error.to_string().contains("the device returned a faulty tally"), "{what}: {error}");
+    }
+}
+
+fn fairaudit(dir: &Path) -> Command {
+    let mut command = Command::cargo_bin("fairaudit").unwrap();
+    command.current_dir(dir);
+    command
+}
+
+fn same_files(a: &Path, b: &Path) {
+    for file in ["tally.json", "tests.csv", "summary.json", "rtp.csv", "outcome_counts.csv"] {
+        let (left, right) = (std::fs::read(a.join(file)), std::fs::read(b.join(file)));
+        assert!(left.is_ok(), "{} lacks {file}", a.display());
+        assert!(
+            left.unwrap() == right.unwrap(),
+            "{file} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
+
+#[test]
+fn the_cli_writes_the_same_files_on_the_device_path_through_shards_and_a_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = ["sweep", "--nonces", "0..300001", "--seed-pairs", "2", "--quiet"];
+    fairaudit(dir.path()).args(sweep).args(["--out", "cpu"]).assert().success();
+    let on_device = fairaudit(dir.path())
+        .args(sweep)
+        .args(["--out", "device", "--device", "cpu-kernel"])
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&on_device.get_output().stderr).into_owned();
+    assert!(said.contains("Keno is swept on the device kernel on"), "{said}");
+    assert!(said.contains("roulette-european and roulette-american swept on the CPU"), "{said}");
+    same_files(&dir.path().join("cpu"), &dir.path().join("device"));
+    let run_json = std::fs::read_to_string(dir.path().join("device/run.json")).unwrap();
+    assert!(run_json.contains("\"device\": \"the device kernel on"), "{run_json}");
+    assert!(!std::fs::read_to_string(dir.path().join("cpu/run.json")).unwrap().contains("\"device\""));
+
+    for index in [2, 0, 1] {
+        fairaudit(dir.path())
+            .args(sweep)
+            .args(["--out", "shards", "--shards", "3", "--device", "cpu-kernel", "--shard-index"])
+            .arg(index.to_string())
+            .assert()
+            .success();
+    }
+    fairaudit(dir.path()).args(["merge", "--out", "merged", "shards"]).assert().success();
+    same_files(&dir.path().join("cpu"), &dir.path().join("merged"));
+}
+
+#[cfg(not(feature = "gpu"))]
+#[test]
+fn gpu_without_a_usable_gpu_is_exit_2_and_auto_falls_back_saying_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = ["sweep", "--game", "keno", "--nonces", "0..20000", "--quiet"];
+    let refused =
+        fairaudit(dir.path()).args(sweep).args(["--out", "gpu", "--device", "gpu"]).assert().code(2);
+    let said = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(said.contains("--device gpu: no usable GPU: this build has no GPU support"), "{said}");
+    assert_eq!(said.trim().lines().count(), 1, "{said}");
+    assert!(!dir.path().join("gpu").exists(), "nothing is claimed before the device is");
+
+    let fell_back =
+        fairaudit(dir.path()).args(sweep).args(["--out", "auto", "--device", "auto"]).assert().success();
+    let said = String::from_utf8_lossy(&fell_back.get_output().stderr).into_owned();
+    assert!(said.contains("note: --device auto: no usable GPU: this build has no GPU support"), "{said}");
+    assert!(said.contains("sweeping on the CPU"), "{said}");
+    fairaudit(dir.path()).args(sweep).args(["--out", "cpu"]).assert().success();
+    same_files(&dir.path().join("cpu"), &dir.path().join("auto"));
+}
+
+#[test]
+fn other_schemes_refuse_a_device_and_an_unknown_device_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let stake =
+        ["sweep", "--scheme", "stake", "--game", "dice", "--nonces", "0..1000", "--quiet", "--out", "s"];
+    let refused = fairaudit(dir.path()).args(stake).args(["--device", "cpu-kernel"]).assert().code(2);
+    let said = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(said.contains("covers the sha3 scheme's Keno, not --scheme stake"), "{said}");
+    let unknown = fairaudit(dir.path()).args(["sweep", "--device", "tpu"]).assert().code(2);
+    let said = String::from_utf8_lossy(&unknown.get_output().stderr).into_owned();
+    assert!(said.contains("unknown device \"tpu\""), "{said}");
+}
