@@ -1,5 +1,6 @@
 //! The device sweep's path, end to end, on the CPU ([`KernelOnCpu`]: the device kernel's
-//! entry point run on rayon threads, exactly as device threads run it): each launch's runs
+//! code run on rayon threads, as device threads run it; [`EmulatedGpu`]: its `__global__`
+//! entry point on emulated blocks of threads): each launch's runs
 //! joined into a segment must be the CPU sweep's tally, field for field, whatever the run
 //! length, range or seeds; the sweep's files must be byte-identical with `--device
 //! cpu-kernel`, through shards, merges and interruptions; a device that returns counts no
@@ -179,8 +180,8 @@ fn a_device_returning_counts_no_sweep_gives_is_refused_by_name() {
             l.counts.positions[0] -= 1;
             l.counts.positions[1] += 1;
         }),
-        ("an edge that is no draw", |l| l.edges[3].tail[9] = 0),
-        ("a run's edges missing", |l| {
+        ("an edge that is no draw", |l| l.edges[1].tail[9] = 0),
+        ("a segment's edges missing", |l| {
             l.edges.pop();
         }),
     ];

@@ -1,12 +1,17 @@
-//! The device kernel's entry point run on the CPU's threads: each run tallied by the C
-//! kernel's `fa_keno_run` (as a device thread tallies it), the runs' counts added up as a
-//! device block adds its threads'. Not a fast path (the Rust sweep is several times
-//! faster): it is the device path, end to end, on a machine without a GPU.
+//! The device kernel's code run on the CPU's threads: each run tallied by the C kernel's
+//! `fa_keno_run` (as a device thread tallies it) and a few consecutive runs joined into a
+//! segment by `fa_keno_join` (as a device block's first thread joins its threads' runs),
+//! the segments' counts added up as a device adds its blocks'. Not a fast path (the Rust
+//! sweep is about 16 times faster): it is the device path, end to end, on a machine
+//! without a GPU.
 
 use super::ffi;
 use super::{Accelerator, DeviceError, KenoCounts, KenoEdges, KenoLaunch, LaunchShape};
 use rayon::prelude::*;
 use std::ops::Range;
+
+/// Runs joined into one segment: several, so that the kernel's join is exercised.
+const RUNS_PER_SEGMENT: u64 = 4;
 
 /// The device kernel on the current rayon pool's threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,8 +32,11 @@ impl Accelerator for KernelOnCpu {
     }
 
     fn shape(&self) -> LaunchShape {
-        // Several runs per thread, so that threads finishing early find work.
-        LaunchShape { per_run: self.per_run, runs: 8 * rayon::current_num_threads() as u64 }
+        // Several segments per thread, so that threads finishing early find work.
+        LaunchShape {
+            per_run: self.per_run,
+            runs: 8 * RUNS_PER_SEGMENT * rayon::current_num_threads() as u64,
+        }
     }
 
     fn keno(
@@ -38,23 +46,25 @@ impl Accelerator for KernelOnCpu {
         nonces: Range<u64>,
         per_run: u64,
     ) -> Result<KenoLaunch, DeviceError> {
-        let runs: Vec<Range<u64>> = KenoLaunch::runs(nonces.clone(), per_run).collect();
-        let mut edges = vec![KenoEdges::default(); runs.len()];
+        let per_segment = per_run.saturating_mul(RUNS_PER_SEGMENT);
+        let segments: Vec<Range<u64>> = KenoLaunch::pieces(nonces.clone(), per_segment).collect();
+        let mut edges = vec![KenoEdges::default(); segments.len()];
         let counts = edges
             .par_iter_mut()
-            .zip(&runs)
-            .fold(Box::<KenoCounts>::default, |mut counts, (edge, run)| {
+            .zip(&segments)
+            .fold(Box::<KenoCounts>::default, |mut counts, (edge, segment)| {
                 // SAFETY: the seeds are live strings read within their lengths; the kernel
                 // adds into `counts` and writes `edge`, both live and laid out as it expects
                 // (`repr(C)` mirrors of its structs), and nothing else.
                 unsafe {
-                    ffi::fa_keno_tally_run(
+                    ffi::fa_keno_tally_runs(
                         server.as_ptr(),
                         server.len(),
                         client.as_ptr(),
                         client.len(),
-                        run.start,
-                        run.end - run.start,
+                        segment.start,
+                        segment.end - segment.start,
+                        per_run,
                         &mut *counts,
                         edge,
                     );
@@ -65,6 +75,6 @@ impl Accelerator for KernelOnCpu {
                 all.add(&some);
                 all
             });
-        Ok(KenoLaunch { nonces, per_run, counts, edges })
+        Ok(KenoLaunch { nonces, per_segment, counts, edges })
     }
 }

@@ -24,8 +24,8 @@ const THREADS_PER_BLOCK: u32 = 256;
 /// Resident threads per multiprocessor a launch aims at (the most current GPUs hold).
 const THREADS_PER_MULTIPROCESSOR: u64 = 2048;
 
-/// The most nonces one device thread tallies in a launch: long enough that joining the
-/// runs' edges on the host costs little beside the device's work.
+/// The most nonces one device thread tallies in a launch: long enough that joining its
+/// block's runs costs little beside the device's work.
 const MAX_PER_RUN: u64 = 4096;
 
 /// The first CUDA device, with the kernel compiled and loaded.
@@ -111,7 +111,7 @@ impl Accelerator for Cuda {
         per_run: u64,
     ) -> Result<KenoLaunch, DeviceError> {
         let failed = |e: cudarc::driver::DriverError| DeviceError::Failed(e.to_string());
-        let runs = KenoLaunch::runs(nonces.clone(), per_run).count();
+        let runs = KenoLaunch::pieces(nonces.clone(), per_run).count();
         let blocks = u32::try_from(runs.div_ceil(THREADS_PER_BLOCK as usize))
             .map_err(|_| DeviceError::Failed(format!("{runs} runs are too many for one launch")))?;
         // A byte more than each seed, so that an empty seed is still an allocation.
@@ -120,7 +120,9 @@ impl Accelerator for Cuda {
         let server_bytes = stream.memcpy_stod(&bytes(server)).map_err(failed)?;
         let client_bytes = stream.memcpy_stod(&bytes(client)).map_err(failed)?;
         let mut totals = stream.alloc_zeros::<u64>(KenoCounts::CELLS).map_err(failed)?;
-        let mut edges = stream.alloc_zeros::<u64>(runs * KenoEdges::CELLS).map_err(failed)?;
+        let mut run_edges = stream.alloc_zeros::<u64>(runs * KenoEdges::CELLS).map_err(failed)?;
+        let mut block_edges =
+            stream.alloc_zeros::<u64>(blocks as usize * KenoEdges::CELLS).map_err(failed)?;
         let (server_len, client_len) = (server.len() as u64, client.len() as u64);
         let mut launch = stream.launch_builder(&self.keno);
         launch
@@ -132,7 +134,8 @@ impl Accelerator for Cuda {
             .arg(&nonces.end)
             .arg(&per_run)
             .arg(&mut totals)
-            .arg(&mut edges);
+            .arg(&mut run_edges)
+            .arg(&mut block_edges);
         let config = LaunchConfig {
             grid_dim: (blocks.max(1), 1, 1),
             block_dim: (THREADS_PER_BLOCK, 1, 1),
@@ -140,15 +143,16 @@ impl Accelerator for Cuda {
         };
         // SAFETY: the arguments are, in order, those of `fa_keno_sweep` in kernel.c: the
         // seeds' bytes and lengths (each buffer a byte longer), the nonces, the run length,
-        // `KenoCounts::CELLS` counters and `KenoEdges::CELLS` cells for each of the `runs`
-        // threads that has a run (the grid's other threads write nothing).
+        // `KenoCounts::CELLS` counters, `KenoEdges::CELLS` cells for each of the `runs`
+        // threads that has a run (the grid's other threads write nothing) and as many for
+        // each of the `blocks` blocks.
         unsafe { launch.launch(config) }.map_err(failed)?;
         stream.synchronize().map_err(failed)?;
         let totals = stream.memcpy_dtov(&totals).map_err(failed)?;
-        let edges = stream.memcpy_dtov(&edges).map_err(failed)?;
+        let edges = stream.memcpy_dtov(&block_edges).map_err(failed)?;
         Ok(KenoLaunch {
             nonces,
-            per_run,
+            per_segment: per_run.saturating_mul(u64::from(THREADS_PER_BLOCK)),
             counts: Box::new(KenoCounts::from_cells(&totals)),
             edges: edges.chunks_exact(KenoEdges::CELLS).map(KenoEdges::from_cells).collect(),
         })

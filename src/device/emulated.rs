@@ -37,14 +37,15 @@ impl Accelerator for EmulatedGpu {
         nonces: Range<u64>,
         per_run: u64,
     ) -> Result<KenoLaunch, DeviceError> {
-        let runs = KenoLaunch::runs(nonces.clone(), per_run).count();
+        let runs = KenoLaunch::pieces(nonces.clone(), per_run).count();
         let blocks = u32::try_from(runs.div_ceil(self.threads as usize))
             .map_err(|_| DeviceError::Failed(format!("{runs} runs are too many for one launch")))?;
         let mut counts = Box::<KenoCounts>::default();
-        let mut edges = vec![KenoEdges::default(); runs];
+        let mut edges = vec![KenoEdges::default(); blocks as usize];
         // SAFETY: the seeds are live strings read within their lengths; the kernel adds
-        // into `counts` and writes the edges of each run, `runs` of them, into `edges`
-        // (threads past the last run write nothing): both `repr(C)` mirrors of its structs.
+        // into `counts` and writes one edge state per block, `blocks` of them, into
+        // `edges`: both `repr(C)` mirrors of its structs. The runs' edges are the
+        // launcher's own memory.
         unsafe {
             ffi::fa_emulate_keno_sweep(
                 blocks,
@@ -60,6 +61,7 @@ impl Accelerator for EmulatedGpu {
                 edges.as_mut_ptr(),
             );
         }
-        Ok(KenoLaunch { nonces, per_run, counts, edges })
+        let per_segment = per_run.saturating_mul(u64::from(self.threads));
+        Ok(KenoLaunch { nonces, per_segment, counts, edges })
     }
 }

@@ -14,14 +14,17 @@
 #include <thread>
 #include <vector>
 
-/* Runs fa_keno_sweep on a grid of `blocks` blocks of `threads` threads. One launch at a
- * time: the blocks' shared memory is one static. */
+/* Runs fa_keno_sweep on a grid of `blocks` blocks of `threads` threads, its runs' edges
+ * in memory of the launch's own (a device's global memory), its blocks' edges written to
+ * `block_edges`. One launch at a time: the blocks' shared memory is one static. */
 extern "C" void fa_emulate_keno_sweep(unsigned blocks, unsigned threads, const uint8_t *server,
                                       fa_len server_len, const uint8_t *client, fa_len client_len,
                                       uint64_t start, uint64_t end, uint64_t per_thread,
-                                      fa_keno_counts *totals, fa_keno_edges *edges) {
+                                      fa_keno_counts *totals, fa_keno_edges *block_edges) {
     static std::mutex one_launch;
     std::lock_guard<std::mutex> hold(one_launch);
+    std::vector<fa_keno_edges> run_edges(size_t(blocks) * threads);
+    fa_keno_edges *runs = run_edges.data();
     blockDim = fa_dim3{threads, 1, 1};
     for (unsigned b = 0; b < blocks; b++) {
         blockIdx = fa_dim3{b, 0, 0};
@@ -30,7 +33,8 @@ extern "C" void fa_emulate_keno_sweep(unsigned blocks, unsigned threads, const u
         for (unsigned t = 0; t < threads; t++) {
             block.emplace_back([=] {
                 threadIdx = fa_dim3{t, 0, 0};
-                fa_keno_sweep(server, server_len, client, client_len, start, end, per_thread, totals, edges);
+                fa_keno_sweep(server, server_len, client, client_len, start, end, per_thread, totals, runs,
+                              block_edges);
             });
         }
         for (std::thread &thread : block) {

@@ -31,13 +31,14 @@ extern "C" {
         pocket: *mut u32,
         used: *mut u32,
     );
-    pub fn fa_keno_tally_run(
+    pub fn fa_keno_tally_runs(
         server: *const u8,
         server_len: usize,
         client: *const u8,
         client_len: usize,
         start: u64,
         count: u64,
+        per_run: u64,
         counts: *mut KenoCounts,
         edges: *mut KenoEdges,
     );
@@ -52,6 +53,6 @@ extern "C" {
         end: u64,
         per_thread: u64,
         totals: *mut KenoCounts,
-        edges: *mut KenoEdges,
+        block_edges: *mut KenoEdges,
     );
 }

@@ -1,13 +1,15 @@
 //! What a device sweep of Keno rounds hands back, and how it becomes a tally segment.
 //!
-//! A launch covers the nonces `start..end`, cut into *runs* of `per_run` consecutive
-//! nonces (the last one shorter), one per device thread. Each run is tallied in nonce
-//! order by one thread; the counters that do not depend on order (positions, pairs, hits,
-//! the overlaps inside each run, the stream) are added up over all runs ([`KenoCounts`]),
-//! and each run leaves its edge state ([`KenoEdges`]). [`keno_segment`] then joins the
-//! runs' edges in nonce order, which counts the overlaps of the round pairs that straddle
-//! two runs, exactly as the CPU sweep joins its chunks' segments. The result is the
-//! [`KenoTally`] a CPU sweep of the same nonces gives, field for field.
+//! A launch covers the nonces `start..end`, cut into *runs* of consecutive nonces, one per
+//! device thread. Each run is tallied in nonce order by one thread; the counters that do
+//! not depend on order (positions, pairs, hits, the overlaps inside each run, the stream)
+//! are added up over all runs ([`KenoCounts`]). The runs are joined, in order, into
+//! *segments* of `per_segment` nonces (a device block's runs, joined by the block's first
+//! thread, which counts the overlaps across them), and each segment leaves its edge state
+//! ([`KenoEdges`]). [`keno_segment`] then joins the segments' edges in nonce order, which
+//! counts the overlaps of the round pairs that straddle two segments, exactly as the CPU
+//! sweep joins its chunks. The result is the [`KenoTally`] a CPU sweep of the same nonces
+//! gives, field for field.
 
 use super::DeviceError;
 use crate::games::keno::{DRAWN, GRID};
@@ -109,7 +111,7 @@ impl KenoCounts {
     }
 }
 
-/// A run's edge state, laid out as `kernel.c`'s `fa_keno_edges`: the drawn-number bit
+/// A segment's edge state, laid out as `kernel.c`'s `fa_keno_edges`: the drawn-number bit
 /// sets of its first and of its last `min(rounds, 10)` rounds (the last oldest first);
 /// entries beyond that are unused.
 #[repr(C)]
@@ -122,7 +124,7 @@ pub struct KenoEdges {
 }
 
 impl KenoEdges {
-    /// The `u64` cells of one run's edges (what a device copies back per run).
+    /// The `u64` cells of one segment's edges (what a device copies back per segment).
     pub const CELLS: usize = 2 * MAX_LAG;
 
     /// The edges from their cells, head then tail.
@@ -135,45 +137,46 @@ impl KenoEdges {
     }
 }
 
-/// What one launch over `nonces` in runs of `per_run` hands back.
+/// What one launch over `nonces` hands back, its edges in segments of `per_segment`.
 #[derive(Clone, Debug)]
 pub struct KenoLaunch {
     /// The nonces covered.
     pub nonces: Range<u64>,
-    /// Nonces per run (the last run may be shorter).
-    pub per_run: u64,
-    /// The runs' counts, added up.
+    /// Nonces per segment (the last may be shorter).
+    pub per_segment: u64,
+    /// The runs' counts, added up, with the overlaps within each segment.
     pub counts: Box<KenoCounts>,
-    /// Each run's edges, in nonce order.
+    /// Each segment's edges, in nonce order.
     pub edges: Vec<KenoEdges>,
 }
 
 impl KenoLaunch {
-    /// The runs of a launch over `nonces` in runs of `per_run`, in order.
-    pub fn runs(nonces: Range<u64>, per_run: u64) -> impl Iterator<Item = Range<u64>> {
-        assert!(per_run > 0, "a run holds at least one round");
+    /// The nonces `nonces` cut into pieces of `per_piece` (runs or segments), in order;
+    /// the last may be shorter.
+    pub fn pieces(nonces: Range<u64>, per_piece: u64) -> impl Iterator<Item = Range<u64>> {
+        assert!(per_piece > 0, "a run or segment holds at least one round");
         let (start, end) = (nonces.start, nonces.end.max(nonces.start));
-        let count = (end - start).div_ceil(per_run);
+        let count = (end - start).div_ceil(per_piece);
         (0..count).map(move |i| {
-            let first = start + i * per_run;
-            first..first.saturating_add(per_run).min(end)
+            let first = start + i * per_piece;
+            first..first.saturating_add(per_piece).min(end)
         })
     }
 }
 
-/// The tally segment of a launch: its counts with its runs' edges joined in order.
+/// The tally segment of a launch: its counts with its segments' edges joined in order.
 ///
 /// The result must pass [`SequenceTally::validate`] (every count tied to the rounds, the
 /// edges ten-number draws); a device that returned anything else is named as faulty
 /// rather than trusted.
 pub fn keno_segment(launch: KenoLaunch) -> Result<Segment<KenoTally>, DeviceError> {
-    let KenoLaunch { nonces, per_run, counts, edges } = launch;
-    let runs: Vec<Range<u64>> = KenoLaunch::runs(nonces.clone(), per_run).collect();
-    if runs.len() != edges.len() {
+    let KenoLaunch { nonces, per_segment, counts, edges } = launch;
+    let segments: Vec<Range<u64>> = KenoLaunch::pieces(nonces.clone(), per_segment).collect();
+    if segments.len() != edges.len() {
         return Err(DeviceError::Faulty(format!(
-            "{} runs' edges for the {} runs of nonces {}..{}",
+            "{} segments' edges for the {} segments of nonces {}..{}",
             edges.len(),
-            runs.len(),
+            segments.len(),
             nonces.start,
             nonces.end
         )));
@@ -195,16 +198,16 @@ pub fn keno_segment(launch: KenoLaunch) -> Result<Segment<KenoTally>, DeviceErro
             max_words_in_round: counts.max_words_in_round,
         },
     };
-    for (run, edge) in runs.iter().zip(&edges) {
-        let held = (run.end - run.start).min(MAX_LAG as u64) as usize;
+    for (segment, edge) in segments.iter().zip(&edges) {
+        let held = (segment.end - segment.start).min(MAX_LAG as u64) as usize;
         let window = Window { head: edge.head[..held].to_vec(), tail: edge.tail[..held].to_vec() };
-        // Each run's edges, not only the segment's: a run's edges only count overlaps
+        // Each segment's edges, not only the launch's: inner edges only count overlaps
         // across a join, which no sum checks.
         let draws = window.head.iter().chain(&window.tail).all(|&mask| is_ten_distinct(mask));
-        if !draws || !window.is_consistent(run.end - run.start) {
+        if !draws || !window.is_consistent(segment.end - segment.start) {
             return Err(DeviceError::Faulty(format!(
-                "the edges of its run of nonces {}..{} are not draws of those rounds",
-                run.start, run.end
+                "the edges of its segment of nonces {}..{} are not draws of those rounds",
+                segment.start, segment.end
             )));
         }
         tally.join_edges(window);
@@ -245,18 +248,18 @@ mod tests {
     }
 
     #[test]
-    fn runs_cover_the_nonces_in_order_with_a_short_last_run() {
-        let runs: Vec<_> = KenoLaunch::runs(5..28, 10).collect();
+    fn pieces_cover_the_nonces_in_order_with_a_short_last_one() {
+        let runs: Vec<_> = KenoLaunch::pieces(5..28, 10).collect();
         assert_eq!(runs, vec![5..15, 15..25, 25..28]);
-        assert_eq!(KenoLaunch::runs(3..3, 10).count(), 0);
-        let top: Vec<_> = KenoLaunch::runs(u64::MAX - 5..u64::MAX, 4).collect();
+        assert_eq!(KenoLaunch::pieces(3..3, 10).count(), 0);
+        let top: Vec<_> = KenoLaunch::pieces(u64::MAX - 5..u64::MAX, 4).collect();
         assert_eq!(top, vec![u64::MAX - 5..u64::MAX - 1, u64::MAX - 1..u64::MAX]);
     }
 
     #[test]
-    fn a_launch_whose_edges_do_not_match_its_runs_is_refused() {
-        let launch = KenoLaunch { nonces: 0..25, per_run: 10, counts: Box::default(), edges: vec![] };
+    fn a_launch_whose_edges_do_not_match_its_segments_is_refused() {
+        let launch = KenoLaunch { nonces: 0..25, per_segment: 10, counts: Box::default(), edges: vec![] };
         let error = keno_segment(launch).unwrap_err().to_string();
-        assert!(error.contains("0 runs' edges for the 3 runs"), "{error}");
+        assert!(error.contains("0 segments' edges for the 3 segments"), "{error}");
     }
 }

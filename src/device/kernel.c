@@ -256,8 +256,8 @@ typedef struct {
     uint64_t max_words_in_round;
 } fa_keno_counts;
 
-/* A run's edge state: the drawn-number bit sets of its first and last (up to) ten rounds,
- * the last oldest first; both hold min(rounds, 10). What the host joins runs with. */
+/* A segment's edge state: the drawn-number bit sets of its first and last (up to) ten
+ * rounds, the last oldest first; both hold min(rounds, 10). What segments are joined with. */
 typedef struct {
     uint64_t head[FA_MAX_LAG];
     uint64_t tail[FA_MAX_LAG];
@@ -265,6 +265,46 @@ typedef struct {
 
 /* The pick sets: the `k`-number set is the first `k` of these (tally::keno::PICK_ORDER). */
 FA_DEVICE static const uint8_t FA_PICK_ORDER[FA_DRAWN] = {7, 13, 22, 29, 36, 2, 18, 25, 33, 40};
+
+/* Counts a pair of rounds `lag` apart (1..10) that share `shared` numbers. */
+FA_DEVICE static void fa_count_overlap(fa_keno_counts *c, unsigned lag, unsigned shared) {
+    if (lag == 1) {
+        FA_ADD(&c->overlap[shared], 1u);
+    } else {
+        FA_ADD(&c->lag_overlap[(lag - 2u) * (FA_DRAWN + 1) + shared], 1u);
+    }
+}
+
+/* Joins `later`, the edges of the `later_rounds` rounds that directly follow the `*rounds`
+ * rounds whose edges are `e`: counts into `c` the overlaps of the round pairs at most ten
+ * apart that straddle the join, and makes `e` the edges of both (`tally::window::Window::
+ * join`, which the host uses on the segments this returns). */
+FA_DEVICE static void fa_keno_join(fa_keno_edges *e, uint64_t *rounds, const fa_keno_edges *later,
+                                   uint64_t later_rounds, fa_keno_counts *c) {
+    unsigned n = *rounds < FA_MAX_LAG ? (unsigned)*rounds : FA_MAX_LAG;
+    unsigned m = later_rounds < FA_MAX_LAG ? (unsigned)later_rounds : FA_MAX_LAG;
+    /* tail[i] is n - i rounds before the join, head[j] j + 1 after it. */
+    for (unsigned i = 0; i < n; i++) {
+        for (unsigned j = 0; j < m && n - i + j <= FA_MAX_LAG; j++) {
+            fa_count_overlap(c, n - i + j, FA_POPCOUNT(e->tail[i] & later->head[j]));
+        }
+    }
+    for (unsigned j = 0; n + j < FA_MAX_LAG && j < m; j++) {
+        e->head[n + j] = later->head[j];
+    }
+    uint64_t both[2 * FA_MAX_LAG];
+    for (unsigned i = 0; i < n; i++) {
+        both[i] = e->tail[i];
+    }
+    for (unsigned j = 0; j < m; j++) {
+        both[n + j] = later->tail[j];
+    }
+    unsigned keep = n + m < FA_MAX_LAG ? n + m : FA_MAX_LAG;
+    for (unsigned k = 0; k < keep; k++) {
+        e->tail[k] = both[n + m - keep + k];
+    }
+    *rounds += later_rounds;
+}
 
 /* Tallies the Keno rounds `start .. start + count` of one seed pair, in nonce order, into
  * `c` (added to what it holds) and `e` (written): exactly the counts `tally::KenoTally`
@@ -310,12 +350,7 @@ FA_DEVICE static void fa_keno_run(const uint8_t *server, fa_len server_len, cons
             }
         }
         for (unsigned lag = 1; lag <= held; lag++) {
-            unsigned shared = FA_POPCOUNT(mask & recent[(at + FA_MAX_LAG - lag) % FA_MAX_LAG]);
-            if (lag == 1) {
-                FA_ADD(&c->overlap[shared], 1u);
-            } else {
-                FA_ADD(&c->lag_overlap[(lag - 2u) * (FA_DRAWN + 1) + shared], 1u);
-            }
+            fa_count_overlap(c, lag, FA_POPCOUNT(mask & recent[(at + FA_MAX_LAG - lag) % FA_MAX_LAG]));
         }
         if (i < FA_MAX_LAG) {
             e->head[i] = mask;
@@ -342,13 +377,17 @@ FA_DEVICE static void fa_keno_run(const uint8_t *server, fa_len server_len, cons
 }
 
 #ifdef __CUDACC__
-/* The device sweep of the Keno rounds `start .. end`: thread `t` of the grid tallies the
- * `per_thread` rounds from `start + t * per_thread` (fewer at the end; none past it) and
- * writes its edge state to `edges[t]`; each block counts into shared memory and adds its
- * counts to `totals` once. The host joins the threads' runs in order. */
+/* The device sweep of the Keno rounds `start .. end`. Thread `t` of the grid tallies the
+ * run of `per_thread` rounds from `start + t * per_thread` (fewer at the end; none past
+ * it), counting into its block's shared counters and leaving the run's edges in
+ * `run_edges[t]`. Thread 0 of each block then joins its block's runs in order into
+ * `block_edges[b]`, counting the overlaps across them, and the block adds its counters to
+ * `totals` once. The host joins the blocks as it joins any segments: so it holds one edge
+ * state per block, not per thread. */
 extern "C" __global__ void fa_keno_sweep(const uint8_t *server, fa_len server_len, const uint8_t *client,
                                          fa_len client_len, uint64_t start, uint64_t end,
-                                         uint64_t per_thread, fa_keno_counts *totals, fa_keno_edges *edges) {
+                                         uint64_t per_thread, fa_keno_counts *totals, fa_keno_edges *run_edges,
+                                         fa_keno_edges *block_edges) {
     __shared__ fa_keno_counts block;
     uint64_t *cells = (uint64_t *)&block;
     const unsigned n = sizeof(fa_keno_counts) / sizeof(uint64_t);
@@ -356,11 +395,23 @@ extern "C" __global__ void fa_keno_sweep(const uint8_t *server, fa_len server_le
         cells[i] = 0;
     }
     __syncthreads();
-    uint64_t thread = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    uint64_t first = start + thread * per_thread;
-    if (thread * per_thread < end - start) {
-        uint64_t count = end - first < per_thread ? end - first : per_thread;
-        fa_keno_run(server, server_len, client, client_len, first, count, &block, &edges[thread]);
+    const uint64_t len = end - start;
+    const uint64_t first_thread = (uint64_t)blockIdx.x * blockDim.x;
+    const uint64_t thread = first_thread + threadIdx.x;
+    if (thread * per_thread < len) {
+        uint64_t count = len - thread * per_thread < per_thread ? len - thread * per_thread : per_thread;
+        fa_keno_run(server, server_len, client, client_len, start + thread * per_thread, count, &block,
+                    &run_edges[thread]);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && first_thread * per_thread < len) {
+        fa_keno_edges joined = {{0}, {0}};
+        uint64_t rounds = 0;
+        for (uint64_t t = first_thread; t < first_thread + blockDim.x && t * per_thread < len; t++) {
+            uint64_t count = len - t * per_thread < per_thread ? len - t * per_thread : per_thread;
+            fa_keno_join(&joined, &rounds, &run_edges[t], count, &block);
+        }
+        block_edges[blockIdx.x] = joined;
     }
     __syncthreads();
     uint64_t *sums = (uint64_t *)totals;
@@ -404,9 +455,19 @@ void fa_roulette_round(const uint8_t *server, fa_len server_len, const uint8_t *
 }
 
 /* The Keno rounds `start .. start + count` tallied into `counts` (added) and `edges`
- * (written), as one device thread tallies its run. */
-void fa_keno_tally_run(const uint8_t *server, fa_len server_len, const uint8_t *client, fa_len client_len,
-                       uint64_t start, uint64_t count, fa_keno_counts *counts, fa_keno_edges *edges) {
-    fa_keno_run(server, server_len, client, client_len, start, count, counts, edges);
+ * (written) in runs of `per_run`, each as one device thread tallies its run, joined in
+ * order as thread 0 of a block joins its threads' runs. */
+void fa_keno_tally_runs(const uint8_t *server, fa_len server_len, const uint8_t *client, fa_len client_len,
+                        uint64_t start, uint64_t count, uint64_t per_run, fa_keno_counts *counts,
+                        fa_keno_edges *edges) {
+    fa_keno_edges joined = {{0}, {0}};
+    uint64_t rounds = 0;
+    for (uint64_t done = 0; done < count; done += per_run) {
+        uint64_t run = count - done < per_run ? count - done : per_run;
+        fa_keno_edges one;
+        fa_keno_run(server, server_len, client, client_len, start + done, run, counts, &one);
+        fa_keno_join(&joined, &rounds, &one, run, counts);
+    }
+    *edges = joined;
 }
 #endif
