@@ -173,6 +173,22 @@ fn a_forced_keccak_path_the_cpu_lacks_exits_2_with_one_line() {
 }
 
 #[test]
+fn seed_pairs_whose_tallies_cannot_fit_in_memory_are_refused_before_any_work() {
+    // Four billion seed pairs once aborted on allocating their seeds (exit 134).
+    let dir = tempfile::tempdir().unwrap();
+    for scheme in [&["--game", "keno"][..], &["--scheme", "stake", "--game", "dice"], &[]] {
+        fairaudit()
+            .current_dir(dir.path())
+            .args(["sweep", "--seed-pairs", "4000000000", "--nonces", "0..10", "--quiet", "--out", "big"])
+            .args(scheme)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::is_match("^error: --seed-pairs 4000000000: their tallies need about [0-9.]+ [TP]B of memory, more than this machine's [0-9.]+ [GT]B; sweep fewer seed pairs\n$").unwrap());
+        assert!(!dir.path().join("big").exists(), "nothing is claimed: {scheme:?}");
+    }
+}
+
+#[test]
 fn shards_merged_equal_one_run_including_the_boundary_pair() {
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("whole");

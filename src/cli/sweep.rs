@@ -19,7 +19,7 @@ use fairaudit::chain::seeds::{default_seed_pair, derive_seed_pairs, SeedPair, DE
 use fairaudit::chain::{Kernel, REFERENCE_MAX_NONCE};
 use fairaudit::device::choice::Opened;
 use fairaudit::device::{Accelerator, DeviceChoice};
-use fairaudit::games::GameId;
+use fairaudit::games::{GameId, Keno, Roulette};
 use fairaudit::report::run_info::ShardRun;
 use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
@@ -30,6 +30,7 @@ use fairaudit::sweep::{
     rounds_remaining, run_with_checkpoints, CheckpointError, SweepControl, DEFAULT_CHUNK,
 };
 use fairaudit::tally::file::{NonceRange, Plan, SeedSource, TallyFile, TALLY_FILE};
+use fairaudit::tally::{counter_cells, KenoTally, RouletteTally, SequenceTally};
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -191,9 +192,18 @@ fn plan_of(args: &SweepArgs) -> Result<Plan> {
     if args.params.is_some() {
         bail!("--params gives a game's parameters in scheme stake; the games of scheme sha3 take none");
     }
-    let games = super::args::sha3_games(&args.games)?;
+    let games = super::args::games_or_all(&super::args::sha3_games(&args.games)?);
+    let cells: u64 = games
+        .iter()
+        .map(|&game| match game {
+            GameId::Keno => counter_cells(&KenoTally::new(Keno)),
+            GameId::RouletteEuropean => counter_cells(&RouletteTally::new(Roulette::EUROPEAN)),
+            GameId::RouletteAmerican => counter_cells(&RouletteTally::new(Roulette::AMERICAN)),
+        })
+        .sum();
+    check_seed_pair_memory(args, cells)?;
     let (seed_source, seed_pairs) = seed_pairs_of(args);
-    Ok(Plan { games: super::args::games_or_all(&games), nonces: vec![args.nonces], seed_source, seed_pairs })
+    Ok(Plan { games, nonces: vec![args.nonces], seed_source, seed_pairs })
 }
 
 /// The seed pairs to sweep: the one given, K derived from the master seed, or the default.
@@ -204,6 +214,49 @@ pub(super) fn seed_pair_count(args: &SweepArgs) -> u64 {
         (Some(_), Some(_), _) => 1,
         (_, _, Some(count)) => u64::from(count),
         _ => 1,
+    }
+}
+
+/// Refuses a sweep whose tallies cannot fit in this machine's memory: each seed pair keeps
+/// its tallies (`cells_per_pair` numbers, eight bytes each, and its seeds) for the whole
+/// run, so that `--seed-pairs` in the billions would otherwise abort on an allocation.
+pub(super) fn check_seed_pair_memory(args: &SweepArgs, cells_per_pair: u64) -> Result<()> {
+    /// A seed pair's seeds, commitment and bookkeeping, beside its tallies.
+    const PAIR_BYTES: u64 = 512;
+    let pairs = seed_pair_count(args);
+    let needed = pairs.saturating_mul(cells_per_pair.saturating_mul(8).saturating_add(PAIR_BYTES));
+    let memory = physical_memory();
+    if memory.is_some_and(|memory| needed > memory) {
+        bail!(
+            "--seed-pairs {pairs}: their tallies need about {} of memory, more than this machine's {}; sweep fewer seed pairs",
+            human_bytes(needed),
+            human_bytes(memory.unwrap_or(0))
+        );
+    }
+    Ok(())
+}
+
+/// The machine's physical memory, if the system says.
+fn physical_memory() -> Option<u64> {
+    // SAFETY: sysconf reads a system value and touches no memory of ours.
+    let (pages, page_size) =
+        unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    let (pages, page_size) = (u64::try_from(pages).ok()?, u64::try_from(page_size).ok()?);
+    pages.checked_mul(page_size)
+}
+
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["bytes", "kB", "MB", "GB", "TB", "PB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1000.0 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
     }
 }
 

@@ -27,6 +27,7 @@ use fairaudit::scheme::SchemeId;
 use fairaudit::stats::battery::Battery;
 use fairaudit::stats::stake::battery;
 use fairaudit::sweep::stake::{sweep, sweep_ranges};
+use fairaudit::tally::counter_cells;
 use fairaudit::tally::file::NonceRange;
 use fairaudit::tally::shards::ShardOf;
 use fairaudit::tally::stake::{StakeTally, Swept};
@@ -45,6 +46,7 @@ pub(super) fn stake_plan(args: &SweepArgs) -> Result<(StakeGame, Vec<SeedPair>, 
         ),
         _ => bail!("--scheme stake sweeps one game per run: pass --game once"),
     };
+    super::sweep::check_seed_pair_memory(args, counter_cells(&StakeTally::empty(&game)))?;
     let (_, pairs) = seed_pairs_of(args);
     if (args.nonces.end - args.nonces.start).checked_mul(pairs.len() as u64).is_none() {
         bail!(

@@ -69,6 +69,21 @@ pub(crate) fn set_bits(mut bits: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The numbers a tally holds (every counter, edge and length), counted through its
+/// serialized form: what a sweep keeps in memory per seed pair and game is about eight
+/// bytes each, so a plan can be sized before it is run.
+pub fn counter_cells<T: Serialize>(tally: &T) -> u64 {
+    fn count(value: &serde_json::Value) -> u64 {
+        match value {
+            serde_json::Value::Number(_) => 1,
+            serde_json::Value::Array(items) => items.iter().map(count).sum(),
+            serde_json::Value::Object(fields) => fields.values().map(count).sum(),
+            _ => 0,
+        }
+    }
+    serde_json::to_value(tally).map_or(0, |value| count(&value))
+}
+
 pub(crate) fn check_len<T>(name: &str, table: &[T], expected: usize) -> Result<(), TallyError> {
     if table.len() == expected {
         Ok(())
