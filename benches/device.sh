@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The device sweep beside the CPU sweep, in one run: Keno rounds per second (wall clock,
 # from each run's run.json) on the CPU (all cores) and on each device that works here, the
-# ratio, and whether each device's tally.json is byte-identical to the CPU's (exit 1 if
-# not). A device that is not usable is skipped with the reason fairaudit gives.
+# ratio, and whether each device's tally.json is byte-identical to the CPU's. Exits 1 when
+# a device's tally differs, or its sweep fails or is refused (a faulty tally, a failed
+# launch); a device that is not there ("no usable GPU") is skipped with the reason.
 #
 # Usage: benches/device.sh [ROUNDS] [BINARY]
 #   ROUNDS  Keno rounds, nonces 0..ROUNDS (default 100,000,000)
-#   BINARY  the fairaudit to run (default target/release/fairaudit, built here if absent);
-#           for a GPU, a build with `--features gpu`, e.g. carried to a machine without
-#           cargo.
+#   BINARY  the fairaudit to run (default target/release/fairaudit, built here with
+#           `--features gpu` if absent); for a GPU, a build with that feature, e.g. carried
+#           to a machine without cargo.
 # Environment: DEVICES (default "gpu"; add cpu-kernel for the device kernel on the CPU,
 # about 16x slower than the CPU sweep).
 set -euo pipefail
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 rounds=${1:-100000000}
 binary=${2:-target/release/fairaudit}
 if [[ ! -x "$binary" ]]; then
-  cargo build --release --quiet
+  cargo build --release --quiet --features gpu
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -33,7 +34,13 @@ printf '%-12s %16.0f %8s  %s\n' cpu "$cpu" 1.00 reference
 status=0
 for device in ${DEVICES:-gpu}; do
   if ! "${sweep[@]}" --device "$device" --out "$tmp/$device" >/dev/null 2>"$tmp/$device.err"; then
-    echo "note: $device skipped: $(tail -n 1 "$tmp/$device.err")" >&2
+    why=$(tail -n 1 "$tmp/$device.err")
+    if [[ "$why" == *"no usable GPU"* ]]; then
+      echo "note: $device skipped: $why" >&2
+    else
+      printf '%-12s %16s %8s  %s\n' "$device" - - "FAILED: $why"
+      status=1
+    fi
     continue
   fi
   if cmp -s "$tmp/cpu/tally.json" "$tmp/$device/tally.json"; then same=identical; else same=DIFFERENT; status=1; fi

@@ -382,6 +382,14 @@ fn open_device(args: &SweepArgs) -> Result<Option<Box<dyn Accelerator + Send>>> 
         }
         _ => {}
     }
+    let games = super::args::sha3_games(&args.games).map(|games| super::args::games_or_all(&games));
+    if games.is_ok_and(|games| !games.contains(&GameId::Keno)) {
+        errln!(
+            "note: --device {}: the plan has no Keno, which is all a device sweeps; sweeping on the CPU",
+            device_name(args.device)
+        );
+        return Ok(None);
+    }
     match args
         .device
         .open()

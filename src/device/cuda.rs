@@ -21,8 +21,9 @@ const SOURCE: &str = include_str!("kernel.c");
 /// Threads per block: each block shares one block of counters (11 KB of shared memory).
 const THREADS_PER_BLOCK: u32 = 256;
 
-/// Resident threads per multiprocessor a launch aims at (the most current GPUs hold).
-const THREADS_PER_MULTIPROCESSOR: u64 = 2048;
+/// Resident threads per multiprocessor a launch aims at: the kernel takes 128 registers a
+/// thread (ptxas for sm_90), so a multiprocessor's 65,536 registers hold 512 of its threads.
+const THREADS_PER_MULTIPROCESSOR: u64 = 512;
 
 /// The most nonces one device thread tallies in a launch: long enough that joining its
 /// block's runs costs little beside the device's work.
@@ -40,17 +41,20 @@ impl Cuda {
     /// Opens device 0: the driver, NVRTC, the device, the kernel compiled for it.
     pub fn open() -> Result<Cuda, DeviceError> {
         let unavailable = |what: String| DeviceError::Unavailable(what);
-        // SAFETY: each only tries to load the library (dlopen), calling nothing in it.
-        if !unsafe { cudarc::driver::sys::is_culib_present() } {
-            return Err(unavailable("no CUDA driver library (libcuda.so) could be loaded".into()));
-        }
-        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
-            return Err(unavailable(
-                "no NVRTC library (libnvrtc.so of CUDA 13) could be loaded; add its folder to LD_LIBRARY_PATH"
-                    .into(),
-            ));
-        }
+        // cudarc loads every symbol of CUDA 13's API when it loads a library, and panics on
+        // one missing: a driver older than CUDA 13.0 (R580) lacks some. Caught, and named.
         caught(|| {
+            // SAFETY: each only tries to load the library (dlopen and its symbols), calling
+            // nothing in it.
+            if !unsafe { cudarc::driver::sys::is_culib_present() } {
+                return Err(unavailable("no CUDA driver library (libcuda.so) could be loaded".into()));
+            }
+            if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+                return Err(unavailable(
+                    "no NVRTC library (libnvrtc.so of CUDA 13) could be loaded; add its folder to LD_LIBRARY_PATH"
+                        .into(),
+                ));
+            }
             let count =
                 CudaContext::device_count().map_err(|e| unavailable(format!("the CUDA driver: {e}")))?;
             if count < 1 {
@@ -65,7 +69,11 @@ impl Cuda {
             let options = CompileOptions { name: Some("kernel.c".into()), ..Default::default() };
             let ptx = compile_ptx_with_opts(SOURCE, options)
                 .map_err(|e| DeviceError::Failed(format!("NVRTC cannot compile the kernel: {e}")))?;
-            let module = context.load_module(ptx).map_err(failed)?;
+            let module = context.load_module(ptx).map_err(|e| {
+                DeviceError::Failed(format!(
+                    "the driver cannot load the kernel NVRTC compiled ({e}); the driver must be at least as new as NVRTC"
+                ))
+            })?;
             let keno = module.load_function("fa_keno_sweep").map_err(failed)?;
             Ok(Cuda {
                 name,
@@ -77,8 +85,8 @@ impl Cuda {
     }
 }
 
-/// Runs `body`, turning a panic inside cudarc (a missing library or symbol) into a named
-/// error rather than a crash, without printing the panic.
+/// Runs `body`, turning a panic inside cudarc (a library, or a symbol of CUDA 13's API,
+/// missing) into a named error rather than a crash, without printing the panic.
 fn caught<T>(body: impl FnOnce() -> Result<T, DeviceError>) -> Result<T, DeviceError> {
     let hook = panic::take_hook();
     panic::set_hook(Box::new(|_| {}));
@@ -90,7 +98,12 @@ fn caught<T>(body: impl FnOnce() -> Result<T, DeviceError>) -> Result<T, DeviceE
             .map(String::as_str)
             .or_else(|| payload.downcast_ref::<&str>().copied())
             .unwrap_or("a CUDA library call failed");
-        Err(DeviceError::Unavailable(why.lines().next().unwrap_or(why).to_owned()))
+        let why = why.lines().next().unwrap_or(why);
+        Err(DeviceError::Unavailable(if why.contains("symbol") {
+            format!("a CUDA library lacks a function of CUDA 13 (the driver must be CUDA 13.0 or newer, R580 or later): {why}")
+        } else {
+            why.to_owned()
+        }))
     })
 }
 

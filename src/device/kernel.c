@@ -396,18 +396,20 @@ extern "C" __global__ void fa_keno_sweep(const uint8_t *server, fa_len server_le
     }
     __syncthreads();
     const uint64_t len = end - start;
+    /* Runs: ceil(len / per_thread), without overflow; thread t < runs starts inside. */
+    const uint64_t runs = len / per_thread + (len % per_thread != 0);
     const uint64_t first_thread = (uint64_t)blockIdx.x * blockDim.x;
     const uint64_t thread = first_thread + threadIdx.x;
-    if (thread * per_thread < len) {
+    if (thread < runs) {
         uint64_t count = len - thread * per_thread < per_thread ? len - thread * per_thread : per_thread;
         fa_keno_run(server, server_len, client, client_len, start + thread * per_thread, count, &block,
                     &run_edges[thread]);
     }
     __syncthreads();
-    if (threadIdx.x == 0 && first_thread * per_thread < len) {
+    if (threadIdx.x == 0 && first_thread < runs) {
         fa_keno_edges joined = {{0}, {0}};
         uint64_t rounds = 0;
-        for (uint64_t t = first_thread; t < first_thread + blockDim.x && t * per_thread < len; t++) {
+        for (uint64_t t = first_thread; t < first_thread + blockDim.x && t < runs; t++) {
             uint64_t count = len - t * per_thread < per_thread ? len - t * per_thread : per_thread;
             fa_keno_join(&joined, &rounds, &run_edges[t], count, &block);
         }

@@ -115,7 +115,9 @@ fn sweep_entry_range(
     Ok(match game {
         GameId::Keno => {
             let segments = match control.device {
-                Some(device) => device::sweep_keno(device, seeds, range, control.stop, control.progress)?,
+                Some(device) => {
+                    device::sweep_keno(device, seeds, range, control.kernel, control.stop, control.progress)?
+                }
                 None => go(Keno, hasher, range, control),
             };
             Entry::Keno { seed_pair, segments }
