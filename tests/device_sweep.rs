@@ -57,7 +57,15 @@ fn a_launch_joined_from_its_runs_is_the_cpu_tally_whatever_the_run_length() {
 fn seeds_of_every_shape_and_nonces_at_the_top_of_the_range_tally_as_on_the_cpu() {
     let device = KernelOnCpu::default();
     let long = "s".repeat(150);
-    let cases: [(&str, &str, Range<u64>); 5] = [
+    let hex = "7f0e3c2a9b8d4f6e1a5c3b7d9e2f4a6c8b0d1e3f5a7c9b2d4e6f8a0c1b3d5e7f";
+    let (a66, b67) = ("a".repeat(66), "b".repeat(67));
+    // Messages whose first 136-byte block the kernel keeps between rounds: 64-character
+    // seeds with 6-, 7- and 8-digit nonces (the block holds the nonce's leading digits),
+    // and a 135-byte prefix whose block ends after one digit.
+    let cases: [(&str, &str, Range<u64>); 8] = [
+        (hex, hex, 999_950..1_000_070),
+        (hex, hex, 9_999_950..10_000_050),
+        (&a66, &b67, 0..120),
         ("", "", 0..700),
         ("a:b", "c:d", 5..900),
         ("sérveur", "клиент🎲", 99_990..100_613),

@@ -2,7 +2,7 @@
 //! `fa_keno_run` (as a device thread tallies it) and a few consecutive runs joined into a
 //! segment by `fa_keno_join` (as a device block's first thread joins its threads' runs),
 //! the segments' counts added up as a device adds its blocks'. Not a fast path (the Rust
-//! sweep is 12 to 17 times faster): it is the device path, end to end, on a machine
+//! sweep is about 13 times faster): it is the device path, end to end, on a machine
 //! without a GPU.
 
 use super::ffi;

@@ -19,10 +19,12 @@ use std::sync::Arc;
 const SOURCE: &str = include_str!("kernel.c");
 
 /// Threads per block: each block shares one block of counters (11 KB of shared memory).
+/// kernel.c's `__launch_bounds__(256, 2)` on `fa_keno_sweep` says the same.
 const THREADS_PER_BLOCK: u32 = 256;
 
-/// Resident threads per multiprocessor a launch aims at: the kernel takes 128 registers a
-/// thread (ptxas for sm_90), so a multiprocessor's 65,536 registers hold 512 of its threads.
+/// Resident threads per multiprocessor a launch aims at: the kernel is bounded to 128
+/// registers a thread (ptxas for sm_90 meets it), so a multiprocessor's 65,536 registers
+/// hold 512 of its threads.
 const THREADS_PER_MULTIPROCESSOR: u64 = 512;
 
 /// The most nonces one device thread tallies in a launch: long enough that joining its

@@ -14,6 +14,7 @@
 #define __device__
 #define __global__
 #define __shared__ static
+#define __launch_bounds__(...)
 
 struct fa_dim3 {
     unsigned x, y, z;

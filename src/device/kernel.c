@@ -176,23 +176,71 @@ FA_DEVICE static uint32_t fa_sample(fa_words *w, uint32_t outcomes, uint32_t *re
 FA_DEVICE static const uint8_t FA_HEX_DIGITS[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
                                                   '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
 
-/* The round signature's hex text: SHA3-256 of `server:client:nonce`, nonce in decimal. */
-FA_DEVICE static void fa_signature_hex(const uint8_t *server, fa_len server_len, const uint8_t *client,
-                                       fa_len client_len, uint64_t nonce, uint8_t hex[64]) {
+/* Absorbs bytes `from .. to` of the message `server:client:digits` (its parts absorbed as
+ * they come; none is copied into one buffer). */
+FA_DEVICE static void fa_absorb_message(fa_sponge *s, const uint8_t *server, fa_len server_len,
+                                        const uint8_t *client, fa_len client_len, const uint8_t *digits,
+                                        fa_len count, fa_len from, fa_len to) {
     const uint8_t colon = ':';
+    const uint8_t *parts[5] = {server, &colon, client, &colon, digits};
+    const fa_len lens[5] = {server_len, 1, client_len, 1, count};
+    fa_len at = 0;
+    for (unsigned p = 0; p < 5 && at < to; p++) {
+        fa_len lo = from > at ? from - at : 0;
+        fa_len hi = to - at < lens[p] ? to - at : lens[p];
+        if (lo < hi) {
+            fa_absorb(s, parts[p] + lo, hi - lo);
+        }
+        at += lens[p];
+    }
+}
+
+/* The state after the first full blocks of one round's message, kept for the next rounds
+ * of a run: with 64-character seeds, `S:C:n` fills its first 136-byte block with the
+ * seeds and the nonce's leading digits, which ten consecutive nonces share. The CPU path
+ * keeps the same midstate (chain::batch). */
+typedef struct {
+    fa_sponge state;   /* after absorbing the message's first `absorbed` bytes */
+    fa_len absorbed;   /* a multiple of FA_RATE */
+    unsigned count;    /* the nonce's digits */
+    uint8_t lead[20];  /* the nonce's digits within the absorbed bytes */
+    unsigned lead_len;
+    int valid;
+} fa_midstate;
+
+/* The round signature's hex text: SHA3-256 of `server:client:nonce`, nonce in decimal,
+ * starting from `m` when it holds this message's first blocks (and keeping them there
+ * for the next round when it does not). */
+FA_DEVICE static void fa_signature_hex(const uint8_t *server, fa_len server_len, const uint8_t *client,
+                                       fa_len client_len, uint64_t nonce, uint8_t hex[64], fa_midstate *m) {
     uint8_t digits[20];
     unsigned count = 0;
     do {
         digits[19 - count++] = (uint8_t)('0' + nonce % 10);
         nonce /= 10;
     } while (nonce > 0);
-    fa_sponge h;
-    fa_sponge_start(&h);
-    fa_absorb(&h, server, server_len);
-    fa_absorb(&h, &colon, 1);
-    fa_absorb(&h, client, client_len);
-    fa_absorb(&h, &colon, 1);
-    fa_absorb(&h, digits + 20 - count, count);
+    const uint8_t *first = digits + 20 - count;
+    const fa_len prefix = server_len + client_len + 2;
+    const fa_len total = prefix + count;
+    const fa_len full = total / FA_RATE * FA_RATE;
+    const unsigned lead_len = full > prefix ? (unsigned)(full - prefix) : 0u;
+    int same = m->valid && m->absorbed == full && m->count == count;
+    for (unsigned i = 0; same && i < lead_len; i++) {
+        same = m->lead[i] == first[i];
+    }
+    if (!same) {
+        fa_sponge_start(&m->state);
+        fa_absorb_message(&m->state, server, server_len, client, client_len, first, count, 0, full);
+        m->absorbed = full;
+        m->count = count;
+        m->lead_len = lead_len;
+        for (unsigned i = 0; i < lead_len; i++) {
+            m->lead[i] = first[i];
+        }
+        m->valid = 1;
+    }
+    fa_sponge h = m->state;
+    fa_absorb_message(&h, server, server_len, client, client_len, first, count, full, total);
     fa_finish(&h, 0x06);
     for (unsigned i = 0; i < 32; i++) {
         uint8_t byte = fa_state_byte(h.st, i);
@@ -202,9 +250,9 @@ FA_DEVICE static void fa_signature_hex(const uint8_t *server, fa_len server_len,
 }
 
 FA_DEVICE static void fa_round_words(fa_words *w, const uint8_t *server, fa_len server_len,
-                                     const uint8_t *client, fa_len client_len, uint64_t nonce) {
+                                     const uint8_t *client, fa_len client_len, uint64_t nonce, fa_midstate *m) {
     uint8_t hex[64];
-    fa_signature_hex(server, server_len, client, client_len, nonce, hex);
+    fa_signature_hex(server, server_len, client, client_len, nonce, hex, m);
     fa_sponge_start(&w->sponge);
     fa_absorb(&w->sponge, hex, 64);
     fa_finish(&w->sponge, 0x1f);
@@ -318,9 +366,11 @@ FA_DEVICE static void fa_keno_run(const uint8_t *server, fa_len server_len, cons
     /* Stream counters, kept here and added once at the end. */
     uint64_t rejections[FA_DRAWN] = {0};
     uint64_t words = 0, beyond = 0, most = 0;
+    fa_midstate midstate;
+    midstate.valid = 0;
     for (uint64_t i = 0; i < count; i++) {
         fa_words w;
-        fa_round_words(&w, server, server_len, client, client_len, start + i);
+        fa_round_words(&w, server, server_len, client, client_len, start + i, &midstate);
         uint8_t draw[FA_DRAWN];
         uint32_t rejected[FA_DRAWN];
         fa_keno_draw(&w, draw, rejected);
@@ -383,8 +433,10 @@ FA_DEVICE static void fa_keno_run(const uint8_t *server, fa_len server_len, cons
  * `run_edges[t]`. Thread 0 of each block then joins its block's runs in order into
  * `block_edges[b]`, counting the overlaps across them, and the block adds its counters to
  * `totals` once. The host joins the blocks as it joins any segments: so it holds one edge
- * state per block, not per thread. */
-extern "C" __global__ void fa_keno_sweep(const uint8_t *server, fa_len server_len, const uint8_t *client,
+ * state per block, not per thread. Launched in blocks of 256 threads (device/cuda.rs), two
+ * blocks resident a multiprocessor: at most 128 registers a thread, which ptxas meets
+ * with a few hundred bytes of spills (without the bound it takes 200, and one block fits). */
+extern "C" __global__ void __launch_bounds__(256, 2) fa_keno_sweep(const uint8_t *server, fa_len server_len, const uint8_t *client,
                                          fa_len client_len, uint64_t start, uint64_t end,
                                          uint64_t per_thread, fa_keno_counts *totals, fa_keno_edges *run_edges,
                                          fa_keno_edges *block_edges) {
@@ -432,14 +484,18 @@ extern "C" __global__ void fa_keno_sweep(const uint8_t *server, fa_len server_le
 /* The round signature of `server:client:nonce` as 64 hex characters. */
 void fa_round_signature(const uint8_t *server, fa_len server_len, const uint8_t *client, fa_len client_len,
                         uint64_t nonce, uint8_t hex[64]) {
-    fa_signature_hex(server, server_len, client, client_len, nonce, hex);
+    fa_midstate fresh;
+    fresh.valid = 0;
+    fa_signature_hex(server, server_len, client, client_len, nonce, hex, &fresh);
 }
 
 /* A Keno round: the ten numbers (1..40) in draw order, and the words it consumed. */
 void fa_keno_round(const uint8_t *server, fa_len server_len, const uint8_t *client, fa_len client_len,
                    uint64_t nonce, uint8_t draw[10], uint32_t *used) {
     fa_words w;
-    fa_round_words(&w, server, server_len, client, client_len, nonce);
+    fa_midstate fresh;
+    fresh.valid = 0;
+    fa_round_words(&w, server, server_len, client, client_len, nonce, &fresh);
     uint32_t rejected[FA_DRAWN];
     fa_keno_draw(&w, draw, rejected);
     *used = w.used;
@@ -450,7 +506,9 @@ void fa_keno_round(const uint8_t *server, fa_len server_len, const uint8_t *clie
 void fa_roulette_round(const uint8_t *server, fa_len server_len, const uint8_t *client, fa_len client_len,
                        uint64_t nonce, uint32_t pockets, uint32_t *pocket, uint32_t *used) {
     fa_words w;
-    fa_round_words(&w, server, server_len, client, client_len, nonce);
+    fa_midstate fresh;
+    fresh.valid = 0;
+    fa_round_words(&w, server, server_len, client, client_len, nonce, &fresh);
     uint32_t rejected = 0;
     *pocket = fa_sample(&w, pockets, &rejected);
     *used = w.used;
