@@ -376,7 +376,7 @@ fn open_device(args: &SweepArgs) -> Result<Option<Box<dyn Accelerator + Send>>> 
         (DeviceChoice::Gpu | DeviceChoice::CpuKernel, Some(scheme)) => {
             bail!(
                 "--device {}: the device sweep covers the sha3 scheme's Keno, not --scheme {}",
-                device_name(args.device),
+                args.device.name(),
                 scheme.name()
             )
         }
@@ -386,15 +386,11 @@ fn open_device(args: &SweepArgs) -> Result<Option<Box<dyn Accelerator + Send>>> 
     if games.is_ok_and(|games| !games.contains(&GameId::Keno)) {
         errln!(
             "note: --device {}: the plan has no Keno, which is all a device sweeps; sweeping on the CPU",
-            device_name(args.device)
+            args.device.name()
         );
         return Ok(None);
     }
-    match args
-        .device
-        .open()
-        .map_err(|error| anyhow::anyhow!("--device {}: {error}", device_name(args.device)))?
-    {
+    match args.device.open().map_err(|error| anyhow::anyhow!("--device {}: {error}", args.device.name()))? {
         Opened::Cpu(why) => {
             if let Some(why) = why {
                 errln!("note: --device auto: {why}; sweeping on the CPU");
@@ -402,15 +398,6 @@ fn open_device(args: &SweepArgs) -> Result<Option<Box<dyn Accelerator + Send>>> 
             Ok(None)
         }
         Opened::Device(device) => Ok(Some(device)),
-    }
-}
-
-fn device_name(device: DeviceChoice) -> &'static str {
-    match device {
-        DeviceChoice::Cpu => "cpu",
-        DeviceChoice::Gpu => "gpu",
-        DeviceChoice::Auto => "auto",
-        DeviceChoice::CpuKernel => "cpu-kernel",
     }
 }
 

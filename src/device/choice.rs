@@ -18,6 +18,18 @@ pub enum DeviceChoice {
     CpuKernel,
 }
 
+impl DeviceChoice {
+    /// The name `--device` takes.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DeviceChoice::Cpu => "cpu",
+            DeviceChoice::Gpu => "gpu",
+            DeviceChoice::Auto => "auto",
+            DeviceChoice::CpuKernel => "cpu-kernel",
+        }
+    }
+}
+
 impl FromStr for DeviceChoice {
     type Err = String;
 
@@ -70,7 +82,9 @@ mod tests {
     #[test]
     fn names_parse_and_unknown_ones_are_named() {
         assert_eq!("auto".parse(), Ok(DeviceChoice::Auto));
-        assert_eq!("cpu-kernel".parse(), Ok(DeviceChoice::CpuKernel));
+        for choice in [DeviceChoice::Cpu, DeviceChoice::Gpu, DeviceChoice::Auto, DeviceChoice::CpuKernel] {
+            assert_eq!(choice.name().parse(), Ok(choice));
+        }
         let error = "tpu".parse::<DeviceChoice>().unwrap_err();
         assert!(error.contains("\"tpu\"") && error.contains("cpu, gpu, auto"), "{error}");
     }

@@ -6,13 +6,14 @@
 //! random seeds and nonces).
 //!
 //! The device sweep: an [`Accelerator`] tallies the Keno rounds of a range of nonces in
-//! runs, one per device thread, each counted in nonce order with its edge state kept
-//! ([`keno`]); the host joins the runs as the CPU sweep joins its chunks, so the tally is
-//! the CPU's, field for field. [`KernelOnCpu`] runs the same entry point on the CPU's
-//! threads: the device path end to end on any machine, which the tests hold equal to the
-//! CPU sweep; [`EmulatedGpu`] runs the GPU's own `__global__` entry point on CPU threads,
-//! blocks, shared memory and atomics included. [`choice`] picks the device a sweep asked
-//! for (`--device`).
+//! runs, one per device thread, each counted in nonce order with its edge state kept; a
+//! block's runs are joined into a segment on the device, and the host joins the segments
+//! as the CPU sweep joins its chunks ([`keno`]), so the tally is the CPU's, field for
+//! field. [`KernelOnCpu`] runs the kernel's run and join on the CPU's threads: the device
+//! path end to end on any machine, which the tests hold equal to the CPU sweep;
+//! [`EmulatedGpu`] runs the GPU's own `__global__` entry point on CPU threads, blocks,
+//! shared memory and atomics included. [`choice`] picks the device a sweep asked for
+//! (`--device`); `cuda` (feature `gpu`) is the GPU.
 
 pub mod choice;
 pub mod cpu;
@@ -52,13 +53,6 @@ pub struct LaunchShape {
     pub runs: u64,
 }
 
-impl LaunchShape {
-    /// Nonces one launch covers.
-    pub fn nonces(&self) -> u64 {
-        self.per_run.saturating_mul(self.runs)
-    }
-}
-
 /// Something that tallies Keno rounds in runs: a GPU, or [`KernelOnCpu`].
 pub trait Accelerator: Sync {
     /// What it is, for messages and `run.json` ("NVIDIA H200", "the device kernel on 2
@@ -69,7 +63,8 @@ pub trait Accelerator: Sync {
     fn shape(&self) -> LaunchShape;
 
     /// Tallies the Keno rounds `nonces` of the seed pair `server`, `client` in runs of
-    /// `per_run`: their counts added up and each run's edges ([`KenoLaunch`]).
+    /// `per_run`: their counts added up and the edges of each segment the runs are joined
+    /// into ([`KenoLaunch`]).
     fn keno(
         &self,
         server: &str,
