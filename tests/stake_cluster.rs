@@ -2,8 +2,9 @@
 //! continued and cut into shards give exactly the files of one uninterrupted sweep: the
 //! tallies (`stake_tally.json`), the battery (`tests.csv`, `summary.json`) and the counts
 //! (`outcome_counts.csv`), byte for byte. A merge names every shard it lacks; a tally
-//! file that does not add up is refused rather than continued; and `certify` refuses what
-//! it cannot certify (an interrupted sweep, a shard, a merge) by name.
+//! file that does not add up is refused rather than continued; `--allow-partial` merges
+//! the complete shards and says PARTIAL everywhere; and `certify` refuses what it cannot
+//! certify (an interrupted sweep, a shard, a merge) by name.
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -149,10 +150,52 @@ fn shards_in_any_order_merge_to_the_unsharded_sweep_and_gaps_are_named() {
     merge(&[]).code(2).stderr(predicate::str::contains(
         "1 of 4 shards are missing or interrupted: shard 2 (nonces 100005..150005) missing",
     ));
-    merge(&["--allow-partial"]).code(2).stderr(predicate::str::contains("--allow-partial is not available"));
+    // With --allow-partial: the complete shards, PARTIAL in every file and on stdout.
+    merge(&["--allow-partial"])
+        .code(0)
+        .stdout(predicate::str::contains(
+            "PARTIAL: merged 3 of 4 shards of nonces 4..200005; missing or interrupted: shard 2 (nonces 100005..150005) missing",
+        ))
+        .stdout(predicate::str::contains("verdict: PARTIAL (1 of 4 shards missing or interrupted"));
+    let read = |name: &str| std::fs::read_to_string(merged.join(name)).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(&read("summary.json")).unwrap();
+    assert_eq!(
+        (summary["verdict"].as_str(), summary["partial"]["missing"][0].as_u64()),
+        (Some("PARTIAL"), Some(2))
+    );
+    assert!(
+        read("tests.csv").lines().skip(1).all(|row| row.contains(" (PARTIAL)\"")),
+        "{}",
+        read("tests.csv")
+    );
+    assert!(read("report.html")
+        .contains("<p id=\"partial\" class=\"partial\"><b>PARTIAL:</b> this merge holds 3 of the 4 shards"));
+    let run: serde_json::Value = serde_json::from_str(&read("run.json")).unwrap();
+    assert_eq!((run["complete"].as_bool(), run["partial"]["count"].as_u64()), (Some(false), Some(4)));
+    let held = tally(&merged);
+    let quarter = |i: usize| tally(&shards.join(format!("shard-000{i}-of-0004")));
+    assert_eq!(rounds_of(&held), rounds_of(&quarter(0)) + rounds_of(&quarter(1)) + rounds_of(&quarter(3)));
+    // A partial merge is not merged again, nor certified.
+    fairaudit()
+        .arg("merge")
+        .arg(&merged)
+        .arg("--out")
+        .arg(dir.path().join("again"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a partial merge; merge the shard folders themselves"));
+    fairaudit()
+        .args(["certify", "--no-pdf", "--operator", "X", "--sweep"])
+        .arg(&merged)
+        .arg("--out")
+        .arg(dir.path().join("cert"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("a merge of the shards"));
     shard(&shards, "2").code(0);
     // A shard run again (a requeued task) is not swept again.
     shard(&shards, "1").code(0).stderr(predicate::str::contains("already holds this sweep complete"));
+    // Once the last shard is done, the merge replaces the partial one without --force.
     merge(&[]).code(0).stdout(predicate::str::contains("merged all 4 shards of nonces 4..200005"));
     assert_same_results(&whole, &merged);
     let run: serde_json::Value =

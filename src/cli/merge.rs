@@ -182,19 +182,7 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
     stop_point()?;
     folder.commit().context("cannot write the merged output")?;
     if let Some(c) = &coverage {
-        let whole = c.sharding.nonces;
-        if c.is_complete() {
-            outln!("merged all {} shards of nonces {}..{}", c.sharding.count, whole.start, whole.end);
-        } else {
-            outln!(
-                "{PARTIAL}: merged {} of {} shards of nonces {}..{}; missing or interrupted: {}",
-                c.complete().len(),
-                c.sharding.count,
-                whole.start,
-                whole.end,
-                c.gaps()
-            );
-        }
+        print_coverage(c);
     }
     outln!(
         "merged {count} inputs: {} nonces per game and seed pair; output: {}",
@@ -203,11 +191,33 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
     );
     let verdict = print_battery(&results.battery, "seed pairs");
     if let Some(partial) = &merged.partial {
-        outln!(
-            "verdict: {PARTIAL} ({} of {} shards missing or interrupted; the verdicts above speak only for the shards merged)",
-            partial.missing.len(),
-            partial.count
-        );
+        print_partial_verdict(partial);
     }
     Ok(verdict)
+}
+
+/// The first line a merge of shards prints: all merged, or which are missing.
+pub(super) fn print_coverage(coverage: &Coverage) {
+    let whole = coverage.sharding.nonces;
+    if coverage.is_complete() {
+        outln!("merged all {} shards of nonces {}..{}", coverage.sharding.count, whole.start, whole.end);
+    } else {
+        outln!(
+            "{PARTIAL}: merged {} of {} shards of nonces {}..{}; missing or interrupted: {}",
+            coverage.complete().len(),
+            coverage.sharding.count,
+            whole.start,
+            whole.end,
+            coverage.gaps()
+        );
+    }
+}
+
+/// The last line a partial merge prints, after its battery.
+pub(super) fn print_partial_verdict(partial: &PartialOf) {
+    outln!(
+        "verdict: {PARTIAL} ({} of {} shards missing or interrupted; the verdicts above speak only for the shards merged)",
+        partial.missing.len(),
+        partial.count
+    );
 }

@@ -7,7 +7,7 @@
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::input::{install_stop_handler, stopped, Interrupted};
-use super::merge::MergeArgs;
+use super::merge::{print_coverage, print_partial_verdict, MergeArgs};
 use super::shards::{check_folder_name, shard_folders};
 use super::sweep_stake::folder_files;
 use super::Verdict;
@@ -80,11 +80,8 @@ fn read_shard(dir: &Path) -> Result<StakeShard> {
 
 pub fn run(args: &MergeArgs) -> Result<Verdict> {
     let started = Instant::now();
-    let unsupported = [
-        (args.allow_partial, "--allow-partial"),
-        (args.report.paytable.is_some(), "--paytable"),
-        (args.report.claims.is_some(), "--claims"),
-    ];
+    let unsupported =
+        [(args.report.paytable.is_some(), "--paytable"), (args.report.claims.is_some(), "--claims")];
     if let Some((_, option)) = unsupported.iter().find(|(given, _)| *given) {
         bail!("{option} is not available when merging the shards of a sweep of scheme stake yet (docs/schemes.md says what its sweep does)");
     }
@@ -92,7 +89,7 @@ pub fn run(args: &MergeArgs) -> Result<Verdict> {
     let (folder, existing) = OutputFolder::claim(&args.out)?;
     let shards = read_shards(&args.inputs)?;
     let count = shards.len();
-    let (merged, coverage) = merge_stake_shards(shards)?;
+    let (merged, coverage) = merge_stake_shards(shards, args.allow_partial)?;
     let out = args.out.display();
     match existing {
         Existing::Nothing => {}
@@ -134,6 +131,7 @@ pub fn run(args: &MergeArgs) -> Result<Verdict> {
         rounds: merged.rounds(),
         complete: merged.complete,
         shard: None,
+        partial: merged.partial.clone(),
         elapsed_seconds: started.elapsed().as_secs_f64(),
     };
     let (files, battery) = folder_files(&game, &merged, &run, args.report.alpha);
@@ -143,11 +141,15 @@ pub fn run(args: &MergeArgs) -> Result<Verdict> {
     folder.write_all(&files)?;
     folder.commit().context("cannot write the merged output")?;
     let whole = coverage.sharding.nonces;
-    outln!("merged all {} shards of nonces {}..{}", coverage.sharding.count, whole.start, whole.end);
+    print_coverage(&coverage);
     outln!(
         "merged {count} inputs: stake {game} x {} seed pair(s) x {} nonces; output: {out}",
         merged.seed_pairs.len(),
         whole.end - whole.start
     );
-    Ok(print_battery(&battery.expect("a merge of every shard is complete"), "seed pairs"))
+    let verdict = print_battery(&battery.expect("a merge, whole or partial, has results"), "seed pairs");
+    if let Some(partial) = &merged.partial {
+        print_partial_verdict(partial);
+    }
+    Ok(verdict)
 }

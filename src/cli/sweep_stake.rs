@@ -17,7 +17,7 @@ use super::shards::PlanShape;
 use super::sweep::{continue_earlier, seed_pairs_of, SweepArgs};
 use super::Verdict;
 use anyhow::{bail, Context, Result};
-use fairaudit::report::results::{summary_json, tests_table};
+use fairaudit::report::results::{summary_json_of, tests_table_of};
 use fairaudit::report::run_info::RUN_FORMAT;
 use fairaudit::report::stake::{counts_table, rtp_table, StakePlan, StakeRun};
 use fairaudit::report::stake_html::StakeHtmlReport;
@@ -126,15 +126,17 @@ pub(super) fn folder_files(
 ) -> (Files, Option<Battery<StakeGame>>) {
     let mut files =
         vec![(STAKE_TALLY_FILE.to_owned(), file.to_bytes()), ("run.json".to_owned(), run.to_json())];
-    if !file.complete {
+    // An interrupted sweep writes its tallies only; a partial merge (complete shards, the
+    // others named) writes its results, every verdict marked PARTIAL.
+    if !file.complete && file.partial.is_none() {
         return (files, None);
     }
     let tallies = file.tallies();
     let battery = battery(game, &tallies, alpha);
-    let tests = tests_table(&battery);
+    let tests = tests_table_of(&battery, file.partial.as_ref());
     let counts = counts_table(game, &tallies);
     files.push((tests.file_name.clone(), tests.to_csv()));
-    files.push(("summary.json".to_owned(), summary_json(&battery, &[])));
+    files.push(("summary.json".to_owned(), summary_json_of(&battery, &[], file.partial.as_ref())));
     files.push((counts.file_name.clone(), counts.to_csv()));
     files.push((RTP_TABLE.to_owned(), rtp_table(&rtp_groups(game, &tallies), alpha).to_csv()));
     let report = StakeHtmlReport { run, game, tallies: &tallies, battery: &battery };
@@ -222,6 +224,7 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
         rounds: file.rounds(),
         complete: file.complete,
         shard: shard_of,
+        partial: None,
         elapsed_seconds: started.elapsed().as_secs_f64(),
     };
 

@@ -80,27 +80,9 @@ impl HtmlReport<'_> {
     /// For a merge lacking some shards: which, so that no one reads its verdicts as the
     /// whole sweep's.
     fn partial_banner(&self, html: &mut String) {
-        let Some(partial) = &self.tallies.partial else { return };
-        let sharding = partial.sharding();
-        let missing: Vec<String> = partial
-            .missing
-            .iter()
-            .map(|&i| {
-                let range = sharding.range(i);
-                format!("{i} (nonces {}..{})", range.start, range.end)
-            })
-            .collect();
-        let _ = write!(
-            html,
-            "<p id=\"partial\" class=\"partial\"><b>{PARTIAL}:</b> this merge holds {} of the {} shards of nonces {}..{}; \
-             every verdict here speaks only for them. Missing or interrupted: shard{} {}.</p>",
-            partial.count as usize - partial.missing.len(),
-            partial.count,
-            partial.nonces.start,
-            partial.nonces.end,
-            if missing.len() == 1 { "" } else { "s" },
-            missing.join(", ")
-        );
+        if let Some(partial) = &self.tallies.partial {
+            partial_banner(html, partial);
+        }
     }
 
     fn illustrative_note(&self, game: GameId) -> &'static str {
@@ -233,6 +215,31 @@ impl HtmlReport<'_> {
     }
 }
 
+/// The banner of a merge lacking some shards: which, so that no one reads its verdicts as
+/// the whole sweep's.
+pub(crate) fn partial_banner(html: &mut String, partial: &PartialOf) {
+    let sharding = partial.sharding();
+    let missing: Vec<String> = partial
+        .missing
+        .iter()
+        .map(|&i| {
+            let range = sharding.range(i);
+            format!("{i} (nonces {}..{})", range.start, range.end)
+        })
+        .collect();
+    let _ = write!(
+        html,
+        "<p id=\"partial\" class=\"partial\"><b>{PARTIAL}:</b> this merge holds {} of the {} shards of nonces {}..{}; \
+         every verdict here speaks only for them. Missing or interrupted: shard{} {}.</p>",
+        partial.count as usize - partial.missing.len(),
+        partial.count,
+        partial.nonces.start,
+        partial.nonces.end,
+        if missing.len() == 1 { "" } else { "s" },
+        missing.join(", ")
+    );
+}
+
 /// The table of every test, coloured by verdict; `group` names the second column (seed
 /// pair, or player).
 pub(crate) fn tests_table<G: std::fmt::Display>(html: &mut String, battery: &Battery<G>, group: &str) {
@@ -240,7 +247,7 @@ pub(crate) fn tests_table<G: std::fmt::Display>(html: &mut String, battery: &Bat
 }
 
 /// [`tests_table`] of a merge that may lack shards: then every verdict says `(PARTIAL)`.
-fn tests_table_marked<G: std::fmt::Display>(
+pub(crate) fn tests_table_marked<G: std::fmt::Display>(
     html: &mut String,
     battery: &Battery<G>,
     group: &str,

@@ -114,6 +114,9 @@ pub struct StakeRun {
     /// Which shard of which cut, for a shard (its plan holds the shard's own nonces).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::tally::shards::ShardOf>,
+    /// For a merge lacking some shards (`merge --allow-partial`): which.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<crate::tally::shards::PartialOf>,
     /// Seconds this run took.
     pub elapsed_seconds: f64,
 }

@@ -3,7 +3,8 @@
 //! exact laws, every test, each bet's realised return, and how to reproduce the run. Self-contained (inline CSS and
 //! SVG) like the default scheme's report; it computes nothing but the charts' deviations.
 
-use super::html::{page_start, tests_table, Z99};
+use super::html::{page_start, partial_banner, tests_table_marked, Z99};
+use super::results::overall_label;
 use super::stake::StakeRun;
 use super::svg::{escape, BandChart, HeatMap};
 use super::table::format_number;
@@ -64,11 +65,21 @@ impl StakeHtmlReport<'_> {
             total.rounds,
             self.tallies.len()
         );
-        page_start(&mut html, "fairaudit report", &subtitle, self.battery, self.battery.overall().as_str());
+        let partial = self.run.partial.as_ref();
+        page_start(
+            &mut html,
+            "fairaudit report",
+            &subtitle,
+            self.battery,
+            overall_label(self.battery, partial),
+        );
+        if let Some(partial) = partial {
+            partial_banner(&mut html, partial);
+        }
         self.outcomes(&mut html, &total);
         self.steps(&mut html, &total);
         self.pairs(&mut html, &total);
-        tests_table(&mut html, self.battery, "seed pair");
+        tests_table_marked(&mut html, self.battery, "seed pair", partial);
         returns_table(
             &mut html,
             &[(*self.game, "all".to_owned(), total.clone())],

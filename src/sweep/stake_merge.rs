@@ -1,11 +1,13 @@
 //! Merging the shards of one sweep of the HMAC-SHA256 family: every input must be a shard
 //! of the same cut of the same sweep (game, parameters, seed pairs), each once, and
 //! together complete; what is missing or interrupted is named by index and range
-//! ([`Coverage`]). The merged file is the one an unsharded sweep of the whole range
-//! writes, byte for byte: a shard counts the pairs of rounds whose first round it holds,
-//! so none is lost or doubled at a cut.
+//! ([`Coverage`]), and merged only when asked (`--allow-partial`: the complete shards, in
+//! a file that records the missing ones). A complete merge is the file an unsharded sweep
+//! of the whole range writes, byte for byte: a shard counts the pairs of rounds whose
+//! first round it holds, so none is lost or doubled at a cut.
 
 use super::shards::{Coverage, ShardState};
+use crate::tally::shards::PartialOf;
 use crate::tally::stake::StakeTally;
 use crate::tally::stake_file::StakeTallyFile;
 
@@ -33,15 +35,29 @@ pub enum StakeMergeError {
     #[error("no shard to merge")]
     Empty,
     /// Some shards are missing or interrupted.
-    #[error("{} of {} shards are missing or interrupted: {}; sweep them (the same command continues an interrupted shard)", .0.lacking().len(), .0.sharding.count, .0.gaps())]
+    #[error("{} of {} shards are missing or interrupted: {}; sweep them (the same command continues an interrupted shard), or pass --allow-partial to merge the complete ones", .0.lacking().len(), .0.sharding.count, .0.gaps())]
     Incomplete(Coverage),
+    /// No shard is complete: not even a partial merge has anything to hold.
+    #[error("no shard is complete: {}; sweep them (the same command continues an interrupted shard)", .0.gaps())]
+    NothingComplete(Coverage),
+    /// An input is a partial merge (merge the shard folders instead).
+    #[error("{0} is a partial merge; merge the shard folders themselves")]
+    Partial(String),
 }
 
 /// Merges the shards of one sweep, in any order, into the tally file of one sweep of the
-/// whole range; with a shard missing or interrupted it is refused, naming them all.
-pub fn merge_stake_shards(inputs: Vec<StakeShard>) -> Result<(StakeTallyFile, Coverage), StakeMergeError> {
+/// whole range. With a shard missing or interrupted it is refused, naming them all, unless
+/// `allow_partial`: then the complete shards are merged into a file that records the
+/// missing ones ([`StakeTallyFile::partial`]).
+pub fn merge_stake_shards(
+    inputs: Vec<StakeShard>,
+    allow_partial: bool,
+) -> Result<(StakeTallyFile, Coverage), StakeMergeError> {
     let mut found: Vec<StakeShard> = Vec::new();
     for input in inputs {
+        if input.file.partial.is_some() {
+            return Err(StakeMergeError::Partial(input.label));
+        }
         let Some(shard) = input.file.shard else {
             return Err(StakeMergeError::NotAShard(input.label));
         };
@@ -71,16 +87,27 @@ pub fn merge_stake_shards(inputs: Vec<StakeShard>) -> Result<(StakeTallyFile, Co
         };
     }
     let coverage = Coverage { sharding, states };
-    if !coverage.is_complete() {
+    if coverage.complete().is_empty() {
+        return Err(StakeMergeError::NothingComplete(coverage));
+    }
+    if !coverage.is_complete() && !allow_partial {
         return Err(StakeMergeError::Incomplete(coverage));
     }
-    let mut merged = first.file.clone();
+    let held: Vec<&StakeShard> = found.iter().filter(|input| input.file.complete).collect();
+    let mut merged = held[0].file.clone();
     merged.nonces = sharding.nonces;
     merged.shard = None;
+    merged.complete = coverage.is_complete();
+    merged.partial = (!coverage.is_complete()).then(|| PartialOf {
+        count: sharding.count,
+        nonces: sharding.nonces,
+        missing: coverage.lacking(),
+    });
+    let swept = sharding.covered(&coverage.complete());
     let game = first.file.stake_game();
     for (i, pair) in merged.seed_pairs.iter_mut().enumerate() {
-        pair.swept = vec![sharding.nonces];
-        pair.tally = StakeTally::sum(&game, found.iter().map(|input| &input.file.seed_pairs[i].tally));
+        pair.swept = swept.clone();
+        pair.tally = StakeTally::sum(&game, held.iter().map(|input| &input.file.seed_pairs[i].tally));
     }
     Ok((merged, coverage))
 }
@@ -92,6 +119,7 @@ mod tests {
     use crate::sweep::stake::sweep_ranges;
     use crate::tally::file::NonceRange;
     use crate::tally::shards::{ShardOf, Sharding};
+    use crate::tally::stake::StakeTally;
     use std::sync::atomic::AtomicBool;
 
     const SEEDS: [(&str, &str); 2] = [("merge server", "merge client"), ("second server", "second client")];
@@ -128,7 +156,7 @@ mod tests {
             for (whole, count) in [((3..1_004).into(), 7), ((0..1_000).into(), 3), ((0..5).into(), 5)] {
                 let mut inputs = shards(&game, whole, count);
                 inputs.reverse();
-                let (merged, coverage) = merge_stake_shards(inputs).unwrap();
+                let (merged, coverage) = merge_stake_shards(inputs, false).unwrap();
                 assert!(coverage.is_complete());
                 assert_eq!(
                     merged.to_bytes(),
@@ -147,7 +175,7 @@ mod tests {
         inputs[6].file.seed_pairs[1].swept.clear();
         inputs[6].file.seed_pairs[1].tally = crate::tally::stake::StakeTally::empty(&StakeGame::Dice);
         inputs[6].file.complete = false;
-        let error = merge_stake_shards(inputs).unwrap_err().to_string();
+        let error = merge_stake_shards(inputs, false).unwrap_err().to_string();
         assert!(error.starts_with("2 of 9 shards are missing or interrupted"), "{error}");
         assert!(error.contains("shard 4 (nonces 400..500) missing"), "{error}");
         assert!(
@@ -157,18 +185,60 @@ mod tests {
 
         let mut inputs = shards(&StakeGame::Dice, whole, 3);
         inputs.push(shards(&StakeGame::Dice, whole, 3).remove(1));
-        assert!(matches!(merge_stake_shards(inputs), Err(StakeMergeError::Duplicate(_, _, 1))));
+        assert!(matches!(merge_stake_shards(inputs, false), Err(StakeMergeError::Duplicate(_, _, 1))));
 
         let mut inputs = shards(&StakeGame::Dice, whole, 3);
         inputs[2] = shards(&StakeGame::Roulette, whole, 3).remove(2);
-        assert!(matches!(merge_stake_shards(inputs), Err(StakeMergeError::OtherSweep(..))));
+        assert!(matches!(merge_stake_shards(inputs, false), Err(StakeMergeError::OtherSweep(..))));
 
         let mut inputs = shards(&StakeGame::Dice, whole, 3);
         inputs[1] = shards(&StakeGame::Dice, whole, 4).remove(1);
-        assert!(matches!(merge_stake_shards(inputs), Err(StakeMergeError::OtherSweep(..))));
+        assert!(matches!(merge_stake_shards(inputs, false), Err(StakeMergeError::OtherSweep(..))));
 
-        assert!(matches!(merge_stake_shards(Vec::new()), Err(StakeMergeError::Empty)));
+        assert!(matches!(merge_stake_shards(Vec::new(), false), Err(StakeMergeError::Empty)));
+        let mut none = shards(&StakeGame::Dice, whole, 2);
+        none.remove(0);
+        none[0].file.seed_pairs[0].swept.clear();
+        none[0].file.seed_pairs[0].tally = crate::tally::stake::StakeTally::empty(&StakeGame::Dice);
+        none[0].file.complete = false;
+        assert!(matches!(merge_stake_shards(none, true), Err(StakeMergeError::NothingComplete(_))));
         let plain = StakeShard { label: "plain".into(), file: swept(&StakeGame::Dice, whole, None) };
-        assert!(matches!(merge_stake_shards(vec![plain]), Err(StakeMergeError::NotAShard(_))));
+        assert!(matches!(merge_stake_shards(vec![plain], false), Err(StakeMergeError::NotAShard(_))));
+    }
+
+    #[test]
+    fn a_partial_merge_holds_the_complete_shards_and_names_the_others() {
+        let whole = NonceRange { start: 3, end: 904 };
+        let game = StakeGame::Roulette;
+        let mut inputs = shards(&game, whole, 9);
+        let expected = StakeTally::sum(
+            &game,
+            inputs
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| ![4, 7].contains(i))
+                .map(|(_, s)| &s.file.seed_pairs[1].tally),
+        );
+        inputs.remove(4);
+        inputs[6].file.seed_pairs[1].swept.clear();
+        inputs[6].file.seed_pairs[1].tally = StakeTally::empty(&game);
+        inputs[6].file.complete = false;
+        let (merged, coverage) = merge_stake_shards(inputs, true).unwrap();
+        assert_eq!(coverage.lacking(), vec![4, 7]);
+        let partial = merged.partial.clone().unwrap();
+        assert_eq!((partial.count, partial.nonces, partial.missing.clone()), (9, whole, vec![4, 7]));
+        assert!(!merged.complete && merged.shard.is_none());
+        assert_eq!(merged.seed_pairs[1].tally, expected);
+        // It reads back as written (every count tied to the shards it holds), and cannot
+        // be merged again.
+        let again = StakeTallyFile::from_bytes(&merged.to_bytes()).unwrap();
+        assert_eq!(again, merged);
+        let input = StakeShard { label: "partial".into(), file: again };
+        assert!(matches!(merge_stake_shards(vec![input], true), Err(StakeMergeError::Partial(_))));
+        // A partial record that does not match the seed pairs' nonces is refused.
+        let mut forged = merged.clone();
+        forged.partial.as_mut().unwrap().missing = vec![4];
+        let error = StakeTallyFile::from_bytes(&forged.to_bytes()).unwrap_err().to_string();
+        assert!(error.contains("not the shards its partial merge holds"), "{error}");
     }
 }

@@ -12,7 +12,7 @@
 //! refused, not continued.
 
 use super::file::{missing_ranges, NonceRange};
-use super::shards::{ShardOf, Sharding};
+use super::shards::{PartialOf, ShardOf, Sharding};
 use super::stake::{StakeTally, Swept};
 use crate::scheme::stake::StakeGame;
 use serde::{Deserialize, Serialize};
@@ -39,6 +39,10 @@ pub struct StakeTallyFile {
     /// Which shard of which cut, for a shard.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardOf>,
+    /// For a merge of some of a sweep's shards (`merge --allow-partial`): the shards it
+    /// lacks. Its seed pairs then hold exactly the other shards' nonces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<PartialOf>,
     /// Whether every seed pair is swept over every nonce.
     pub complete: bool,
     /// Per seed pair, in the plan's order.
@@ -73,6 +77,7 @@ impl StakeTallyFile {
             params: game.params(),
             nonces,
             shard,
+            partial: None,
             complete: false,
             seed_pairs: seeds
                 .iter()
@@ -198,6 +203,25 @@ impl StakeTallyFile {
                 ));
             }
         }
+        let held = match (&self.partial, self.shard) {
+            (None, _) => None,
+            (Some(_), Some(_)) => {
+                return Err("a file is either one shard or a partial merge, not both".into())
+            }
+            (Some(partial), None) => {
+                let sharding = Sharding::new(partial.nonces, partial.count).map_err(|e| e.to_string())?;
+                let ascending = partial.missing.windows(2).all(|w| w[0] < w[1]);
+                if partial.missing.is_empty()
+                    || !ascending
+                    || partial.missing.last().is_some_and(|&last| last >= partial.count)
+                    || partial.missing.len() == partial.count as usize
+                    || partial.nonces != self.nonces
+                {
+                    return Err("a partial merge covers the file's nonces and lists its missing shards once each, ascending, lacking some but not all".into());
+                }
+                Some(sharding.covered(&partial.merged()))
+            }
+        };
         if self.seed_pairs.is_empty() {
             return Err("no seed pairs".into());
         }
@@ -207,6 +231,9 @@ impl StakeTallyFile {
         let empty = StakeTally::empty(&game);
         for (i, pair) in self.seed_pairs.iter().enumerate() {
             let at = |what: String| format!("seed pair {i}: {what}");
+            if held.as_ref().is_some_and(|held| *held != pair.swept) {
+                return Err(at("its swept nonces are not the shards its partial merge holds".into()));
+            }
             let t = &pair.tally;
             let shape = |t: &StakeTally| {
                 (t.outcomes.len(), t.steps.iter().map(Vec::len).collect::<Vec<_>>(), t.pairs.len())
