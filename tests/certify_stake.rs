@@ -154,7 +154,15 @@ fn a_rewritten_count_verdict_or_command_is_named_by_sweeping_again() {
         &cert,
         "inputs/stake-sweep-1/run.json",
         |run| run.replacen("\"complete\": true,", shard, 1),
-        "its kind, complete or shard is not",
+        "its kind, complete, shard or partial is not",
+    );
+    // Or to be a partial merge, naming a shard its cut does not have.
+    let partial = "\"complete\": true,\n  \"partial\": {\"count\": 4, \"nonces\": {\"start\": 20, \"end\": 80020}, \"missing\": [9]},";
+    assert_forgery_named(
+        &cert,
+        "inputs/stake-sweep-1/run.json",
+        |run| run.replacen("\"complete\": true,", partial, 1),
+        "its kind, complete, shard or partial is not",
     );
     assert_forgery_named(
         &cert,

@@ -192,6 +192,17 @@ fn shards_in_any_order_merge_to_the_unsharded_sweep_and_gaps_are_named() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("a merge of the shards"));
+    // Nor continued by a sweep, even without its run.json.
+    let copy = dir.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    std::fs::copy(merged.join("stake_tally.json"), copy.join("stake_tally.json")).unwrap();
+    fairaudit()
+        .args(["sweep", "--scheme", "stake", "--game", "keno", "--nonces", "4..200005", "--seed-pairs", "2"])
+        .args(["--quiet", "--out"])
+        .arg(&copy)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("holds a partial merge of shards, which a sweep does not continue"));
     shard(&shards, "2").code(0);
     // A shard run again (a requeued task) is not swept again.
     shard(&shards, "1").code(0).stderr(predicate::str::contains("already holds this sweep complete"));
@@ -202,6 +213,13 @@ fn shards_in_any_order_merge_to_the_unsharded_sweep_and_gaps_are_named() {
         serde_json::from_slice(&std::fs::read(merged.join("run.json")).unwrap()).unwrap();
     assert_eq!((run["kind"].as_str(), run["plan"]["nonces"][1].as_u64()), (Some("merge"), Some(200_005)));
     merge(&[]).code(0); // the same merge again
+                        // A complete merge is not replaced by a partial one without --force.
+    let aside = dir.path().join("aside");
+    std::fs::rename(shards.join("shard-0002-of-0004"), &aside).unwrap();
+    merge(&["--allow-partial"])
+        .code(2)
+        .stderr(predicate::str::contains("holds the output of a different run"));
+    std::fs::rename(&aside, shards.join("shard-0002-of-0004")).unwrap();
 
     // Neither a shard nor a merge is certified (a shard speaks for its slice only).
     for (input, says) in [

@@ -760,13 +760,17 @@ fn load_stake_sweep(
     // threads, time): made again from both, so a page that states other verdicts differs.
     let run: StakeRun = serde_json::from_slice(&std::fs::read(dir.join("run.json"))?)
         .with_context(|| format!("{}/run.json: not the run.json of a sweep of scheme stake", record.dir))?;
-    let report = StakeHtmlReport { run: &run, game: &game, tallies: &tallies, battery: &sweep_battery };
+    // Rebuilt from what a whole sweep records (a partial note in a forged run.json is named
+    // below, not drawn).
+    let report_run = StakeRun { partial: None, ..run.clone() };
+    let report =
+        StakeHtmlReport { run: &report_run, game: &game, tallies: &tallies, battery: &sweep_battery };
     // What the page states of the run beyond its plan and rounds must be what a whole,
     // complete sweep records (a forged shard note would otherwise be drawn as written).
     let mut run_mismatches = Vec::new();
-    if run.kind != "sweep" || !run.complete || run.shard.is_some() {
+    if run.kind != "sweep" || !run.complete || run.shard.is_some() || run.partial.is_some() {
         run_mismatches.push(format!(
-            "{}/run.json: its kind, complete or shard is not what the sweep it names gives",
+            "{}/run.json: its kind, complete, shard or partial is not what the sweep it names gives",
             record.dir
         ));
     }

@@ -1,8 +1,8 @@
 //! `fairaudit merge` of the shards of a sweep of scheme stake: the shard folders'
 //! `stake_tally.json` files → one tally file, that of one sweep of the whole range
 //! ([`fairaudit::sweep::stake_merge`]) → its results → the folder's files, written as a
-//! unit → the terminal. Every missing or interrupted shard is named; a partial merge is
-//! not made for this scheme yet.
+//! unit → the terminal. Every missing or interrupted shard is named, and merged around
+//! only with `--allow-partial` (then every file and the terminal say PARTIAL).
 
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
@@ -95,11 +95,13 @@ pub fn run(args: &MergeArgs) -> Result<Verdict> {
         Existing::Nothing => {}
         Existing::Run { .. } if args.force => {}
         Existing::Run { kind } if kind == "merge" || kind.is_empty() => {
-            // The same merge again (a merge job run again) may write again.
+            // The same merge again (a merge job run again), or a merge of more shards of
+            // the same sweep than an earlier partial one held, may write again; a complete
+            // merge is not replaced by a partial one.
             let earlier = std::fs::read(args.out.join(STAKE_TALLY_FILE)).ok();
-            let same = earlier
-                .and_then(|bytes| StakeTallyFile::from_bytes(&bytes).ok())
-                .is_some_and(|e| e.same_sweep(&merged));
+            let same = earlier.and_then(|bytes| StakeTallyFile::from_bytes(&bytes).ok()).is_some_and(|e| {
+                e.same_sweep(&merged) && ((e.complete && e.partial == merged.partial) || e.partial.is_some())
+            });
             if !same {
                 bail!("{out} holds the output of a different run; choose another --out, or pass --force to replace it");
             }
@@ -140,12 +142,11 @@ pub fn run(args: &MergeArgs) -> Result<Verdict> {
     }
     folder.write_all(&files)?;
     folder.commit().context("cannot write the merged output")?;
-    let whole = coverage.sharding.nonces;
     print_coverage(&coverage);
     outln!(
         "merged {count} inputs: stake {game} x {} seed pair(s) x {} nonces; output: {out}",
         merged.seed_pairs.len(),
-        whole.end - whole.start
+        merged.seed_pairs[0].swept.iter().map(|r| r.end - r.start).sum::<u64>()
     );
     let verdict = print_battery(&battery.expect("a merge, whole or partial, has results"), "seed pairs");
     if let Some(partial) = &merged.partial {

@@ -351,6 +351,9 @@ fn earlier_stake_sweep(
             let existing = StakeTallyFile::from_bytes(&bytes).map_err(|error| {
                 anyhow::anyhow!("{}: {error}; pass --force to replace it", path.display())
             })?;
+            if existing.partial.is_some() {
+                bail!("{dir} holds a partial merge of shards, which a sweep does not continue; choose another --out, or pass --force to replace it");
+            }
             let continues =
                 continue_earlier(folder, existing.same_sweep(fresh), existing.complete, shard, resume)?;
             Ok(continues.then_some(existing))

@@ -211,7 +211,11 @@ impl HtmlReport<'_> {
                 escape(&pair.commitment)
             );
         }
-        html.push_str("</table><p class=\"note\">Every file in this folder except run.json and this report is identical, byte for byte, whatever the thread count, chunk size or sharding; tally.json holds every counter.</p>");
+        html.push_str(if self.tallies.partial.is_some() {
+            "</table><p class=\"note\">A partial merge: its files hold the merged shards' rounds only; tally.json holds every counter.</p>"
+        } else {
+            "</table><p class=\"note\">Every file in this folder except run.json and this report is identical, byte for byte, whatever the thread count, chunk size or sharding; tally.json holds every counter.</p>"
+        });
     }
 }
 
@@ -222,9 +226,9 @@ pub(crate) fn partial_banner(html: &mut String, partial: &PartialOf) {
     let missing: Vec<String> = partial
         .missing
         .iter()
-        .map(|&i| {
-            let range = sharding.range(i);
-            format!("{i} (nonces {}..{})", range.start, range.end)
+        .map(|&i| match (i < partial.count).then(|| sharding.range(i)) {
+            Some(range) => format!("{i} (nonces {}..{})", range.start, range.end),
+            None => i.to_string(),
         })
         .collect();
     let _ = write!(

@@ -199,7 +199,11 @@ impl StakeHtmlReport<'_> {
                 escape(commitment)
             );
         }
-        html.push_str("</table><p class=\"note\">Every file in this folder except run.json and this report is identical, byte for byte, whatever the thread count, chunk size, interruptions or sharding; stake_tally.json holds every count.</p>");
+        html.push_str(if run.partial.is_some() {
+            "</table><p class=\"note\">A partial merge: its files hold the merged shards' rounds only; stake_tally.json holds every count.</p>"
+        } else {
+            "</table><p class=\"note\">Every file in this folder except run.json and this report is identical, byte for byte, whatever the thread count, chunk size, interruptions or sharding; stake_tally.json holds every count.</p>"
+        });
     }
 }
 
