@@ -154,8 +154,20 @@ fn a_sweep_on_the_device_path_equals_the_cpu_sweep_even_stopped_and_resumed() {
 /// What a faulty device might do to a launch's results.
 type Fault = fn(&mut KenoLaunch);
 
-/// The device kernel, with a fault.
-struct Faulty(Fault);
+/// The device kernel on the CPU, made faulty: tallying the rounds of another client seed
+/// (`client_suffix` appended: consistent counts of rounds that are not the seeds', as a
+/// miscompiled hash would give), then applying `fault` to what it hands back.
+struct Faulty {
+    client_suffix: &'static str,
+    fault: Fault,
+}
+
+impl Faulty {
+    /// The device kernel with `fault`, on the right seeds.
+    fn with(fault: Fault) -> Self {
+        Faulty { client_suffix: "", fault }
+    }
+}
 
 impl Accelerator for Faulty {
     fn name(&self) -> String {
@@ -171,31 +183,10 @@ impl Accelerator for Faulty {
         nonces: Range<u64>,
         per_run: u64,
     ) -> Result<KenoLaunch, DeviceError> {
-        let mut launch = KernelOnCpu::default().keno(server, client, nonces, per_run)?;
-        (self.0)(&mut launch);
+        let client = format!("{client}{}", self.client_suffix);
+        let mut launch = KernelOnCpu::default().keno(server, &client, nonces, per_run)?;
+        (self.fault)(&mut launch);
         Ok(launch)
-    }
-}
-
-/// A device that tallies consistently, but the rounds of other seeds (as a miscompiled
-/// hash would): every count fits, no round is the seeds'.
-struct OtherRounds;
-
-impl Accelerator for OtherRounds {
-    fn name(&self) -> String {
-        "a device drawing other rounds".into()
-    }
-    fn shape(&self) -> LaunchShape {
-        LaunchShape { per_run: 50, runs: 10 }
-    }
-    fn keno(
-        &self,
-        server: &str,
-        client: &str,
-        nonces: Range<u64>,
-        per_run: u64,
-    ) -> Result<KenoLaunch, DeviceError> {
-        KernelOnCpu::default().keno(server, &format!("{client}!"), nonces, per_run)
     }
 }
 
@@ -203,7 +194,8 @@ impl Accelerator for OtherRounds {
 fn a_device_drawing_rounds_the_seeds_do_not_give_is_refused_by_name() {
     let plan = plan(vec![GameId::Keno], 0..2_000);
     let never = AtomicBool::new(false);
-    let error = run(&plan, None, Some(&OtherRounds), &never, &|_| {}).unwrap_err().to_string();
+    let other_rounds = Faulty { client_suffix: "!", fault: |_| {} };
+    let error = run(&plan, None, Some(&other_rounds), &never, &|_| {}).unwrap_err().to_string();
     assert!(
         error.contains("the device returned a faulty tally: the first or last rounds of its segment of nonces 0..200 are not the rounds the seeds give"),
         "{error}"
@@ -263,7 +255,7 @@ fn a_device_returning_counts_no_sweep_gives_is_refused_by_name() {
         }),
     ];
     for (what, fault) in faults {
-        let error = run(&plan, None, Some(&Faulty(fault)), &never, &|_| {}).unwrap_err();
+        let error = run(&plan, None, Some(&Faulty::with(fault)), &never, &|_| {}).unwrap_err();
         assert!(matches!(error, SweepError::Device(DeviceError::Faulty(_))), "{what}: {error}");
         assert!(error.to_string().contains("the device returned a faulty tally"), "{what}: {error}");
     }

@@ -486,12 +486,7 @@ impl TallyFile {
             }
             (None, Some(partial)) => {
                 let sharding = cut(partial.nonces, partial.count)?;
-                let ascending = partial.missing.windows(2).all(|w| w[0] < w[1]);
-                if partial.missing.is_empty()
-                    || !ascending
-                    || partial.missing.last().is_some_and(|&last| last >= partial.count)
-                    || partial.missing.len() == partial.count as usize
-                {
+                if !partial.lists_its_missing_shards() {
                     return shape("a partial merge lists its missing shards once each, ascending, and lacks some but not all");
                 }
                 if self.plan.nonces != sharding.covered(&partial.merged()) {

@@ -146,6 +146,17 @@ impl PartialOf {
     pub fn merged(&self) -> Vec<u32> {
         (0..self.count).filter(|i| self.missing.binary_search(i).is_err()).collect()
     }
+
+    /// Whether the record is one a partial merge writes: its missing shards listed once
+    /// each, ascending, all of its cut, some but not all of them (checked when a tally
+    /// file of either scheme is read).
+    pub fn lists_its_missing_shards(&self) -> bool {
+        let ascending = self.missing.windows(2).all(|w| w[0] < w[1]);
+        !self.missing.is_empty()
+            && ascending
+            && self.missing.last().is_some_and(|&last| last < self.count)
+            && self.missing.len() < self.count as usize
+    }
 }
 
 #[cfg(test)]

@@ -210,13 +210,7 @@ impl StakeTallyFile {
             }
             (Some(partial), None) => {
                 let sharding = Sharding::new(partial.nonces, partial.count).map_err(|e| e.to_string())?;
-                let ascending = partial.missing.windows(2).all(|w| w[0] < w[1]);
-                if partial.missing.is_empty()
-                    || !ascending
-                    || partial.missing.last().is_some_and(|&last| last >= partial.count)
-                    || partial.missing.len() == partial.count as usize
-                    || partial.nonces != self.nonces
-                {
+                if !partial.lists_its_missing_shards() || partial.nonces != self.nonces {
                     return Err("a partial merge covers the file's nonces and lists its missing shards once each, ascending, lacking some but not all".into());
                 }
                 Some(sharding.covered(&partial.merged()))
