@@ -217,6 +217,79 @@ fn a_rewritten_count_verdict_or_command_is_named_by_sweeping_again() {
 }
 
 #[test]
+fn a_complete_merge_of_shards_is_certified_as_its_whole_sweep_and_a_forged_plan_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (shards, merged, cert) =
+        (dir.path().join("shards"), dir.path().join("merged"), dir.path().join("cert"));
+    for index in ["2", "0", "1"] {
+        fairaudit()
+            .args(["sweep", "--scheme", "stake", "--game", "dice", "--quiet", "--nonces", "20..30021"])
+            .args(["--server-seed", SERVER, "--client-seed", CLIENT, "--shards", "3", "--shard-index", index])
+            .arg("--out")
+            .arg(&shards)
+            .assert()
+            .code(0);
+    }
+    let merge =
+        || fairaudit().arg("merge").arg(&shards).args(["--alpha", "0.001", "--out"]).arg(&merged).assert();
+    merge().code(0);
+    let text = stdout(&certify(&[&merged], &cert, &[]).code(0));
+    assert!(text.contains("certificate for Stake: PASS"), "{text}");
+    let m = manifest(&cert);
+    assert_eq!(m["stake_sweeps"][0]["rounds"], 30_001);
+    assert_eq!(m["stake_sweeps"][0]["command_line"][0], "merge", "the command shown is the merge's");
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    assert!(html.contains("at nonce 20 of seed pair 0") && html.contains("<b>93.08</b>"));
+    let checked = stdout(&check(&cert).code(0));
+    assert!(checked.contains("re-swept 30001 rounds"), "{checked}");
+    // The merge's --alpha sets the level of its own files: a summary at another level is
+    // named.
+    let summary = "inputs/stake-sweep-1/summary.json";
+    assert!(std::fs::read_to_string(cert.join(summary)).unwrap().contains("\"alpha\": 0.001,"));
+    assert_forgery_named(
+        &cert,
+        summary,
+        |t| t.replace("\"alpha\": 0.001,", "\"alpha\": 0.01,"),
+        SWEEP_DIFFERS,
+    );
+    // The plan a merge is swept again from is its run.json's: a commitment rewritten there
+    // is named (it is computed again from the server seed)...
+    let run_rel = "inputs/stake-sweep-1/run.json";
+    assert_forgery_named(
+        &cert,
+        run_rel,
+        |run| {
+            let mut value: serde_json::Value = serde_json::from_str(run).unwrap();
+            value["plan"]["seed_pairs"][0][2] = "00".repeat(32).into();
+            String::from_utf8(serde_json::to_vec_pretty(&value).unwrap()).unwrap() + "\n"
+        },
+        "its plan is not what the sweep it names gives",
+    );
+    // ... and another seed pair's plan sweeps another sweep, whose tallies are not pinned.
+    let run = std::fs::read_to_string(cert.join(run_rel)).unwrap();
+    std::fs::write(cert.join(run_rel), run.replace(CLIENT, "another client seed")).unwrap();
+    rehash(&cert, run_rel);
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains(&format!("MISMATCH inputs/stake-sweep-1/stake_tally.json: {SWEEP_DIFFERS}")),
+        "{out}"
+    );
+    std::fs::write(cert.join(run_rel), run).unwrap();
+    rehash(&cert, run_rel);
+    check(&cert).code(0);
+    // A merge whose run.json says it is partial, or a shard, is refused by name.
+    let run = std::fs::read_to_string(merged.join("run.json")).unwrap();
+    let partial = "\"complete\": false,\n  \"partial\": {\"count\": 3, \"nonces\": {\"start\": 20, \"end\": 30021}, \"missing\": [1]},";
+    std::fs::write(merged.join("run.json"), run.replacen("\"complete\": true,", partial, 1)).unwrap();
+    certify(&[&merged], &dir.path().join("cert2"), &[])
+        .code(2)
+        .stderr(predicate::str::contains("a partial merge of shards (--allow-partial), which speaks only for the shards it holds, cannot be certified"));
+    certify(&[&shards.join("shard-0001-of-0003")], &dir.path().join("cert2"), &[])
+        .code(2)
+        .stderr(predicate::str::contains("one shard of a sweep of scheme stake, which speaks for its slice of the nonces only; certify the merge of all its shards"));
+}
+
+#[test]
 fn a_folder_of_an_earlier_version_still_certifies_and_a_missing_result_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let (old, cert) = (dir.path().join("old"), dir.path().join("cert"));

@@ -316,8 +316,20 @@ fn audit_command(dir: &Path, name: &str) -> Result<(Vec<String>, AuditArgs)> {
 enum SchemeSweep {
     /// Of a crash chain.
     Chain(ChainCommand),
-    /// Of a game of the HMAC-SHA256 family.
-    Stake { command_line: Vec<String>, args: super::sweep::SweepArgs },
+    /// Of a game of the HMAC-SHA256 family: a sweep of the whole range, or a merge of
+    /// all the shards of one.
+    Stake { command_line: Vec<String>, source: StakeSource },
+}
+
+/// What a sweep of the HMAC-SHA256 family is swept again from.
+enum StakeSource {
+    /// A sweep: its recorded command.
+    Sweep(Box<super::sweep::SweepArgs>),
+    /// A complete merge of shards: what its run.json records it merged (its plan; the
+    /// commitments are computed again) and the `--alpha` of its recorded command. A
+    /// complete merge writes the files of one sweep of the whole range, so it is checked
+    /// against that sweep.
+    Merge { plan: StakePlan, alpha: f64 },
 }
 
 /// A sweep of a crash chain as its run.json records it.
@@ -340,7 +352,16 @@ fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>> {
             .unwrap_or_default()
     };
     if kind == "merge" && run()["plan"]["scheme"] == "stake" {
-        bail!("{name}: a merge of the shards of a sweep of scheme stake cannot be certified yet; certify a sweep of the whole range run without --shards");
+        let Command::Merge(merge) = recorded_command(&command_line, name)?.command else {
+            bail!("{name}: its run.json records a merge's output but a command that is not a merge");
+        };
+        let run: StakeRun = serde_json::from_value(run())
+            .with_context(|| format!("{name}/run.json: not the run.json of a merge of scheme stake"))?;
+        if run.partial.is_some() || !run.complete {
+            bail!("{name}: a partial merge of shards (--allow-partial), which speaks only for the shards it holds, cannot be certified; sweep the missing shards and merge them all");
+        }
+        let source = StakeSource::Merge { plan: run.plan, alpha: merge.report.alpha };
+        return Ok(Some(SchemeSweep::Stake { command_line, source }));
     }
     if kind != "sweep" {
         return Ok(None);
@@ -352,12 +373,12 @@ fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>> {
     };
     if scheme == fairaudit::scheme::SchemeId::Stake {
         if args.cluster.shards.is_some() {
-            bail!("{name}: one shard of a sweep of scheme stake, which speaks for its slice of the nonces only (and a merge of shards cannot be certified yet); certify a sweep of the whole range run without --shards");
+            bail!("{name}: one shard of a sweep of scheme stake, which speaks for its slice of the nonces only; certify the merge of all its shards, or a sweep of the whole range");
         }
         if run()["complete"] == false {
             bail!("{name}: the sweep is not complete (it was interrupted), and a partial sweep cannot be certified; finish it first (the same command continues it)");
         }
-        return Ok(Some(SchemeSweep::Stake { command_line, args }));
+        return Ok(Some(SchemeSweep::Stake { command_line, source: StakeSource::Sweep(Box::new(args)) }));
     }
     let Some(variant) = scheme.crash_variant() else {
         bail!("{name}: a sweep of scheme {scheme} cannot be certified yet (docs/schemes.md)");
@@ -738,10 +759,19 @@ fn load_stake_sweep(
     budget: &mut u64,
 ) -> Result<LoadedStakeSweep> {
     let dir = at(root, &record.dir);
-    let Some(SchemeSweep::Stake { command_line, args }) = scheme_sweep(&dir, &record.dir)? else {
+    let Some(SchemeSweep::Stake { command_line, source }) = scheme_sweep(&dir, &record.dir)? else {
         bail!("{}: its run.json records no sweep of scheme stake", record.dir);
     };
-    let rounds = (args.nonces.end - args.nonces.start).saturating_mul(super::sweep::seed_pair_count(&args));
+    // Counted before a seed pair is derived, so that a forged plan cannot make it sweep
+    // for hours (or derive a billion seed pairs).
+    let rounds = match &source {
+        StakeSource::Sweep(args) => {
+            (args.nonces.end - args.nonces.start).saturating_mul(super::sweep::seed_pair_count(args))
+        }
+        StakeSource::Merge { plan, .. } => {
+            plan.nonces[1].saturating_sub(plan.nonces[0]).saturating_mul(plan.seed_pairs.len() as u64)
+        }
+    };
     if rounds > *budget {
         bail!(
             "{}: its {rounds} rounds are more than the {budget} left of --resweep-limit: certifying a sweep of scheme stake (or checking its certificate) sweeps it again in full; pass a larger --resweep-limit",
@@ -749,13 +779,23 @@ fn load_stake_sweep(
         );
     }
     *budget -= rounds;
-    let (game, pairs, plan) = super::sweep_stake::stake_plan(&args)
-        .with_context(|| format!("{}: its recorded command", record.dir))?;
+    let what = || format!("{}: its recorded command", record.dir);
+    let ((game, pairs, plan), sweep_alpha, chunk, kind) = match &source {
+        StakeSource::Sweep(args) => (
+            super::sweep_stake::stake_plan(args).with_context(what)?,
+            args.report.alpha,
+            args.chunk_size,
+            "sweep",
+        ),
+        StakeSource::Merge { plan, alpha } => {
+            (super::sweep_stake::merged_plan(plan, &record.dir)?, *alpha, DEFAULT_CHUNK, "merge")
+        }
+    };
     let nonces = plan.nonces[0]..plan.nonces[1];
     let (_, pool) = super::sweep_stake::worker_pool(None)?;
-    let tallies = super::sweep_stake::sweep_pairs(&pool, &game, &pairs, nonces, args.chunk_size, &|_| {})
+    let tallies = super::sweep_stake::sweep_pairs(&pool, &game, &pairs, nonces, chunk, &|_| {})
         .ok_or_else(|| anyhow::Error::new(input::Interrupted))?;
-    let sweep_battery = fairaudit::stats::stake::battery(&game, &tallies, args.report.alpha);
+    let sweep_battery = fairaudit::stats::stake::battery(&game, &tallies, sweep_alpha);
     // The report states the battery beside what run.json records of the run (its command,
     // threads, time): made again from both, so a page that states other verdicts differs.
     let run: StakeRun = serde_json::from_slice(&std::fs::read(dir.join("run.json"))?)
@@ -768,7 +808,7 @@ fn load_stake_sweep(
     // What the page states of the run beyond its plan and rounds must be what a whole,
     // complete sweep records (a forged shard note would otherwise be drawn as written).
     let mut run_mismatches = Vec::new();
-    if run.kind != "sweep" || !run.complete || run.shard.is_some() || run.partial.is_some() {
+    if run.kind != kind || !run.complete || run.shard.is_some() || run.partial.is_some() {
         run_mismatches.push(format!(
             "{}/run.json: its kind, complete, shard or partial is not what the sweep it names gives",
             record.dir
@@ -778,10 +818,7 @@ fn load_stake_sweep(
         ("tests.csv", tests_table(&sweep_battery).to_csv()),
         ("summary.json", summary_json(&sweep_battery, &[])),
         ("outcome_counts.csv", counts_table(&game, &tallies).to_csv()),
-        (
-            "rtp.csv",
-            stake_rtp_table(&super::sweep_stake::rtp_groups(&game, &tallies), args.report.alpha).to_csv(),
-        ),
+        ("rtp.csv", stake_rtp_table(&super::sweep_stake::rtp_groups(&game, &tallies), sweep_alpha).to_csv()),
         (STAKE_TALLY_FILE, super::sweep_stake::complete_file(&game, &plan, tallies.clone()).to_bytes()),
         ("report.html", report.render().into_bytes()),
     ];

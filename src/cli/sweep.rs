@@ -221,14 +221,20 @@ pub(super) fn seed_pair_count(args: &SweepArgs) -> u64 {
 /// its tallies (`cells_per_pair` numbers, eight bytes each, and its seeds) for the whole
 /// run, so that `--seed-pairs` in the billions would otherwise abort on an allocation.
 pub(super) fn check_seed_pair_memory(args: &SweepArgs, cells_per_pair: u64) -> Result<()> {
+    let pairs = seed_pair_count(args);
+    check_pair_memory(pairs, cells_per_pair, &format!("--seed-pairs {pairs}"))
+}
+
+/// [`check_seed_pair_memory`] for `pairs` seed pairs, however they were named (`what`
+/// starts the error: the flag, or the file that lists them, and their number).
+pub(super) fn check_pair_memory(pairs: u64, cells_per_pair: u64, what: &str) -> Result<()> {
     /// A seed pair's seeds, commitment and bookkeeping, beside its tallies.
     const PAIR_BYTES: u64 = 512;
-    let pairs = seed_pair_count(args);
     let needed = pairs.saturating_mul(cells_per_pair.saturating_mul(8).saturating_add(PAIR_BYTES));
     let memory = physical_memory();
     if memory.is_some_and(|memory| needed > memory) {
         bail!(
-            "--seed-pairs {pairs}: their tallies need about {} of memory, more than this machine's {}; sweep fewer seed pairs",
+            "{what}: their tallies need about {} of memory, more than this machine's {}; sweep fewer seed pairs",
             human_bytes(needed),
             human_bytes(memory.unwrap_or(0))
         );

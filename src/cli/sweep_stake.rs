@@ -70,6 +70,44 @@ pub(super) fn stake_plan(args: &SweepArgs) -> Result<(StakeGame, Vec<SeedPair>, 
     Ok((game, keyed, plan))
 }
 
+/// What a merge's `run.json` records it merged (`recorded`, its plan): the game, the seed
+/// pairs prepared, and the plan a sweep of the whole range records, each commitment
+/// computed again from its server seed rather than copied. `certify` sweeps a merge of
+/// shards again through this; `name` names the folder in errors.
+pub(super) fn merged_plan(recorded: &StakePlan, name: &str) -> Result<(StakeGame, Vec<SeedPair>, StakePlan)> {
+    if recorded.scheme != "stake" {
+        bail!("{name}/run.json: its plan is of scheme {:?}, not stake", recorded.scheme);
+    }
+    let game = StakeGame::new(&recorded.game, &recorded.params)
+        .map_err(|error| anyhow::anyhow!("{name}/run.json: its plan's game: {error}"))?;
+    let [start, end] = recorded.nonces;
+    if start > end {
+        bail!("{name}/run.json: its plan's nonces {start}..{end} are not a range");
+    }
+    if recorded.seed_pairs.is_empty() {
+        bail!("{name}/run.json: its plan names no seed pair");
+    }
+    let pairs = recorded.seed_pairs.len() as u64;
+    super::sweep::check_pair_memory(
+        pairs,
+        counter_cells(&StakeTally::empty(&game)),
+        &format!("{name}/run.json: its {pairs} seed pairs"),
+    )?;
+    let plan = StakePlan {
+        scheme: "stake".into(),
+        game: game.name().into(),
+        params: game.params(),
+        nonces: recorded.nonces,
+        seed_pairs: recorded
+            .seed_pairs
+            .iter()
+            .map(|[server, client, _]| [server.clone(), client.clone(), commitment(server)])
+            .collect(),
+    };
+    let keyed = plan.seed_pairs.iter().map(|[server, client, _]| SeedPair::new(server, client)).collect();
+    Ok((game, keyed, plan))
+}
+
 /// The tallies of every seed pair of a sweep, pair by pair on `pool`; `None` when stopped.
 pub(super) fn sweep_pairs(
     pool: &rayon::ThreadPool,
