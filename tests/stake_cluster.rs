@@ -300,3 +300,73 @@ fn a_tally_file_that_does_not_add_up_or_names_another_sweep_is_not_continued() {
         .code(2)
         .stderr(predicate::str::contains("holds a sweep of scheme stake"));
 }
+
+#[test]
+fn whole_sweeps_of_adjacent_ranges_merge_to_the_sweep_of_their_union_and_certify() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = |out: &Path, nonces: &str| {
+        fairaudit()
+            .args(["sweep", "--scheme", "stake", "--game", "keno", "--seed-pairs", "2", "--quiet"])
+            .args(["--nonces", nonces, "--out"])
+            .arg(out)
+            .assert()
+            .code(0);
+    };
+    let part = |name: &str| dir.path().join(name);
+    // Met at an odd nonce (the pair 60000, 60001 is in neither) and at an even one.
+    sweep(&part("whole"), "3..100004");
+    sweep(&part("a"), "3..60001");
+    sweep(&part("b"), "60001..80000");
+    sweep(&part("c"), "80000..100004");
+    let merged = part("merged");
+    fairaudit()
+        .arg("merge")
+        .args([part("c"), part("a"), part("b")])
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("merged 3 inputs: stake keno x 2 seed pair(s) x 100001 nonces"));
+    assert_same_results(&part("whole"), &merged);
+    // The merge certifies as the sweep of the whole range, and checks.
+    let cert = part("cert");
+    fairaudit()
+        .args(["certify", "--no-pdf", "--operator", "X", "--sweep"])
+        .arg(&merged)
+        .arg("--out")
+        .arg(&cert)
+        .assert()
+        .code(0);
+    fairaudit().args(["certify", "--check"]).arg(&cert).assert().code(0);
+    // A gap, an overlap, or a shard among whole sweeps is named (exit 2).
+    for (inputs, says) in [
+        (vec![part("a"), part("c")], "nonces 60001..80000 are in no input"),
+        (vec![part("whole"), part("b")], "both hold nonces 60001..80000"),
+    ] {
+        fairaudit()
+            .arg("merge")
+            .args(inputs)
+            .arg("--out")
+            .arg(part("bad"))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+    let shards = part("shards");
+    fairaudit()
+        .args(["sweep", "--scheme", "stake", "--game", "keno", "--seed-pairs", "2", "--quiet"])
+        .args(["--nonces", "100004..100010", "--shards", "2", "--shard-index", "0", "--out"])
+        .arg(&shards)
+        .assert()
+        .code(0);
+    fairaudit()
+        .arg("merge")
+        .arg(&merged)
+        .arg(shards.join("shard-0000-of-0002"))
+        .arg("--out")
+        .arg(part("bad"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a shard of a sweep cut with --shards and"));
+    assert!(!part("bad").exists(), "a refused merge writes nothing");
+}

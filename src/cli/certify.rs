@@ -316,8 +316,7 @@ fn audit_command(dir: &Path, name: &str) -> Result<(Vec<String>, AuditArgs)> {
 enum SchemeSweep {
     /// Of a crash chain.
     Chain(ChainCommand),
-    /// Of a game of the HMAC-SHA256 family: a sweep of the whole range, or a merge of
-    /// all the shards of one.
+    /// Of a game of the HMAC-SHA256 family: a sweep, or a complete merge.
     Stake { command_line: Vec<String>, source: StakeSource },
 }
 
@@ -325,7 +324,7 @@ enum SchemeSweep {
 enum StakeSource {
     /// A sweep: its recorded command.
     Sweep(Box<super::sweep::SweepArgs>),
-    /// A complete merge of shards: what its run.json records it merged (its plan; the
+    /// A complete merge (of shards, or of adjacent sweeps): what its run.json records it merged (its plan; the
     /// commitments are computed again) and the `--alpha` of its recorded command. A
     /// complete merge writes the files of one sweep of the whole range, so it is checked
     /// against that sweep.

@@ -1,8 +1,9 @@
-//! `fairaudit merge` of the shards of a sweep of scheme stake: the shard folders'
-//! `stake_tally.json` files → one tally file, that of one sweep of the whole range
-//! ([`fairaudit::sweep::stake_merge`]) → its results → the folder's files, written as a
-//! unit → the terminal. Every missing or interrupted shard is named, and merged around
-//! only with `--allow-partial` (then every file and the terminal say PARTIAL).
+//! `fairaudit merge` of sweeps of scheme stake (the shards of one sweep, or whole sweeps
+//! of adjacent ranges): their `stake_tally.json` files → one tally file, that of one sweep
+//! of the whole range ([`fairaudit::sweep::stake_merge`]) → its results → the folder's
+//! files, written as a unit → the terminal. Every missing or interrupted shard is named,
+//! and merged around only with `--allow-partial` (then every file and the terminal say
+//! PARTIAL).
 
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
@@ -15,7 +16,7 @@ use anyhow::{bail, Context, Result};
 use fairaudit::report::run_info::RUN_FORMAT;
 use fairaudit::report::stake::{StakePlan, StakeRun};
 use fairaudit::scheme::stake::commitment;
-use fairaudit::sweep::stake_merge::{merge_stake_shards, StakeShard};
+use fairaudit::sweep::stake_merge::{merge_stake, MergedInputs, StakeShard};
 use fairaudit::tally::file::TALLY_FILE;
 use fairaudit::tally::stake_file::{StakeTallyFile, STAKE_TALLY_FILE};
 use std::path::{Path, PathBuf};
@@ -89,7 +90,7 @@ pub fn run(args: &MergeArgs) -> Result<Verdict> {
     let (folder, existing) = OutputFolder::claim(&args.out)?;
     let shards = read_shards(&args.inputs)?;
     let count = shards.len();
-    let (merged, coverage) = merge_stake_shards(shards, args.allow_partial)?;
+    let (merged, merged_inputs) = merge_stake(shards, args.allow_partial)?;
     let out = args.out.display();
     match existing {
         Existing::Nothing => {}
@@ -142,7 +143,9 @@ pub fn run(args: &MergeArgs) -> Result<Verdict> {
     }
     folder.write_all(&files)?;
     folder.commit().context("cannot write the merged output")?;
-    print_coverage(&coverage);
+    if let MergedInputs::Shards(coverage) = &merged_inputs {
+        print_coverage(coverage);
+    }
     outln!(
         "merged {count} inputs: stake {game} x {} seed pair(s) x {} nonces; output: {out}",
         merged.seed_pairs.len(),

@@ -1,14 +1,24 @@
-//! Merging the shards of one sweep of the HMAC-SHA256 family: every input must be a shard
-//! of the same cut of the same sweep (game, parameters, seed pairs), each once, and
-//! together complete; what is missing or interrupted is named by index and range
-//! ([`Coverage`]), and merged only when asked (`--allow-partial`: the complete shards, in
-//! a file that records the missing ones). A complete merge is the file an unsharded sweep
-//! of the whole range writes, byte for byte: a shard counts the pairs of rounds whose
-//! first round it holds, so none is lost or doubled at a cut.
+//! Merging sweeps of the HMAC-SHA256 family, of two kinds ([`merge_stake`]):
+//!
+//! - **The shards of one sweep**: every input a shard of the same cut of the same sweep
+//!   (game, parameters, seed pairs), each once, and together complete; what is missing or
+//!   interrupted is named by index and range ([`Coverage`]), and merged only when asked
+//!   (`--allow-partial`: the complete shards, in a file that records the missing ones). A
+//!   shard counts the pairs of rounds whose first round it holds (peeking past its end),
+//!   so none is lost or doubled at a cut.
+//! - **Whole sweeps of adjacent ranges** (`a..b`, `b..c`, …; a complete merge is one):
+//!   each complete, of the same game and seed pairs. A sweep counts no pair past its own
+//!   end, so where two meet at an odd nonce `b` the pair (`b - 1`, `b`) is in neither:
+//!   the merge plays those two rounds from the seeds the files hold and adds the pair.
+//!
+//! Either way a complete merge is the file one sweep of the whole range writes, byte for
+//! byte.
 
 use super::shards::{Coverage, ShardState};
+use crate::scheme::stake::SeedPair;
+use crate::tally::file::NonceRange;
 use crate::tally::shards::PartialOf;
-use crate::tally::stake::StakeTally;
+use crate::tally::stake::{Counter, StakeTally};
 use crate::tally::stake_file::StakeTallyFile;
 
 /// One input of a merge: a shard's tally file and where it came from (for messages).
@@ -22,9 +32,24 @@ pub struct StakeShard {
 /// Why the shards of a sweep of the family cannot be merged.
 #[derive(Debug, thiserror::Error)]
 pub enum StakeMergeError {
-    /// An input is not a shard.
-    #[error("{0} is not a shard of a sweep cut with --shards: a merge of scheme stake joins the shard folders of one sweep")]
-    NotAShard(String),
+    /// Shards and whole sweeps given together.
+    #[error("{0} is a shard of a sweep cut with --shards and {1} is not: a merge joins either the shards of one sweep or whole sweeps of adjacent ranges")]
+    Mixed(String, String),
+    /// Two whole sweeps of different plans.
+    #[error("{0} and {1} are sweeps of different plans (another game, parameters or seed pairs): a merge joins sweeps of one plan over adjacent ranges")]
+    OtherPlan(String, String),
+    /// A whole sweep that was interrupted.
+    #[error("{0} is an interrupted sweep ({1} of {2} rounds tallied); finish it first (the same sweep command continues it)")]
+    Interrupted(String, u64, u64),
+    /// Two whole sweeps that share nonces.
+    #[error("{0} and {1} both hold nonces {2}..{3}: a merge joins sweeps of disjoint, adjacent ranges")]
+    Overlap(String, String, u64, u64),
+    /// Two whole sweeps with nonces between them that neither holds.
+    #[error("{0} ends at nonce {2} and {1} starts at {3}: nonces {2}..{3} are in no input; a merge of scheme stake joins sweeps of adjacent ranges (sweep the gap and merge it too)")]
+    Gap(String, String, u64, u64),
+    /// More rounds than fit in the tallies.
+    #[error("the merged sweep would hold more rounds than fairaudit counts (2^64)")]
+    TooManyRounds,
     /// Two inputs are shards of different sweeps.
     #[error("{0} and {1} are shards of different sweeps (another game, parameters, seed pairs, range or shard count)")]
     OtherSweep(String, String),
@@ -45,22 +70,114 @@ pub enum StakeMergeError {
     Partial(String),
 }
 
+/// What a merge joined.
+#[derive(Clone, Debug)]
+pub enum MergedInputs {
+    /// The shards of one cut: which were found, complete or not.
+    Shards(Coverage),
+    /// Whole sweeps of adjacent ranges: their ranges, ascending.
+    Sweeps(Vec<NonceRange>),
+}
+
+/// Merges sweeps of the family, in any order: the shards of one sweep
+/// ([`merge_stake_shards`]), or whole sweeps of adjacent ranges ([`merge_adjacent_sweeps`]),
+/// into the tally file of one sweep of the whole range. A partial merge is never an input
+/// (merge the shard folders themselves).
+pub fn merge_stake(
+    inputs: Vec<StakeShard>,
+    allow_partial: bool,
+) -> Result<(StakeTallyFile, MergedInputs), StakeMergeError> {
+    if let Some(partial) = inputs.iter().find(|input| input.file.partial.is_some()) {
+        return Err(StakeMergeError::Partial(partial.label.clone()));
+    }
+    let shard = inputs.iter().find(|input| input.file.shard.is_some());
+    let whole = inputs.iter().find(|input| input.file.shard.is_none());
+    match (shard, whole) {
+        (Some(shard), Some(whole)) => Err(StakeMergeError::Mixed(shard.label.clone(), whole.label.clone())),
+        (None, Some(_)) => {
+            merge_adjacent_sweeps(inputs).map(|(file, ranges)| (file, MergedInputs::Sweeps(ranges)))
+        }
+        _ => merge_stake_shards(inputs, allow_partial)
+            .map(|(file, coverage)| (file, MergedInputs::Shards(coverage))),
+    }
+}
+
+/// Merges complete sweeps (not shards) of one plan over adjacent ranges, in any order, into
+/// the file of one sweep of their union: the tallies added, and for each meeting point at
+/// an odd nonce `b` the pair (`b - 1`, `b`), which neither sweep counted, played from the
+/// seeds and added ([`Counter::pair_only`]). Returns the inputs' ranges, ascending.
+fn merge_adjacent_sweeps(
+    mut inputs: Vec<StakeShard>,
+) -> Result<(StakeTallyFile, Vec<NonceRange>), StakeMergeError> {
+    if let Some(open) = inputs.iter().find(|input| !input.file.complete) {
+        return Err(StakeMergeError::Interrupted(
+            open.label.clone(),
+            open.file.rounds(),
+            open.file.planned_rounds(),
+        ));
+    }
+    inputs.sort_by_key(|input| input.file.nonces.start);
+    for pair in inputs.windows(2) {
+        let (before, after) = (&pair[0], &pair[1]);
+        let (a, b) = (before.file.nonces, after.file.nonces);
+        let mut as_before = after.file.clone();
+        as_before.nonces = a;
+        if !before.file.same_sweep(&as_before) {
+            return Err(StakeMergeError::OtherPlan(before.label.clone(), after.label.clone()));
+        }
+        if b.start < a.end {
+            let shared = (b.start, a.end.min(b.end));
+            return Err(StakeMergeError::Overlap(
+                before.label.clone(),
+                after.label.clone(),
+                shared.0,
+                shared.1,
+            ));
+        }
+        if b.start > a.end {
+            return Err(StakeMergeError::Gap(before.label.clone(), after.label.clone(), a.end, b.start));
+        }
+    }
+    let ranges: Vec<NonceRange> = inputs.iter().map(|input| input.file.nonces).collect();
+    let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+        return Err(StakeMergeError::Empty);
+    };
+    let whole = NonceRange { start: first.start, end: last.end };
+    let mut merged = inputs[0].file.clone();
+    merged.nonces = whole;
+    if (whole.end - whole.start).checked_mul(merged.seed_pairs.len() as u64).is_none() {
+        return Err(StakeMergeError::TooManyRounds);
+    }
+    let game = merged.stake_game();
+    let counter = Counter::new(&game);
+    // Where two sweeps meet between the rounds of a pair (2k, 2k + 1).
+    let odd_cuts: Vec<u64> = ranges[1..].iter().map(|r| r.start).filter(|cut| cut % 2 == 1).collect();
+    for (i, pair) in merged.seed_pairs.iter_mut().enumerate() {
+        let mut tally = StakeTally::sum(&game, inputs.iter().map(|input| &input.file.seed_pairs[i].tally));
+        if !odd_cuts.is_empty() {
+            let keyed = SeedPair::new(&pair.server_seed, &pair.client_seed);
+            for &cut in &odd_cuts {
+                tally.add(&counter.pair_only(&keyed, cut - 1));
+            }
+        }
+        pair.swept = vec![whole];
+        pair.tally = tally;
+    }
+    merged.complete = true;
+    Ok((merged, ranges))
+}
+
 /// Merges the shards of one sweep, in any order, into the tally file of one sweep of the
 /// whole range. With a shard missing or interrupted it is refused, naming them all, unless
 /// `allow_partial`: then the complete shards are merged into a file that records the
 /// missing ones ([`StakeTallyFile::partial`]).
-pub fn merge_stake_shards(
+fn merge_stake_shards(
     inputs: Vec<StakeShard>,
     allow_partial: bool,
 ) -> Result<(StakeTallyFile, Coverage), StakeMergeError> {
     let mut found: Vec<StakeShard> = Vec::new();
     for input in inputs {
-        if input.file.partial.is_some() {
-            return Err(StakeMergeError::Partial(input.label));
-        }
-        let Some(shard) = input.file.shard else {
-            return Err(StakeMergeError::NotAShard(input.label));
-        };
+        let shard = input.file.shard.expect("merge_stake gives shards only");
         if let Some(first) = found.first() {
             let cut = |f: &StakeTallyFile| f.shard.map(|s| s.sharding());
             let mut whole = input.file.clone();
@@ -203,7 +320,9 @@ mod tests {
         none[0].file.complete = false;
         assert!(matches!(merge_stake_shards(none, true), Err(StakeMergeError::NothingComplete(_))));
         let plain = StakeShard { label: "plain".into(), file: swept(&StakeGame::Dice, whole, None) };
-        assert!(matches!(merge_stake_shards(vec![plain], false), Err(StakeMergeError::NotAShard(_))));
+        let mut mixed = shards(&StakeGame::Dice, whole, 2);
+        mixed.push(plain);
+        assert!(matches!(merge_stake(mixed, false), Err(StakeMergeError::Mixed(..))));
     }
 
     #[test]
@@ -234,11 +353,83 @@ mod tests {
         let again = StakeTallyFile::from_bytes(&merged.to_bytes()).unwrap();
         assert_eq!(again, merged);
         let input = StakeShard { label: "partial".into(), file: again };
-        assert!(matches!(merge_stake_shards(vec![input], true), Err(StakeMergeError::Partial(_))));
+        assert!(matches!(merge_stake(vec![input], true), Err(StakeMergeError::Partial(_))));
         // A partial record that does not match the seed pairs' nonces is refused.
         let mut forged = merged.clone();
         forged.partial.as_mut().unwrap().missing = vec![4];
         let error = StakeTallyFile::from_bytes(&forged.to_bytes()).unwrap_err().to_string();
         assert!(error.contains("not the shards its partial merge holds"), "{error}");
+    }
+
+    /// Whole sweeps of `ranges` (labelled by their range).
+    fn sweeps(game: &StakeGame, ranges: &[(u64, u64)]) -> Vec<StakeShard> {
+        ranges
+            .iter()
+            .map(|&(start, end)| StakeShard {
+                label: format!("{start}..{end}"),
+                file: swept(game, NonceRange { start, end }, None),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn adjacent_sweeps_met_at_odd_and_even_nonces_merge_to_the_one_sweep_of_their_union() {
+        for game in [StakeGame::Dice, StakeGame::Keno, StakeGame::Mines { mines: 3 }, StakeGame::Roulette] {
+            // Meeting at odd nonces (the pair across is played again), at even ones, in
+            // any order, and one-nonce sweeps between.
+            for ranges in [
+                vec![(3, 501), (501, 1_004)],
+                vec![(0, 500), (500, 1_000)],
+                vec![(800, 1_001), (0, 7), (7, 8), (8, 9), (9, 800)],
+                vec![(0, 1_000)],
+            ] {
+                let whole = NonceRange {
+                    start: ranges.iter().map(|r| r.0).min().unwrap(),
+                    end: ranges.iter().map(|r| r.1).max().unwrap(),
+                };
+                let (merged, how) = merge_stake(sweeps(&game, &ranges), false).unwrap();
+                assert_eq!(merged.to_bytes(), swept(&game, whole, None).to_bytes(), "{game:?} {ranges:?}");
+                let MergedInputs::Sweeps(found) = how else { panic!("merged as shards") };
+                assert_eq!(found.len(), ranges.len());
+                assert!(found.windows(2).all(|w| w[0].end == w[1].start));
+                // It reads back (its pairs add up), and merges again with a neighbour.
+                let again = StakeShard {
+                    label: "merged".into(),
+                    file: StakeTallyFile::from_bytes(&merged.to_bytes()).unwrap(),
+                };
+                let next = sweeps(&game, &[(whole.end, whole.end + 3)]).remove(0);
+                let (longer, _) = merge_stake(vec![next, again], false).unwrap();
+                let union = NonceRange { start: whole.start, end: whole.end + 3 };
+                assert_eq!(longer.to_bytes(), swept(&game, union, None).to_bytes());
+            }
+        }
+    }
+
+    #[test]
+    fn sweeps_that_overlap_leave_a_gap_differ_or_were_interrupted_are_named() {
+        let game = StakeGame::Dice;
+        let error = |inputs| merge_stake(inputs, false).unwrap_err().to_string();
+        assert_eq!(
+            error(sweeps(&game, &[(0, 100), (90, 200)])),
+            "0..100 and 90..200 both hold nonces 90..100: a merge joins sweeps of disjoint, adjacent ranges"
+        );
+        assert!(matches!(
+            merge_stake(sweeps(&game, &[(0, 100), (0, 100)]), false),
+            Err(StakeMergeError::Overlap(..))
+        ));
+        assert!(error(sweeps(&game, &[(101, 200), (0, 100)])).starts_with(
+            "0..100 ends at nonce 100 and 101..200 starts at 101: nonces 100..101 are in no input"
+        ));
+        let mut other = sweeps(&game, &[(0, 100), (100, 200)]);
+        other[1] = sweeps(&StakeGame::Roulette, &[(100, 200)]).remove(0);
+        assert!(matches!(merge_stake(other, false), Err(StakeMergeError::OtherPlan(..))));
+        let mut other = sweeps(&game, &[(0, 100), (100, 200)]);
+        other[1].file.seed_pairs.swap(0, 1);
+        assert!(matches!(merge_stake(other, false), Err(StakeMergeError::OtherPlan(..))));
+        let mut open = sweeps(&game, &[(0, 100), (100, 200)]);
+        open[1].file.seed_pairs[0].swept.clear();
+        open[1].file.seed_pairs[0].tally = StakeTally::empty(&game);
+        open[1].file.complete = false;
+        assert!(error(open).starts_with("100..200 is an interrupted sweep (100 of 200 rounds tallied)"));
     }
 }

@@ -127,6 +127,20 @@ impl Counter {
         tally
     }
 
+    /// The one pair of rounds (`first`, `first + 1`), `first` even, and nothing else: what
+    /// two sweeps that meet between its rounds (one ending at `first + 1`, the next
+    /// starting there) each leave out, since a sweep counts no pair past its own end.
+    /// `merge` of such sweeps adds it.
+    pub fn pair_only(&self, pair: &SeedPair, first: u64) -> StakeTally {
+        assert!(first.is_multiple_of(2), "a pair of rounds starts at an even nonce");
+        let mut scratch = StakeTally::empty(&self.game);
+        let class_of_first = self.round(&mut scratch, &mut pair.floats(first));
+        let class_of_second = self.round(&mut scratch, &mut pair.floats(first + 1));
+        let mut tally = StakeTally::empty(&self.game);
+        tally.pairs[class_of_first * self.coarse + class_of_second] = 1;
+        tally
+    }
+
     /// Counts one round; returns its coarse class. Draws are counted from their floats
     /// (the index each picks, and whether it picks a low value: the values left stay in
     /// order, so the low ones are the first), without building the draw; a test holds
@@ -242,6 +256,15 @@ mod tests {
                     joined.add(&counter.count(&pair, cut..end, end));
                     assert_eq!(joined, whole, "{game:?} {start}..{end} cut at {cut}");
                 }
+            }
+            // Two sweeps that end where the other starts, cut between a pair's rounds,
+            // each leave that pair out: adding it gives the whole.
+            for (start, end, cut) in [(0, 601, 301), (7, 600, 9), (3, 8, 5)] {
+                let mut joined = counter.count(&pair, start..cut, cut);
+                joined.add(&counter.count(&pair, cut..end, end));
+                assert_ne!(joined, counter.count(&pair, start..end, end));
+                joined.add(&counter.pair_only(&pair, cut - 1));
+                assert_eq!(joined, counter.count(&pair, start..end, end), "{game:?} {start}..{end} at {cut}");
             }
             // A chunk that ends at the sweep's end has no pair past it.
             let last = counter.count(&pair, 10..11, 11);
