@@ -485,3 +485,53 @@ fn a_stake_bet_history_is_certified_with_its_finding_and_a_rewritten_history_is_
     );
     assert!(out.contains("MISMATCH certificate.html: differs"), "{out}");
 }
+
+#[test]
+fn a_keno_history_judged_by_the_operators_paytable_certifies_and_a_rewritten_table_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (history, paytable, audit, cert) = (
+        dir.path().join("keno.csv"),
+        dir.path().join("operator-keno.csv"),
+        dir.path().join("audit"),
+        dir.path().join("cert"),
+    );
+    std::fs::write(&history, common::history::stake_keno_history(500)).unwrap();
+    std::fs::write(&paytable, fairaudit::rtp::paytable::EXAMPLE_PAYTABLE_CSV).unwrap();
+    fairaudit()
+        .args(["audit", "--scheme", "stake", "--quiet", "--outcomes"])
+        .arg(&history)
+        .arg("--paytable")
+        .arg(&paytable)
+        .arg("--out")
+        .arg(&audit)
+        .assert()
+        .code(0);
+    let mut command = fairaudit();
+    command
+        .args(["certify", "--no-pdf", "--operator", "Stake", "--audit"])
+        .arg(&audit)
+        .arg("--out")
+        .arg(&cert);
+    let text = stdout(&command.assert().code(0));
+    assert!(text.contains("certificate for Stake: PASS"), "{text}");
+    let m = manifest(&cert);
+    assert_eq!(m["stake_audits"][0]["paytable"], "inputs/stake-audit-1/paytable/operator-keno.csv");
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    assert!(
+        html.contains("500 payouts checked against the published tables (Keno&#39;s: the paytable")
+            || html.contains("500 payouts checked against the published tables (Keno's: the paytable"),
+        "payouts line"
+    );
+    check(&cert).code(0);
+    // The dossier's paytable with one multiplier lowered, rehashed: the check audits the
+    // history again by it, and the payouts it paid are then findings.
+    let rel = "inputs/stake-audit-1/paytable/operator-keno.csv";
+    let table = std::fs::read_to_string(cert.join(rel)).unwrap();
+    std::fs::write(cert.join(rel), table.replace("1,1,3.95", "1,1,3.9")).unwrap();
+    rehash(&cert, rel);
+    let out = stdout(&check(&cert).code(1));
+    assert!(
+        out.contains("MISMATCH manifest.json: verdict 'stake audit 1 rows' reads CLEAN, recomputed FINDINGS"),
+        "{out}"
+    );
+}

@@ -7,7 +7,10 @@
 //! from Stake's own calculator by a public test-data extractor, operators' worked examples,
 //! and rounds computed by those verifiers' code run as an oracle (docs/schemes.md).
 
+mod common;
+
 use assert_cmd::Command;
+use common::history::stake_keno_history;
 use fairaudit::scheme::stake::{self, StakeGame};
 use predicates::prelude::*;
 use std::collections::BTreeMap;
@@ -245,6 +248,64 @@ fn an_honest_stake_history_passes_with_its_payouts_checked() {
     }
     let findings = std::fs::read_to_string(dir.path().join("audit/findings.csv")).unwrap();
     assert_eq!(findings.lines().count(), 1, "{findings}");
+}
+
+#[test]
+fn keno_payouts_are_judged_by_the_operators_paytable_when_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let paytable = dir.path().join("operator-keno.csv");
+    std::fs::write(&paytable, fairaudit::rtp::paytable::EXAMPLE_PAYTABLE_CSV).unwrap();
+    let history = dir.path().join("keno.csv");
+    let audit_with = |extra: &[&std::ffi::OsStr]| {
+        Command::cargo_bin("fairaudit")
+            .unwrap()
+            .args(["audit", "--scheme", "stake", "--quiet", "--outcomes"])
+            .arg(&history)
+            .args(extra)
+            .assert()
+    };
+    std::fs::write(&history, stake_keno_history(2_000)).unwrap();
+    let with_paytable = [std::ffi::OsStr::new("--paytable"), paytable.as_os_str()];
+    audit_with(&with_paytable)
+        .code(0)
+        .stdout(predicate::str::contains(format!(
+            "2000 payouts checked against the published tables (Keno's: the paytable {})",
+            paytable.display()
+        )))
+        .stdout(predicate::str::contains("not checked").not());
+    // Without it, Keno's payouts are counted as unchecked and why is said.
+    audit_with(&[]).code(0).stdout(predicate::str::contains(
+        "payouts of keno not checked on 2000 rows: no Keno paytable was given (--paytable FILE, the operator's)",
+    ));
+    // One win paid a cent short, and one paid where the table pays nothing.
+    let honest = stake_keno_history(2_000);
+    let mut lines: Vec<String> = honest.lines().map(str::to_owned).collect();
+    let (short, loser) = {
+        let paid = |l: &String| l.rsplit(',').next().unwrap().to_owned();
+        let short = lines.iter().skip(1).position(|l| paid(l) != "0").unwrap() + 1;
+        let loser = lines.iter().skip(1).position(|l| paid(l) == "0").unwrap() + 1;
+        (short, loser)
+    };
+    let paid_short = {
+        let (rest, paid) = lines[short].rsplit_once(',').unwrap();
+        let cents: f64 = paid.parse::<f64>().unwrap() - 0.01;
+        format!("{rest},{cents:.2}")
+    };
+    lines[short] = paid_short;
+    lines[loser] = format!("{},10", lines[loser].rsplit_once(',').unwrap().0);
+    std::fs::write(&history, lines.join("\n") + "\n").unwrap();
+    let out = audit_with(&with_paytable).code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("findings: 2 (payout 2)"), "{text}");
+    assert!(text.contains(&format!("line {}: payout", short + 1)), "{text}");
+    // A bet that is not the numbers picked is a bad row (exit 2), not a guess.
+    let bad = honest.replacen(",1,10,", ",1 1,10,", 1);
+    assert_ne!(bad, honest);
+    std::fs::write(&history, bad).unwrap();
+    audit_with(&with_paytable).code(2).stderr(predicate::str::contains("Keno's bet is the numbers picked"));
+    // A paytable with a row missing is refused before the history is read.
+    std::fs::write(&paytable, "picks,hits,multiplier\n1,0,0\n").unwrap();
+    audit_with(&with_paytable).code(2).stderr(predicate::str::contains("missing rows"));
 }
 
 #[test]

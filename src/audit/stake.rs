@@ -12,8 +12,11 @@
 //!   whose payout rule is sourced ([`crate::rtp::stake`]): plinko (its table for the
 //!   bucket), limbo (the target in `bet`, paid when the multiplier reaches it) and
 //!   roulette (`bet` as in the default scheme's audit: `straight:17`, `red`, `dozen:2`,
-//!   returning 36 over the pockets covered). Dice, Keno and mines payouts are counted as
-//!   unchecked, never judged by a guessed rule.
+//!   returning 36 over the pockets covered); and Keno against the operator's paytable
+//!   when the auditor supplies it (`--paytable`: Stake publishes no Keno table outside the
+//!   game, so there is no built-in one; `bet` is the numbers picked). Dice and mines
+//!   payouts, and Keno's without a paytable, are counted as unchecked, never judged by a
+//!   guessed rule.
 //! * **the battery** on the recorded results, per game, against the exact laws
 //!   ([`crate::stats::stake`]): the outcomes, the draw steps (recovered from Keno's and
 //!   mines' draws in draw order; plinko's rows are not in its result, so it has none),
@@ -29,6 +32,7 @@ use crate::columns::CsvLayout;
 use crate::fields::{parse_digest, parse_nonce, Excerpt};
 use crate::games::roulette::Wheel;
 use crate::rtp::stake::plinko_multipliers;
+use crate::rtp::Paytable;
 use crate::scheme::stake::cells::{coarse_cell, coarse_cells, draw_indices, outcome_cell};
 use crate::scheme::stake::{self, SeedPair, StakeGame, StakeOutcome};
 use crate::tally::stake::StakeTally;
@@ -60,8 +64,11 @@ pub struct StakeAudit {
     pub rows: u64,
     /// Rows replayed from their revealed seeds.
     pub replayed: u64,
-    /// Payouts judged against the published rules.
+    /// Payouts judged against the published rules (and Keno's against the paytable).
     pub payouts_checked: u64,
+    /// The operator's Keno paytable Keno payouts were judged against, as it was named
+    /// ([`Paytable::describe`]); `None` when none was given.
+    pub keno_paytable: Option<String>,
     /// Rows with a payout whose game has no sourced payout rule, per game.
     pub payouts_unchecked: BTreeMap<&'static str, u64>,
     /// Findings per check (each one went to `on_finding` as it was made).
@@ -70,6 +77,25 @@ pub struct StakeAudit {
     pub tallies: Vec<(StakeGame, StakeTally)>,
     /// The first row replayed from its revealed seeds (a certificate works it through).
     pub first_replayed: Option<ReplayedRow>,
+}
+
+impl StakeAudit {
+    /// What the payouts checked were judged against, as the reports say it.
+    pub fn payouts_judged_by(&self) -> String {
+        match &self.keno_paytable {
+            Some(name) => format!("the published tables (Keno's: the paytable {name})"),
+            None => "the published tables".to_owned(),
+        }
+    }
+}
+
+/// Why the payouts of `game` (its name) went unchecked, as the reports say it.
+pub fn why_unchecked(game: &str) -> &'static str {
+    if game == "keno" {
+        "no Keno paytable was given (--paytable FILE, the operator's)"
+    } else {
+        "its payout rule is not taken from a primary source yet (docs/schemes.md)"
+    }
 }
 
 /// A row of a history replayed from its revealed seeds, as it was recorded.
@@ -111,10 +137,15 @@ type PairKey = (String, String);
 /// # Errors
 /// A malformed row (an unknown game, parameters that are not the game's, a result not in
 /// its written form, a bad amount or bet) stops the audit with its line and column.
+///
+/// `keno_paytable` is the operator's Keno paytable (the table of the risk level the
+/// history's Keno rounds were played at), which Keno payouts are judged against; without
+/// it they are unchecked.
 pub fn audit_stake_history<R: Read>(
     input: R,
     layout: &CsvLayout,
     payout_tolerance: Money,
+    keno_paytable: Option<&Paytable>,
     mut on_finding: impl FnMut(&Finding),
 ) -> Result<StakeAudit, RoundsError> {
     let mut reader = layout.reader(input);
@@ -137,6 +168,7 @@ pub fn audit_stake_history<R: Read>(
         rows: 0,
         replayed: 0,
         payouts_checked: 0,
+        keno_paytable: keno_paytable.map(Paytable::describe),
         payouts_unchecked: BTreeMap::new(),
         findings: BTreeMap::new(),
         tallies: Vec::new(),
@@ -252,7 +284,7 @@ pub fn audit_stake_history<R: Read>(
             let amount =
                 |column: &'static str, text: &str| Money::parse(text).map_err(|e| bad(column, e.to_string()));
             let (wager, paid) = (amount("stake", stake_text)?, amount("payout", payout_text)?);
-            match multiplier(&game, &recorded, field("bet")).map_err(|p| bad("bet", p))? {
+            match multiplier(&game, &recorded, field("bet"), keno_paytable).map_err(|p| bad("bet", p))? {
                 Some(multiplier) => {
                     audit.payouts_checked += 1;
                     let expected = wager.times(multiplier).ok_or_else(|| bad("stake", "too large".into()))?;
@@ -309,9 +341,20 @@ pub fn audit_stake_history<R: Read>(
 }
 
 /// What a bet returns per unit stake for the recorded outcome, by the game's published
-/// rule; `None` where fairaudit has no sourced rule for the game.
-fn multiplier(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option<Money>, String> {
+/// rule (Keno: by `keno_paytable`); `None` where fairaudit has no sourced rule for the game.
+fn multiplier(
+    game: &StakeGame,
+    outcome: &StakeOutcome,
+    bet: &str,
+    keno_paytable: Option<&Paytable>,
+) -> Result<Option<Money>, String> {
     Ok(Some(match (game, outcome) {
+        (StakeGame::Keno, StakeOutcome::Drawn(drawn)) => {
+            let Some(paytable) = keno_paytable else { return Ok(None) };
+            let picks = keno_picks(bet)?;
+            let hits = picks.iter().filter(|pick| drawn.contains(pick)).count();
+            Money::from_ratio(paytable.multiplier(picks.len(), hits)).ok_or("a multiplier beyond amounts")?
+        }
         (StakeGame::Plinko { rows, risk }, StakeOutcome::Bucket(bucket)) => {
             let table = plinko_multipliers(*rows, *risk);
             let value = &table[usize::from(*bucket)];
@@ -347,6 +390,27 @@ fn multiplier(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Opt
     }))
 }
 
+/// The numbers a Keno bet picks: 1 to 10 different numbers of 1 to 40, one space apart
+/// (written as results are, in any order).
+fn keno_picks(bet: &str) -> Result<Vec<u8>, String> {
+    let picks: Option<Vec<u8>> = bet
+        .split(' ')
+        .map(|part| {
+            let canonical =
+                !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) && !part.starts_with('0');
+            canonical.then(|| part.parse::<u8>().ok()).flatten().filter(|n| (1..=40).contains(n))
+        })
+        .collect();
+    let distinct = |picks: &[u8]| picks.iter().collect::<std::collections::HashSet<_>>().len() == picks.len();
+    match picks {
+        Some(picks) if (1..=10).contains(&picks.len()) && distinct(&picks) => Ok(picks),
+        _ => Err(format!(
+            "Keno's bet is the numbers picked: 1 to 10 different numbers of 1 to 40, one space apart (e.g. 3 17 40), not '{}'",
+            Excerpt(bet)
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,7 +420,7 @@ mod tests {
     fn multipliers_follow_the_published_rules() {
         let limbo = StakeGame::Limbo(LimboFormula::Fair);
         let pays = |game: &StakeGame, outcome: StakeOutcome, bet: &str| {
-            multiplier(game, &outcome, bet).map(|m| m.map(|m| m.to_string()))
+            multiplier(game, &outcome, bet, None).map(|m| m.map(|m| m.to_string()))
         };
         // Infinity reaches every target; a multiplier reaches a target equal to it.
         assert_eq!(pays(&limbo, StakeOutcome::Multiplier(None), "1000000.00"), Ok(Some("1000000".into())));
@@ -372,5 +436,27 @@ mod tests {
         assert_eq!(pays(&StakeGame::Roulette, StakeOutcome::Pocket(1), "split:1-2"), Ok(Some("18".into())));
         assert_eq!(pays(&StakeGame::Roulette, StakeOutcome::Pocket(0), "red"), Ok(Some("0".into())));
         assert_eq!(pays(&StakeGame::Dice, StakeOutcome::Roll(5000), ""), Ok(None));
+        // Keno without a paytable is unchecked, whatever its bet.
+        let drawn = StakeOutcome::Drawn(vec![3, 17, 40, 1, 2, 4, 5, 6, 7, 8]);
+        assert_eq!(pays(&StakeGame::Keno, drawn, "3 9"), Ok(None));
+    }
+
+    #[test]
+    fn keno_pays_the_paytable_for_the_hits_of_the_numbers_picked() {
+        let paytable = Paytable::example();
+        let pays = |bet: &str| {
+            let drawn = StakeOutcome::Drawn(vec![3, 17, 40, 1, 2, 4, 5, 6, 7, 8]);
+            multiplier(&StakeGame::Keno, &drawn, bet, Some(&paytable)).map(|m| m.map(|m| m.to_string()))
+        };
+        let row = |picks: usize, hits: usize| {
+            Money::from_ratio(paytable.multiplier(picks, hits)).map(|m| m.to_string())
+        };
+        // Picks in any order; the hits are the picks among the ten drawn.
+        assert_eq!(pays("40 3"), Ok(row(2, 2)));
+        assert_eq!(pays("9"), Ok(row(1, 0)));
+        assert_eq!(pays("3 9 10 11 12 13 14 15 16 17"), Ok(row(10, 2)));
+        for bad in ["", "0", "41", "3 3", "03", "3  9", "1 2 3 4 5 6 7 8 9 10 11", "a"] {
+            assert!(pays(bad).unwrap_err().starts_with("Keno's bet is the numbers picked"), "{bad:?}");
+        }
     }
 }

@@ -7,7 +7,7 @@ use super::audit::{audit_stamp, claim_output, conclude_scheme_audit, finding_lin
 use super::input;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
-use fairaudit::audit::stake::{audit_stake_history, StakeAudit, FIELDS};
+use fairaudit::audit::stake::{audit_stake_history, why_unchecked, StakeAudit, FIELDS};
 use fairaudit::audit::Finding;
 use fairaudit::fields::Shown;
 use fairaudit::report::audit_html::made_by;
@@ -21,9 +21,12 @@ use std::time::SystemTime;
 
 pub fn run(args: AuditArgs) -> Result<Verdict> {
     let started = SystemTime::now();
-    if args.game.is_some() || args.paytable.is_some() || args.max_gap_replay.is_some() {
-        bail!("with --scheme stake each row names its game (and its parameters), payouts are judged by the published tables and gaps are not replayed: --game, --paytable and --max-gap-replay are the default scheme's");
+    if args.game.is_some() || args.max_gap_replay.is_some() {
+        bail!("with --scheme stake each row names its game (and its parameters) and gaps are not replayed: --game and --max-gap-replay are the default scheme's");
     }
+    // The operator's Keno paytable, which Keno payouts are judged against (Stake publishes
+    // none outside the game, so there is no built-in one).
+    let paytable = args.paytable.as_deref().map(|path| super::args::load_paytable(Some(path))).transpose()?;
     let name = args.outcomes.display().to_string();
     let layout = args.layout.layout(&FIELDS)?;
     // Claimed before reading a possibly huge file: a refusal writes nothing.
@@ -31,22 +34,23 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     let mut sink = FindingSink::new(folder.as_ref(), describe)?;
     let (input, bar) = input::open_with_progress(&args.outcomes, args.quiet)?;
     let audit =
-        audit_stake_history(input, &layout, args.payout_tolerance, |finding: &Finding| sink.take(finding))
-            .with_context(|| name.clone())?;
+        audit_stake_history(input, &layout, args.payout_tolerance, paytable.as_ref(), |finding: &Finding| {
+            sink.take(finding)
+        })
+        .with_context(|| name.clone())?;
     drop(bar);
     let findings: u64 = audit.findings.values().sum();
     let findings_csv = sink.finish(findings)?;
     outln!(
-        "{} rounds read; {} replayed from their revealed seeds; {} payouts checked against the published tables",
+        "{} rounds read; {} replayed from their revealed seeds; {} payouts checked against {}",
         audit.rows,
         audit.replayed,
-        audit.payouts_checked
+        audit.payouts_checked,
+        audit.payouts_judged_by()
     );
     for (game, rows) in &audit.payouts_unchecked {
         let rows = if *rows == 1 { "1 row".to_owned() } else { format!("{rows} rows") };
-        outln!(
-            "payouts of {game} not checked on {rows}: its payout rule is not sourced yet (docs/schemes.md)"
-        );
+        outln!("payouts of {game} not checked on {rows}: {}", why_unchecked(game));
     }
     let battery = log_battery(&audit.tallies, args.alpha);
     let stamp = audit_stamp(started);

@@ -464,7 +464,7 @@ fn load_crash_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
     let Some((scheme, variant)) = args.scheme.and_then(|s| Some((s, s.crash_variant()?))) else {
         bail!("{}: its run.json records no audit of a crash game", record.dir);
     };
-    let (layout, history) = history_reader(root, &args, record, &fairaudit::audit::crash::FIELDS)?;
+    let (layout, history) = history_reader(root, &args, record, &fairaudit::audit::crash::FIELDS, false)?;
     let mut findings = AuditFindings::new()?;
     let audit = fairaudit::audit::crash::audit_crash_history(
         history,
@@ -488,13 +488,29 @@ fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
     if args.scheme != Some(fairaudit::scheme::SchemeId::Stake) {
         bail!("{}: its run.json records no audit of scheme stake", record.dir);
     }
-    let (layout, history) = history_reader(root, &args, record, &fairaudit::audit::stake::FIELDS)?;
+    // The Keno paytable: the dossier's copy, named as the audit's command named it (its
+    // report says which paytable it judged by).
+    let (_, paytable_file, _) = args.files();
+    if paytable_file.is_some() != record.paytable.is_some() {
+        bail!("{}: its command and the dossier disagree on its paytable or --columns file", record.dir);
+    }
+    let paytable = match (&record.paytable, paytable_file) {
+        (Some(rel), Some(named)) => Some(
+            Paytable::parse(input::open(&at(root, rel))?, PaytableOrigin::File(named.display().to_string()))
+                .with_context(|| rel.clone())?,
+        ),
+        _ => None,
+    };
+    let (layout, history) = history_reader(root, &args, record, &fairaudit::audit::stake::FIELDS, true)?;
     let mut findings = AuditFindings::new()?;
-    let audit =
-        fairaudit::audit::stake::audit_stake_history(history, &layout, args.payout_tolerance, |finding| {
-            findings.take(finding)
-        })
-        .with_context(|| record.outcomes.clone())?;
+    let audit = fairaudit::audit::stake::audit_stake_history(
+        history,
+        &layout,
+        args.payout_tolerance,
+        paytable.as_ref(),
+        |finding| findings.take(finding),
+    )
+    .with_context(|| record.outcomes.clone())?;
     if audit.rows == 0 {
         bail!("{}: the history holds no rows: there is nothing to certify", record.outcomes);
     }
@@ -518,7 +534,8 @@ fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
 }
 
 /// The files of an audit of a scheme other than the default (its `conclude_scheme_audit`),
-/// beside the copies of its history and `--columns` file.
+/// beside the copies of its history and `--columns` file (and of its paytable, where it
+/// names one).
 const SCHEME_AUDIT_FILES: [&str; 6] =
     ["findings.csv", "tests.csv", "summary.json", "run.json", "history", "columns"];
 
@@ -596,6 +613,10 @@ impl AuditFindings {
             ),
         ];
         let mut files = SCHEME_AUDIT_FILES.to_vec();
+        if record.paytable.is_some() {
+            // The copy of the Keno paytable of an audit of scheme stake.
+            files.push("paytable");
+        }
         files.extend(more.iter().map(|(name, _)| *name));
         given.extend(more);
         let expected =
@@ -627,18 +648,19 @@ fn hex_digest(hasher: sha2::Sha256) -> String {
     sha2::Digest::finalize(hasher).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The layout of the history of an audit of a scheme that takes no paytable (`fields`,
+/// The layout of the history of an audit of a scheme other than the default (`fields`,
 /// mapped by the dossier's copy of its `--columns` file when its command names one), and
-/// the history's copy opened; an error when the command and the dossier disagree.
+/// the history's copy opened; an error when the command and the dossier disagree, or when
+/// either names a paytable and the scheme `takes_paytable` not (its caller reads it).
 fn history_reader(
     root: &Path,
     args: &AuditArgs,
     record: &AuditRecord,
     fields: &[&str],
+    takes_paytable: bool,
 ) -> Result<(fairaudit::columns::CsvLayout, input::Guarded<Box<dyn Read>>)> {
     let (_, paytable_file, columns_file) = args.files();
-    if paytable_file.is_some()
-        || record.paytable.is_some()
+    if (!takes_paytable && (paytable_file.is_some() || record.paytable.is_some()))
         || columns_file.is_some() != record.columns.is_some()
     {
         bail!("{}: its command and the dossier disagree on its paytable or --columns file", record.dir);

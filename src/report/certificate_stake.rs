@@ -13,6 +13,7 @@ use super::certificate::{
     SEED_PAIRS_LISTED,
 };
 use super::svg::escape;
+use crate::audit::stake::why_unchecked;
 use crate::certify::{battery_key, findings_text, stake_rows_key, StakeAuditPart, StakeSweepPart};
 use crate::report::stake::StakePlan;
 use crate::rtp::decimal::{format_fixed, format_trimmed, Percent};
@@ -240,19 +241,23 @@ pub fn results(
 fn audit_results(html: &mut String, n: usize, shown: &AuditShown, part: &StakeAuditPart) {
     let a = part.audit;
     let findings: Vec<String> = a.findings.iter().map(|(check, k)| format!("{check}: {k}")).collect();
-    let unchecked: Vec<String> =
-        a.payouts_unchecked.iter().map(|(game, rows)| format!("{game} ({})", plural(*rows, "row"))).collect();
+    let unchecked: Vec<String> = a
+        .payouts_unchecked
+        .iter()
+        .map(|(game, rows)| format!("{game} ({}: {})", plural(*rows, "row"), why_unchecked(game)))
+        .collect();
     let _ = write!(
         html,
-        "<p>Stake bet history {n} (<code>{}</code>): {} rows read, {} replayed from their revealed seeds, {} payouts checked against the published tables{}; row checks: {} ({}).</p>",
+        "<p>Stake bet history {n} (<code>{}</code>): {} rows read, {} replayed from their revealed seeds, {} payouts checked against {}{}; row checks: {} ({}).</p>",
         escape(shown.outcomes),
         count(a.rows),
         count(a.replayed),
         count(a.payouts_checked),
+        escape(&a.payouts_judged_by()),
         if unchecked.is_empty() {
             String::new()
         } else {
-            format!(", payouts not checked (no sourced payout rule): {}", escape(&unchecked.join(", ")))
+            format!(", payouts not checked: {}", escape(&unchecked.join(", ")))
         },
         verdict_span(&stake_rows_key(n), findings_text(&a.findings)),
         if findings.is_empty() { "no findings".to_owned() } else { escape(&findings.join(", ")) },
@@ -428,7 +433,7 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown], audits: &
             if unchecked.is_empty() {
                 String::new()
             } else {
-                format!("; the payouts of {} were not checked: their payout rules are not yet taken from a primary source", escape(&unchecked.join(", ")))
+                format!("; the payouts of {} were not checked (the history's results say why)", escape(&unchecked.join(", ")))
             }
         ));
     }

@@ -47,17 +47,19 @@ impl StakeAuditReport<'_> {
         let findings: u64 = audit.findings.values().sum();
         let _ = write!(
             html,
-            "<h2 id=\"checks\">Row checks</h2><p>{} rows read; {} replayed from their revealed seeds; {} payouts checked against the published tables. {findings} findings{}</p>",
+            "<h2 id=\"checks\">Row checks</h2><p>{} rows read; {} replayed from their revealed seeds; {} payouts checked against {}. {findings} findings{}</p>",
             audit.rows,
             audit.replayed,
             audit.payouts_checked,
+            escape(&audit.payouts_judged_by()),
             if findings == 0 { "." } else { ", listed in findings.csv:" }
         );
         for (game, rows) in &audit.payouts_unchecked {
             let _ = write!(
                 html,
-                "<p class=\"note\">Payouts of {game} not checked on {rows} row{}: its payout rule is not taken from a primary source yet (docs/schemes.md).</p>",
-                if *rows == 1 { "" } else { "s" }
+                "<p class=\"note\">Payouts of {game} not checked on {rows} row{}: {}.</p>",
+                if *rows == 1 { "" } else { "s" },
+                escape(crate::audit::stake::why_unchecked(game))
             );
         }
         let shown = &self.findings[..self.findings.len().min(FINDINGS_SHOWN)];

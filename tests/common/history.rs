@@ -233,3 +233,29 @@ pub fn history_of_bets(
     }
     rows
 }
+
+/// A Keno history of the HMAC-SHA256 family (`audit --scheme stake`) of `rounds` rounds of
+/// one seed pair, bets of 1 to 10 picks in turn, each of stake 10 paid by the example
+/// paytable (`data/keno-paytable-example.csv`).
+pub fn stake_keno_history(rounds: u64) -> String {
+    use fairaudit::scheme::stake::{self, StakeGame, StakeOutcome};
+    let paytable = Paytable::example();
+    let server = "keno server seed";
+    let mut rows = String::from("game,params,server_seed,client_seed,nonce,result,bet,stake,payout\n");
+    for nonce in 0..rounds {
+        let round = stake::replay(&StakeGame::Keno, server, "player seed", nonce);
+        let StakeOutcome::Drawn(drawn) = &round.outcome else { unreachable!("keno draws") };
+        let picks: Vec<u8> = (0..=(nonce % 10) as u8).map(|i| (i * 4 + (nonce % 4) as u8) % 40 + 1).collect();
+        let hits = picks.iter().filter(|p| drawn.contains(p)).count();
+        let paid =
+            paytable.multiplier(picks.len(), hits) * num_rational::BigRational::from_integer(10.into());
+        let bet: Vec<String> = picks.iter().map(u8::to_string).collect();
+        rows.push_str(&format!(
+            "keno,,{server},player seed,{nonce},{},{},10,{}\n",
+            round.result,
+            bet.join(" "),
+            fairaudit::rtp::decimal::format_trimmed(&paid, 12)
+        ));
+    }
+    rows
+}
