@@ -284,6 +284,21 @@ fn a_complete_merge_of_shards_is_certified_as_its_whole_sweep_and_a_forged_plan_
     certify(&[&merged], &dir.path().join("cert2"), &[])
         .code(2)
         .stderr(predicate::str::contains("a partial merge of shards (--allow-partial), which speaks only for the shards it holds, cannot be certified"));
+    // A plan of no nonces (which no merge writes) and a recorded merge command that merge
+    // refuses are refused too, not certified.
+    let forged = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut value: serde_json::Value = serde_json::from_str(&run).unwrap();
+        edit(&mut value);
+        std::fs::write(merged.join("run.json"), serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+    };
+    forged(&|v| v["plan"]["nonces"] = serde_json::json!([5, 5]));
+    certify(&[&merged], &dir.path().join("cert2"), &[])
+        .code(2)
+        .stderr(predicate::str::contains("its plan's nonces 5..5 are an empty range, which no merge writes"));
+    forged(&|v| v["command_line"].as_array_mut().unwrap().extend(["--claims".into(), "x.csv".into()]));
+    certify(&[&merged], &dir.path().join("cert2"), &[]).code(2).stderr(predicate::str::contains(
+        "its run.json records a merge command that merge refuses: --claims is not available",
+    ));
     certify(&[&shards.join("shard-0001-of-0003")], &dir.path().join("cert2"), &[])
         .code(2)
         .stderr(predicate::str::contains("one shard of a sweep of scheme stake, which speaks for its slice of the nonces only; certify the merge of all its shards"));

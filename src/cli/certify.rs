@@ -359,6 +359,8 @@ fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>> {
         if run.partial.is_some() || !run.complete {
             bail!("{name}: a partial merge of shards (--allow-partial), which speaks only for the shards it holds, cannot be certified; sweep the missing shards and merge them all");
         }
+        super::merge_stake::refuse_unsupported(&merge)
+            .with_context(|| format!("{name}: its run.json records a merge command that merge refuses"))?;
         let source = StakeSource::Merge { plan: run.plan, alpha: merge.report.alpha };
         return Ok(Some(SchemeSweep::Stake { command_line, source }));
     }

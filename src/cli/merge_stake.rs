@@ -44,7 +44,7 @@ fn read_shards(dirs: &[PathBuf]) -> Result<Vec<StakeShard>> {
         }
         if dir.join(TALLY_FILE).is_file() {
             bail!(
-                "{}: a sweep of scheme sha3, not of scheme stake: a merge joins the shards of one sweep",
+                "{}: a sweep of scheme sha3, not of scheme stake: a merge joins sweeps of one scheme",
                 dir.display()
             );
         }
@@ -79,13 +79,20 @@ fn read_shard(dir: &Path) -> Result<StakeShard> {
     Ok(StakeShard { label: dir.display().to_string(), file })
 }
 
-pub fn run(args: &MergeArgs) -> Result<Verdict> {
-    let started = Instant::now();
+/// Refuses the options a merge of scheme stake does not take yet (`certify` refuses a
+/// recorded merge command that names them too, as `merge` would).
+pub(super) fn refuse_unsupported(args: &MergeArgs) -> Result<()> {
     let unsupported =
         [(args.report.paytable.is_some(), "--paytable"), (args.report.claims.is_some(), "--claims")];
     if let Some((_, option)) = unsupported.iter().find(|(given, _)| *given) {
-        bail!("{option} is not available when merging the shards of a sweep of scheme stake yet (docs/schemes.md says what its sweep does)");
+        bail!("{option} is not available when merging sweeps of scheme stake yet (docs/schemes.md says what its sweep does)");
     }
+    Ok(())
+}
+
+pub fn run(args: &MergeArgs) -> Result<Verdict> {
+    let started = Instant::now();
+    refuse_unsupported(args)?;
     install_stop_handler()?;
     let (folder, existing) = OutputFolder::claim(&args.out)?;
     let shards = read_shards(&args.inputs)?;

@@ -81,8 +81,8 @@ pub(super) fn merged_plan(recorded: &StakePlan, name: &str) -> Result<(StakeGame
     let game = StakeGame::new(&recorded.game, &recorded.params)
         .map_err(|error| anyhow::anyhow!("{name}/run.json: its plan's game: {error}"))?;
     let [start, end] = recorded.nonces;
-    if start > end {
-        bail!("{name}/run.json: its plan's nonces {start}..{end} are not a range");
+    if start >= end {
+        bail!("{name}/run.json: its plan's nonces {start}..{end} are an empty range, which no merge writes");
     }
     if recorded.seed_pairs.is_empty() {
         bail!("{name}/run.json: its plan names no seed pair");
