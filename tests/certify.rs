@@ -227,6 +227,33 @@ fn an_audited_history_is_replayed_and_its_log_pinned() {
     rehash(&cert, rel);
     check(&cert).success();
 
+    // Every other file the audit wrote is made again from the history too: a gap made up,
+    // a verdict, a test, a return or the page rewritten (and rehashed) is named.
+    type Forgery = fn(&str) -> String;
+    let forgeries: [(&str, Forgery); 5] = [
+        ("nonce_gaps.csv", |t| t.to_owned() + "7,\"\",\"c\",\"s\",4,4,1,\"no\",\"\"\n"),
+        ("summary.json", |t| t.replacen("\"PASS\"", "\"FAIL\"", 1)),
+        ("tests.csv", |t| t.replacen("\"PASS\"", "\"WEAK\"", 1)),
+        ("rtp.csv", |t| t.replacen(",3000,", ",3001,", 1)),
+        ("report.html", |t| t.replacen("3000", "3001", 1)),
+    ];
+    for (name, forge) in forgeries {
+        let rel = format!("inputs/audit-1/{name}");
+        let original = std::fs::read_to_string(cert.join(&rel)).unwrap();
+        let forged = forge(&original);
+        assert_ne!(forged, original, "{name}: the forgery changes nothing");
+        std::fs::write(cert.join(&rel), forged).unwrap();
+        rehash(&cert, &rel);
+        let text = stdout(&check(&cert).code(1));
+        assert!(
+            text.contains(&format!("MISMATCH {rel}: differs from what the history its run.json names gives")),
+            "{name}: {text}"
+        );
+        std::fs::write(cert.join(&rel), &original).unwrap();
+        rehash(&cert, &rel);
+    }
+    check(&cert).success();
+
     change_one_byte(&cert.join("inputs/audit-1/history/log.csv"));
     let text = stdout(&check(&cert).code(1));
     assert!(text.contains("MISMATCH inputs/audit-1/history/log.csv: SHA-256"), "{text}");

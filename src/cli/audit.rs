@@ -162,19 +162,36 @@ impl AuditObserver for Observer {
     }
 
     fn gap(&mut self, g: &Gap) {
-        let row = [
-            g.line.to_string(),
-            spreadsheet_safe(&g.player).into_owned(),
-            spreadsheet_safe(&g.commitment).into_owned(),
-            spreadsheet_safe(&g.client_seed).into_owned(),
-            g.nonces.start.to_string(),
-            (g.nonces.end - 1).to_string(),
-            (g.nonces.end - g.nonces.start).to_string(),
-            if g.replayed { "yes" } else { "no" }.to_owned(),
-            if g.replayed { g.would_have_won.to_string() } else { String::new() },
-        ];
-        Self::write(&mut self.gaps, &mut self.error, &row);
+        Self::write(&mut self.gaps, &mut self.error, &gaps_row(g));
     }
+}
+
+/// The columns of nonce_gaps.csv.
+pub(super) const GAPS_HEADER: [&str; 9] = [
+    "line",
+    "player",
+    "commitment",
+    "client_seed",
+    "first_missing_nonce",
+    "last_missing_nonce",
+    "missing_nonces",
+    "replayed",
+    "would_have_won",
+];
+
+/// A gap as a row of nonce_gaps.csv; the file's text in it neutralised for spreadsheets.
+pub(super) fn gaps_row(g: &Gap) -> [String; 9] {
+    [
+        g.line.to_string(),
+        spreadsheet_safe(&g.player).into_owned(),
+        spreadsheet_safe(&g.commitment).into_owned(),
+        spreadsheet_safe(&g.client_seed).into_owned(),
+        g.nonces.start.to_string(),
+        (g.nonces.end - 1).to_string(),
+        (g.nonces.end - g.nonces.start).to_string(),
+        if g.replayed { "yes" } else { "no" }.to_owned(),
+        if g.replayed { g.would_have_won.to_string() } else { String::new() },
+    ]
 }
 
 /// An observer that keeps the first `limit` findings and counts the rest (`certify`
@@ -364,21 +381,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         Some(dir) => {
             let folder = claim_output(dir, args.force)?;
             observer.findings = Some(staged_csv(&folder, "findings.csv", &FINDINGS_HEADER)?);
-            observer.gaps = Some(staged_csv(
-                &folder,
-                "nonce_gaps.csv",
-                &[
-                    "line",
-                    "player",
-                    "commitment",
-                    "client_seed",
-                    "first_missing_nonce",
-                    "last_missing_nonce",
-                    "missing_nonces",
-                    "replayed",
-                    "would_have_won",
-                ],
-            )?);
+            observer.gaps = Some(staged_csv(&folder, "nonce_gaps.csv", &GAPS_HEADER)?);
             Some(folder)
         }
         None => None,
@@ -445,32 +448,48 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     }
     if let Some(folder) = folder {
         let report_paytable = paytable.clone().unwrap_or_else(fairaudit::rtp::Paytable::example);
-        let made_by = fairaudit::report::audit_html::made_by(
-            fairaudit::VERSION,
-            fairaudit::REVISION,
-            &humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
-        );
-        let report = AuditReport {
-            audit: &audit,
-            battery: &battery,
-            findings: &observer.shown,
-            source: &name,
-            paytable: &report_paytable.describe(),
-            made_by: &made_by,
-        };
         let stamp = audit_stamp(started);
+        let made_by = fairaudit::report::audit_html::made_by(
+            stamp.fairaudit_version,
+            stamp.fairaudit_revision,
+            &stamp.finished_at,
+        );
         for writer in [observer.findings.take(), observer.gaps.take()].into_iter().flatten() {
             writer.into_inner().map_err(|e| e.into_error())?.flush()?;
         }
-        folder.write("tests.csv", &tests_table(&battery).to_csv())?;
-        folder.write("summary.json", &audit_summary(&audit, &battery, report.verdict()))?;
-        folder.write("rtp.csv", &rtp_csv(&audit, &report_paytable, args.alpha).to_csv())?;
-        folder.write("report.html", report.render().as_bytes())?;
+        for (name, bytes) in audit_files(&audit, &battery, &observer.shown, &name, &report_paytable, &made_by)
+        {
+            folder.write(name, &bytes)?;
+        }
         folder.write("run.json", &stamp.to_bytes())?;
         folder.commit()?;
     }
     let verdict = print_battery(&battery, "players");
     Ok(if findings > 0 || battery.overall() == TestVerdict::Fail { Verdict::Finding } else { verdict })
+}
+
+/// The files an audit of the default scheme writes from its results, beside findings.csv,
+/// nonce_gaps.csv (written as the rows come) and run.json: tests.csv, summary.json, rtp.csv
+/// and report.html, made from the audit, its battery (at the audit's level), its first
+/// findings (`shown`), the history's name as the command gave it (`source`), the paytable
+/// it judged by (the example where none was given) and who made it when (`made_by`, from
+/// its run.json: `certify --check` makes them again from the same).
+pub(super) fn audit_files(
+    audit: &Audit,
+    battery: &fairaudit::stats::battery::Battery,
+    shown: &[Finding],
+    source: &str,
+    paytable: &fairaudit::rtp::Paytable,
+    made_by: &str,
+) -> Vec<(&'static str, Vec<u8>)> {
+    let report =
+        AuditReport { audit, battery, findings: shown, source, paytable: &paytable.describe(), made_by };
+    vec![
+        ("tests.csv", tests_table(battery).to_csv()),
+        ("summary.json", audit_summary(audit, battery, report.verdict())),
+        ("rtp.csv", rtp_csv(audit, paytable, battery.alpha).to_csv()),
+        ("report.html", report.render().into_bytes()),
+    ]
 }
 
 /// `rtp.csv` of an audit: the realised RTP per player (and `all`) of the documented

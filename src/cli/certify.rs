@@ -454,11 +454,61 @@ fn load_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedAud
     let mut findings = AuditFindings::new()?;
     let audit = audit_history(game, input::open(&history)?, &options, &mut findings)
         .with_context(|| record.outcomes.clone())?;
+    // The audit's own files, made again at its own level from the audit, the paytable
+    // named as its command named it, and who made it when as its run.json records: a
+    // rewritten verdict, test, return or page is named, not only pinned by hash.
+    let dir = at(root, &record.dir);
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("run.json"))?).unwrap_or_default();
+    let text = |field: &str| run[field].as_str().unwrap_or_default().to_owned();
+    let made_by = fairaudit::report::audit_html::made_by(
+        &text("fairaudit_version"),
+        &text("fairaudit_revision"),
+        &text("finished_at"),
+    );
+    let report_paytable = match (&record.paytable, &paytable_file) {
+        (Some(rel), Some(named)) => {
+            Paytable::parse(input::open(&at(root, rel))?, PaytableOrigin::File(named.display().to_string()))
+                .with_context(|| rel.clone())?
+        }
+        _ => Paytable::example(),
+    };
+    let own_battery = audit.battery(args.alpha);
+    let given = super::audit::audit_files(
+        &audit,
+        &own_battery,
+        &findings.shown.kept,
+        &args.outcomes.display().to_string(),
+        &report_paytable,
+        &made_by,
+    );
+    let mut files = DEFAULT_AUDIT_FILES.to_vec();
+    if record.paytable.is_some() {
+        files.push("paytable");
+    }
+    if record.columns.is_some() {
+        files.push("columns");
+    }
+    let expected = Expected { files: &files, optional: &[], writer: "an audit", origin: "history" };
+    let mut differing = compare_folder(&dir, &record.dir, &expected, &given, &[])?;
+    differing.extend(findings.findings_csv_mismatch(&dir, &record.dir)?);
+    differing.extend(findings.gaps_csv_mismatch(&dir, &record.dir)?);
     let battery = audit.battery(alpha);
-    let differing =
-        findings.findings_csv_mismatch(&at(root, &record.dir), &record.dir)?.into_iter().collect();
     Ok(LoadedAudit { command_line, audit, battery, findings: findings.first.kept, differing })
 }
+
+/// The files an audit of the default scheme writes, beside the copies of its history
+/// (and of its paytable and `--columns` file, where it names them).
+const DEFAULT_AUDIT_FILES: [&str; 8] = [
+    "findings.csv",
+    "nonce_gaps.csv",
+    "tests.csv",
+    "summary.json",
+    "rtp.csv",
+    "report.html",
+    "run.json",
+    "history",
+];
 
 /// A crash game's bet history a record names, audited again from the dossier's copies.
 fn load_crash_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedCrashAudit> {
@@ -549,6 +599,9 @@ struct AuditFindings {
     /// The first findings as an audit's report.html shows them.
     shown: FirstFindings,
     csv: csv::Writer<HashingWriter>,
+    /// nonce_gaps.csv as an audit of the default scheme writes it (other schemes' audits
+    /// report no gaps and write no such file).
+    gaps: csv::Writer<HashingWriter>,
     error: Option<csv::Error>,
 }
 
@@ -572,17 +625,24 @@ impl fairaudit::audit::AuditObserver for AuditFindings {
         self.take(finding);
     }
 
-    fn gap(&mut self, _: &fairaudit::audit::Gap) {}
+    fn gap(&mut self, gap: &fairaudit::audit::Gap) {
+        if let Err(error) = self.gaps.write_record(super::audit::gaps_row(gap)) {
+            self.error.get_or_insert(error);
+        }
+    }
 }
 
 impl AuditFindings {
     fn new() -> Result<Self> {
         let mut csv = fairaudit::report::csv_writer(HashingWriter::default());
         csv.write_record(super::audit::FINDINGS_HEADER)?;
+        let mut gaps = fairaudit::report::csv_writer(HashingWriter::default());
+        gaps.write_record(super::audit::GAPS_HEADER)?;
         Ok(Self {
             first: FirstFindings { limit: FINDINGS_LISTED, kept: Vec::new() },
             shown: FirstFindings { limit: fairaudit::report::audit_html::FINDINGS_SHOWN, kept: Vec::new() },
             csv,
+            gaps,
             error: None,
         })
     }
@@ -635,14 +695,34 @@ impl AuditFindings {
         if let Some(error) = self.error.take() {
             return Err(error).context("cannot hash findings.csv");
         }
-        self.csv.flush()?;
         let csv = std::mem::replace(&mut self.csv, fairaudit::report::csv_writer(HashingWriter::default()));
-        let digest = hex_digest(csv.into_inner().map_err(|e| e.into_error())?.0);
-        let pinned = hash_file(&dir.join("findings.csv"), String::new())
-            .with_context(|| format!("{rel}/findings.csv"))?;
-        Ok((pinned.sha256 != digest)
-            .then(|| format!("{rel}/findings.csv: differs from what the history its run.json names gives")))
+        csv_mismatch(csv, dir, rel, "findings.csv")
     }
+
+    /// The same for nonce_gaps.csv (an audit of the default scheme): every gap the history
+    /// gave again, in the audit's own form.
+    fn gaps_csv_mismatch(&mut self, dir: &Path, rel: &str) -> Result<Option<Mismatch>> {
+        if let Some(error) = self.error.take() {
+            return Err(error).context("cannot hash nonce_gaps.csv");
+        }
+        let gaps = std::mem::replace(&mut self.gaps, fairaudit::report::csv_writer(HashingWriter::default()));
+        csv_mismatch(gaps, dir, rel, "nonce_gaps.csv")
+    }
+}
+
+/// The file `name` of the audit folder `dir` (named `rel`), when its SHA-256 is not that
+/// of what `csv` was given.
+fn csv_mismatch(
+    mut csv: csv::Writer<HashingWriter>,
+    dir: &Path,
+    rel: &str,
+    name: &str,
+) -> Result<Option<Mismatch>> {
+    csv.flush()?;
+    let digest = hex_digest(csv.into_inner().map_err(|e| e.into_error())?.0);
+    let pinned = hash_file(&dir.join(name), String::new()).with_context(|| format!("{rel}/{name}"))?;
+    Ok((pinned.sha256 != digest)
+        .then(|| format!("{rel}/{name}: differs from what the history its run.json names gives")))
 }
 
 /// A SHA-256 as lowercase hex.
