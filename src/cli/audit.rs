@@ -52,7 +52,8 @@ pub struct AuditArgs {
     #[arg(long, value_name = "A", default_value_t = 0.01, value_parser = parse_alpha)]
     pub(super) alpha: f64,
     /// The operator's Keno paytable: payouts are judged against it (required for a Keno
-    /// history with payouts), and rtp.csv uses it.
+    /// history with payouts), and rtp.csv uses it; with --scheme stake, Keno's payouts are
+    /// judged only when it is given.
     #[arg(long, value_name = "FILE")]
     pub(super) paytable: Option<PathBuf>,
     /// A payout within this amount of stake x multiplier is not a finding (default 0:

@@ -324,10 +324,10 @@ enum SchemeSweep {
 enum StakeSource {
     /// A sweep: its recorded command.
     Sweep(Box<super::sweep::SweepArgs>),
-    /// A complete merge (of shards, or of adjacent sweeps): what its run.json records it merged (its plan; the
-    /// commitments are computed again) and the `--alpha` of its recorded command. A
-    /// complete merge writes the files of one sweep of the whole range, so it is checked
-    /// against that sweep.
+    /// A complete merge (of shards, or of adjacent sweeps): what its run.json records it
+    /// merged (its plan; the commitments are computed again) and the `--alpha` of its
+    /// recorded command. A complete merge writes the files of one sweep of the whole
+    /// range, so it is checked against that sweep.
     Merge { plan: StakePlan, alpha: f64 },
 }
 
@@ -458,19 +458,9 @@ fn load_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedAud
     // named as its command named it, and who made it when as its run.json records: a
     // rewritten verdict, test, return or page is named, not only pinned by hash.
     let dir = at(root, &record.dir);
-    let run: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("run.json"))?).unwrap_or_default();
-    let text = |field: &str| run[field].as_str().unwrap_or_default().to_owned();
-    let made_by = fairaudit::report::audit_html::made_by(
-        &text("fairaudit_version"),
-        &text("fairaudit_revision"),
-        &text("finished_at"),
-    );
+    let made_by = recorded_made_by(&dir)?;
     let report_paytable = match (&record.paytable, &paytable_file) {
-        (Some(rel), Some(named)) => {
-            Paytable::parse(input::open(&at(root, rel))?, PaytableOrigin::File(named.display().to_string()))
-                .with_context(|| rel.clone())?
-        }
+        (Some(rel), Some(named)) => named_paytable(root, rel, named)?,
         _ => Paytable::example(),
     };
     let own_battery = audit.battery(args.alpha);
@@ -495,6 +485,26 @@ fn load_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedAud
     differing.extend(findings.gaps_csv_mismatch(&dir, &record.dir)?);
     let battery = audit.battery(alpha);
     Ok(LoadedAudit { command_line, audit, battery, findings: findings.first.kept, differing })
+}
+
+/// Who made the audit folder `dir` and when, as its run.json records it (its report.html
+/// says so, and is made again from the same).
+fn recorded_made_by(dir: &Path) -> Result<String> {
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("run.json"))?).unwrap_or_default();
+    let text = |field: &str| run[field].as_str().unwrap_or_default().to_owned();
+    Ok(fairaudit::report::audit_html::made_by(
+        &text("fairaudit_version"),
+        &text("fairaudit_revision"),
+        &text("finished_at"),
+    ))
+}
+
+/// The dossier's copy `rel` of an audit's paytable, named as the audit's command named it
+/// (`named`: its report says which paytable it judged by).
+fn named_paytable(root: &Path, rel: &str, named: &Path) -> Result<Paytable> {
+    Paytable::parse(input::open(&at(root, rel))?, PaytableOrigin::File(named.display().to_string()))
+        .with_context(|| rel.to_owned())
 }
 
 /// The files an audit of the default scheme writes, beside the copies of its history
@@ -547,10 +557,7 @@ fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
         bail!("{}: its command and the dossier disagree on its paytable or --columns file", record.dir);
     }
     let paytable = match (&record.paytable, paytable_file) {
-        (Some(rel), Some(named)) => Some(
-            Paytable::parse(input::open(&at(root, rel))?, PaytableOrigin::File(named.display().to_string()))
-                .with_context(|| rel.clone())?,
-        ),
+        (Some(rel), Some(named)) => Some(named_paytable(root, rel, &named)?),
         _ => None,
     };
     let (layout, history) = history_reader(root, &args, record, &fairaudit::audit::stake::FIELDS, true)?;
@@ -569,14 +576,7 @@ fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
     let own_battery = fairaudit::stats::stake::log_battery(&audit.tallies, args.alpha);
     // rtp.csv and report.html, made again from the audit and what its run.json records
     // of who made it when (the history's name as its command gave it).
-    let run: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(at(root, &record.dir).join("run.json"))?).unwrap_or_default();
-    let text = |field: &str| run[field].as_str().unwrap_or_default().to_owned();
-    let made_by = fairaudit::report::audit_html::made_by(
-        &text("fairaudit_version"),
-        &text("fairaudit_revision"),
-        &text("finished_at"),
-    );
+    let made_by = recorded_made_by(&at(root, &record.dir))?;
     let source = args.outcomes.display().to_string();
     let more =
         super::audit_stake::stake_audit_files(&audit, &own_battery, &findings.shown.kept, &source, &made_by);
