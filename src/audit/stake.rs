@@ -393,17 +393,8 @@ fn multiplier(
 /// The numbers a Keno bet picks: 1 to 10 different numbers of 1 to 40, one space apart
 /// (written as results are, in any order).
 fn keno_picks(bet: &str) -> Result<Vec<u8>, String> {
-    let picks: Option<Vec<u8>> = bet
-        .split(' ')
-        .map(|part| {
-            let canonical =
-                !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) && !part.starts_with('0');
-            canonical.then(|| part.parse::<u8>().ok()).flatten().filter(|n| (1..=40).contains(n))
-        })
-        .collect();
-    let distinct = |picks: &[u8]| picks.iter().collect::<std::collections::HashSet<_>>().len() == picks.len();
-    match picks {
-        Some(picks) if (1..=10).contains(&picks.len()) && distinct(&picks) => Ok(picks),
+    match stake::read_numbers(bet, 1, 40) {
+        Some(picks) if (1..=10).contains(&picks.len()) => Ok(picks),
         _ => Err(format!(
             "Keno's bet is the numbers picked: 1 to 10 different numbers of 1 to 40, one space apart (e.g. 3 17 40), not '{}'",
             Excerpt(bet)

@@ -221,12 +221,6 @@ impl StakeGame {
     /// too few) is not read.
     pub fn read_result(&self, text: &str) -> Result<StakeOutcome, String> {
         let shown = crate::fields::Excerpt(text);
-        let plain = |text: &str, most: u64| -> Option<u64> {
-            let canonical = !text.is_empty()
-                && text.bytes().all(|b| b.is_ascii_digit())
-                && (text == "0" || !text.starts_with('0'));
-            canonical.then(|| text.parse::<u64>().ok()).flatten().filter(|&value| value <= most)
-        };
         let two_decimals = |most: u64| -> Option<u64> {
             let (whole, cents) = text.split_once('.')?;
             (cents.len() == 2 && cents.bytes().all(|b| b.is_ascii_digit()))
@@ -235,13 +229,8 @@ impl StakeGame {
                 .map(|whole| whole * 100 + cents.parse::<u64>().expect("two digits"))
                 .filter(|&value| value <= most)
         };
-        let drawn = |count: usize, low: u64, high: u64| -> Option<Vec<u8>> {
-            let values: Vec<u8> = text
-                .split(' ')
-                .map(|part| plain(part, high).filter(|&v| v >= low).map(|v| v as u8))
-                .collect::<Option<_>>()?;
-            let distinct = values.iter().collect::<std::collections::HashSet<_>>().len() == values.len();
-            (values.len() == count && distinct).then_some(values)
+        let drawn = |count: usize, low: u8, high: u8| {
+            read_numbers(text, low, high).filter(|values| values.len() == count)
         };
         let read = match *self {
             StakeGame::Dice => two_decimals(10_000).map(|roll| StakeOutcome::Roll(roll as u32)),
@@ -270,6 +259,25 @@ impl StakeGame {
             format!("'{shown}' is not a {} result: {form}", self.name())
         })
     }
+}
+
+/// A number as results write it (digits, no leading zero), if at most `most`.
+fn plain(text: &str, most: u64) -> Option<u64> {
+    let canonical = !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text == "0" || !text.starts_with('0'));
+    canonical.then(|| text.parse::<u64>().ok()).flatten().filter(|&value| value <= most)
+}
+
+/// Different numbers of `low..=high`, one space apart, written as results write them
+/// (Keno's numbers, mines' tiles, a Keno bet's picks); `None` for any other text.
+pub fn read_numbers(text: &str, low: u8, high: u8) -> Option<Vec<u8>> {
+    let values: Vec<u8> = text
+        .split(' ')
+        .map(|part| plain(part, u64::from(high)).filter(|&v| v >= u64::from(low)).map(|v| v as u8))
+        .collect::<Option<_>>()?;
+    let distinct = values.iter().collect::<std::collections::HashSet<_>>().len() == values.len();
+    distinct.then_some(values)
 }
 
 /// The parameters as a JSON object: empty or `{}` for none.
