@@ -344,17 +344,15 @@ struct ChainCommand {
 /// of a scheme that cannot be certified. `name` names the folder.
 fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>> {
     let Some((kind, command_line)) = run_json(dir) else { return Ok(None) };
-    let run = || -> serde_json::Value {
-        std::fs::read(dir.join("run.json"))
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default()
-    };
-    if kind == "merge" && run()["plan"]["scheme"] == "stake" {
+    let recorded: serde_json::Value = std::fs::read(dir.join("run.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
+    if kind == "merge" && recorded["plan"]["scheme"] == "stake" {
         let Command::Merge(merge) = recorded_command(&command_line, name)?.command else {
             bail!("{name}: its run.json records a merge's output but a command that is not a merge");
         };
-        let run: StakeRun = serde_json::from_value(run())
+        let run: StakeRun = serde_json::from_value(recorded)
             .with_context(|| format!("{name}/run.json: not the run.json of a merge of scheme stake"))?;
         if run.partial.is_some() || !run.complete {
             bail!("{name}: a partial merge of shards (--allow-partial), which speaks only for the shards it holds, cannot be certified; sweep the missing shards and merge them all");
@@ -376,7 +374,7 @@ fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>> {
         if args.cluster.shards.is_some() {
             bail!("{name}: one shard of a sweep of scheme stake, which speaks for its slice of the nonces only; certify the merge of all its shards, or a sweep of the whole range");
         }
-        if run()["complete"] == false {
+        if recorded["complete"] == false {
             bail!("{name}: the sweep is not complete (it was interrupted), and a partial sweep cannot be certified; finish it first (the same command continues it)");
         }
         return Ok(Some(SchemeSweep::Stake { command_line, source: StakeSource::Sweep(Box::new(args)) }));
