@@ -26,6 +26,19 @@ fn assert_same_results(a: &Path, b: &Path) {
     }
 }
 
+/// `certify --sweep INPUT --out OUT` (no PDF), asserted by the caller.
+fn certify(
+    input: impl AsRef<std::ffi::OsStr>,
+    out: impl AsRef<std::ffi::OsStr>,
+) -> assert_cmd::assert::Assert {
+    fairaudit()
+        .args(["certify", "--no-pdf", "--operator", "X", "--sweep"])
+        .arg(input)
+        .arg("--out")
+        .arg(out)
+        .assert()
+}
+
 fn tally(dir: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(dir.join("stake_tally.json")).unwrap()).unwrap()
 }
@@ -84,12 +97,7 @@ fn a_stake_sweep_stopped_or_killed_and_continued_equals_an_uninterrupted_one() {
     let run: serde_json::Value =
         serde_json::from_slice(&std::fs::read(stopped.join("run.json")).unwrap()).unwrap();
     assert_eq!(run["complete"], false);
-    fairaudit()
-        .args(["certify", "--no-pdf", "--operator", "X", "--sweep"])
-        .arg(&stopped)
-        .arg("--out")
-        .arg(dir.path().join("cert"))
-        .assert()
+    certify(&stopped, dir.path().join("cert"))
         .code(2)
         .stderr(predicate::str::contains("the sweep is not complete"));
     // The same command continues it, with other threads and chunks.
@@ -184,12 +192,7 @@ fn shards_in_any_order_merge_to_the_unsharded_sweep_and_gaps_are_named() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("is a partial merge; merge the shard folders themselves"));
-    fairaudit()
-        .args(["certify", "--no-pdf", "--operator", "X", "--sweep"])
-        .arg(&merged)
-        .arg("--out")
-        .arg(dir.path().join("cert"))
-        .assert()
+    certify(&merged, dir.path().join("cert"))
         .code(2)
         .stderr(predicate::str::contains("a partial merge of shards (--allow-partial)"));
     // Nor continued by a sweep, even without its run.json.
@@ -223,12 +226,7 @@ fn shards_in_any_order_merge_to_the_unsharded_sweep_and_gaps_are_named() {
 
     // A shard is not certified (it speaks for its slice only); the complete merge is
     // (tests/certify_stake.rs).
-    fairaudit()
-        .args(["certify", "--no-pdf", "--operator", "X", "--sweep"])
-        .arg(shards.join("shard-0002-of-0004"))
-        .arg("--out")
-        .arg(dir.path().join("cert"))
-        .assert()
+    certify(shards.join("shard-0002-of-0004"), dir.path().join("cert"))
         .code(2)
         .stderr(predicate::str::contains("one shard of a sweep"));
 
@@ -330,13 +328,7 @@ fn whole_sweeps_of_adjacent_ranges_merge_to_the_sweep_of_their_union_and_certify
     assert_same_results(&part("whole"), &merged);
     // The merge certifies as the sweep of the whole range, and checks.
     let cert = part("cert");
-    fairaudit()
-        .args(["certify", "--no-pdf", "--operator", "X", "--sweep"])
-        .arg(&merged)
-        .arg("--out")
-        .arg(&cert)
-        .assert()
-        .code(0);
+    certify(&merged, &cert).code(0);
     fairaudit().args(["certify", "--check"]).arg(&cert).assert().code(0);
     // A gap, an overlap, or a shard among whole sweeps is named (exit 2).
     for (inputs, says) in [
