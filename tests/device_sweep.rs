@@ -1,8 +1,8 @@
 //! The device sweep's path, end to end, on the CPU ([`KernelOnCpu`]: the device kernel's
 //! code run on rayon threads, as device threads run it; [`EmulatedGpu`]: its `__global__`
-//! entry point on emulated blocks of threads): each launch's runs
-//! joined into a segment must be the CPU sweep's tally, field for field, whatever the run
-//! length, range or seeds; the sweep's files must be byte-identical with `--device
+//! entry points on emulated blocks of threads): each launch's runs of Keno rounds or
+//! roulette spins joined into a segment must be the CPU sweep's tally, field for field,
+//! whatever the run length, range, seeds or wheel; the sweep's files must be byte-identical with `--device
 //! cpu-kernel`, through shards, merges and interruptions; a device that returns counts no
 //! sweep gives is refused by name; and `--device gpu` without a usable GPU is exit 2.
 
@@ -10,12 +10,13 @@ use assert_cmd::Command;
 use fairaudit::chain::seeds::SeedPair;
 use fairaudit::chain::{Kernel, RoundHasher};
 use fairaudit::device::{
-    keno_segment, Accelerator, DeviceError, EmulatedGpu, KenoLaunch, KernelOnCpu, LaunchShape,
+    keno_segment, roulette_segment, Accelerator, DeviceError, EmulatedGpu, KenoLaunch, KernelOnCpu,
+    LaunchShape, RouletteLaunch,
 };
-use fairaudit::games::{GameId, Keno};
+use fairaudit::games::{GameId, Keno, Roulette};
 use fairaudit::sweep::{self, tally_rounds, SweepControl, SweepError};
 use fairaudit::tally::file::{Plan, SeedSource, TallyFile};
-use fairaudit::tally::KenoTally;
+use fairaudit::tally::{anchor, KenoTally, RouletteTally};
 use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -37,6 +38,30 @@ fn device_tally(
     segment.tally
 }
 
+fn cpu_spins(wheel: Roulette, server: &str, client: &str, nonces: Range<u64>) -> RouletteTally {
+    tally_rounds::<RouletteTally>(wheel, &RoundHasher::new(server, client), Kernel::best(), nonces)
+}
+
+/// A roulette launch on `device` as the sweep takes it: its segments' edge state checked
+/// against the seeds, then joined with its counts.
+fn device_spins(
+    device: &dyn Accelerator,
+    wheel: Roulette,
+    server: &str,
+    client: &str,
+    nonces: Range<u64>,
+    per_run: u64,
+) -> RouletteTally {
+    let launch = device.roulette(server, client, nonces.clone(), per_run, wheel).unwrap();
+    let edges = launch.edge_tallies(wheel).unwrap();
+    anchor::check_segments(wheel, &RoundHasher::new(server, client), &edges).unwrap();
+    let segment = roulette_segment(launch, wheel, edges).unwrap();
+    assert_eq!(segment.range(), nonces);
+    segment.tally
+}
+
+const WHEELS: [Roulette; 2] = [Roulette::EUROPEAN, Roulette::AMERICAN];
+
 #[test]
 fn a_launch_joined_from_its_runs_is_the_cpu_tally_whatever_the_run_length() {
     let device = KernelOnCpu::default();
@@ -50,6 +75,15 @@ fn a_launch_joined_from_its_runs_is_the_cpu_tally_whatever_the_run_length() {
             expected,
             "runs of {per_run}"
         );
+    }
+    // Roulette: also runs shorter than a colour run or a gap between repeats, so that
+    // runs and gaps straddle several joins (runs of 1 join every spin).
+    for wheel in WHEELS {
+        let expected = cpu_spins(wheel, server, client, nonces.clone());
+        for per_run in [1, 2, 3, 9, 10, 11, 64, 333, 2_517, 10_000] {
+            let got = device_spins(&device, wheel, server, client, nonces.clone(), per_run);
+            assert_eq!(got, expected, "{wheel:?}, runs of {per_run}");
+        }
     }
 }
 
@@ -72,12 +106,16 @@ fn seeds_of_every_shape_and_nonces_at_the_top_of_the_range_tally_as_on_the_cpu()
         (&long, "crosses SHA3's 136-byte block", 0..500),
         ("top", "of the range", u64::MAX - 777..u64::MAX),
     ];
-    for (server, client, nonces) in cases {
+    for (i, (server, client, nonces)) in cases.into_iter().enumerate() {
         let expected = cpu_tally(server, client, nonces.clone());
         for per_run in [7, 100] {
             let got = device_tally(&device, server, client, nonces.clone(), per_run);
             assert_eq!(got, expected, "{server:?} {client:?} {nonces:?} runs of {per_run}");
         }
+        let wheel = WHEELS[i % 2];
+        let expected = cpu_spins(wheel, server, client, nonces.clone());
+        let got = device_spins(&device, wheel, server, client, nonces.clone(), 7);
+        assert_eq!(got, expected, "{wheel:?} {server:?} {client:?} {nonces:?}");
     }
 }
 
@@ -97,9 +135,18 @@ fn the_gpu_entry_point_emulated_on_cpu_threads_gives_the_cpu_tally() {
         let expected = cpu_tally("emulated-server", "emulated-client", nonces.clone());
         let got = device_tally(&gpu, "emulated-server", "emulated-client", nonces.clone(), per_run);
         assert_eq!(got, expected, "{blocks} blocks of {threads}, runs of {per_run}, {nonces:?}");
+        for wheel in WHEELS {
+            let expected = cpu_spins(wheel, "emulated-server", "emulated-client", nonces.clone());
+            let got =
+                device_spins(&gpu, wheel, "emulated-server", "emulated-client", nonces.clone(), per_run);
+            assert_eq!(
+                got, expected,
+                "{wheel:?}, {blocks} blocks of {threads}, runs of {per_run}, {nonces:?}"
+            );
+        }
     }
     // And through the sweep, launch after launch.
-    let plan = plan(vec![GameId::Keno], 0..5_000);
+    let plan = plan(GameId::ALL.to_vec(), 0..5_000);
     let never = AtomicBool::new(false);
     let gpu = EmulatedGpu { threads: 8, blocks: 3, per_run: 50 };
     let on_gpu = run(&plan, None, Some(&gpu), &never, &|_| {}).unwrap();
@@ -153,19 +200,28 @@ fn a_sweep_on_the_device_path_equals_the_cpu_sweep_even_stopped_and_resumed() {
 
 /// What a faulty device might do to a launch's results.
 type Fault = fn(&mut KenoLaunch);
+/// What a faulty device might do to a roulette launch's results.
+type SpinFault = fn(&mut RouletteLaunch);
 
 /// The device kernel on the CPU, made faulty: tallying the rounds of another client seed
 /// (`client_suffix` appended: consistent counts of rounds that are not the seeds', as a
-/// miscompiled hash would give), then applying `fault` to what it hands back.
+/// miscompiled hash would give), then applying `fault` or `spin_fault` to what it hands
+/// back.
 struct Faulty {
     client_suffix: &'static str,
     fault: Fault,
+    spin_fault: SpinFault,
 }
 
 impl Faulty {
     /// The device kernel with `fault`, on the right seeds.
     fn with(fault: Fault) -> Self {
-        Faulty { client_suffix: "", fault }
+        Faulty { client_suffix: "", fault, spin_fault: |_| {} }
+    }
+
+    /// The device kernel with `spin_fault`, on the right seeds.
+    fn spinning(spin_fault: SpinFault) -> Self {
+        Faulty { client_suffix: "", fault: |_| {}, spin_fault }
     }
 }
 
@@ -188,33 +244,71 @@ impl Accelerator for Faulty {
         (self.fault)(&mut launch);
         Ok(launch)
     }
+    fn roulette(
+        &self,
+        server: &str,
+        client: &str,
+        nonces: Range<u64>,
+        per_run: u64,
+        wheel: Roulette,
+    ) -> Result<RouletteLaunch, DeviceError> {
+        let client = format!("{client}{}", self.client_suffix);
+        let mut launch = KernelOnCpu::default().roulette(server, &client, nonces, per_run, wheel)?;
+        (self.spin_fault)(&mut launch);
+        Ok(launch)
+    }
 }
 
 #[test]
 fn a_device_drawing_rounds_the_seeds_do_not_give_is_refused_by_name() {
     let plan = plan(vec![GameId::Keno], 0..2_000);
     let never = AtomicBool::new(false);
-    let other_rounds = Faulty { client_suffix: "!", fault: |_| {} };
+    let other_rounds = Faulty { client_suffix: "!", fault: |_| {}, spin_fault: |_| {} };
     let error = run(&plan, None, Some(&other_rounds), &never, &|_| {}).unwrap_err().to_string();
     assert!(
         error.contains("the device returned a faulty tally: the first or last rounds of its segment of nonces 0..200 are not the rounds the seeds give"),
+        "{error}"
+    );
+    let plan = self::plan(vec![GameId::RouletteAmerican], 0..2_000);
+    let error = run(&plan, None, Some(&other_rounds), &never, &|_| {}).unwrap_err().to_string();
+    assert!(
+        error.contains(
+            "the device returned a faulty tally: its segment 0..200: edges are not those the seeds give"
+        ),
         "{error}"
     );
 }
 
 #[test]
 fn rounds_that_reject_words_tally_on_the_device_path_as_on_the_cpu() {
-    // The published rejection rounds (each rejects one word at one draw, 11 words in all),
+    // The published rejection rounds (each rejects one word at one draw, 11 words in all
+    // for Keno, 2 for a spin),
     // inside launches that put them in different runs and blocks: the rejections per draw,
     // the most words in a round (an atomic maximum across blocks on a device) and the
     // words agree with the CPU's.
     let path =
         std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors/rejection-rounds.csv");
     let mut reader = csv::Reader::from_path(&path).unwrap();
-    let mut rounds = 0;
+    let (mut rounds, mut spins) = (0, 0);
     for row in reader.records() {
         let row = row.unwrap();
-        if &row[0] != "keno" {
+        if let Some(wheel) = match &row[0] {
+            "roulette-european" => Some(Roulette::EUROPEAN),
+            "roulette-american" => Some(Roulette::AMERICAN),
+            _ => None,
+        } {
+            let (server, client, nonce): (&str, &str, u64) = (&row[1], &row[2], row[3].parse().unwrap());
+            let nonces = nonce - 23..nonce + 17;
+            let expected = cpu_spins(wheel, server, client, nonces.clone());
+            assert_eq!(expected.stream.max_words_in_round, 2, "row {nonce} is a rejection spin");
+            for per_run in [1, 4, 9, 40] {
+                let gpu = EmulatedGpu { threads: 3, blocks: 4, per_run };
+                for device in [&KernelOnCpu::default() as &dyn Accelerator, &gpu] {
+                    let got = device_spins(device, wheel, server, client, nonces.clone(), per_run);
+                    assert_eq!(got, expected, "{wheel:?} {nonce}, runs of {per_run}");
+                }
+            }
+            spins += 1;
             continue;
         }
         let (server, client, nonce): (&str, &str, u64) = (&row[1], &row[2], row[3].parse().unwrap());
@@ -236,6 +330,7 @@ fn rounds_that_reject_words_tally_on_the_device_path_as_on_the_cpu() {
         rounds += 1;
     }
     assert!(rounds >= 2, "the vectors hold Keno rejection rounds");
+    assert_eq!(spins, 2, "the vectors hold a rejection spin of each wheel");
 }
 
 #[test]
@@ -256,6 +351,37 @@ fn a_device_returning_counts_no_sweep_gives_is_refused_by_name() {
     ];
     for (what, fault) in faults {
         let error = run(&plan, None, Some(&Faulty::with(fault)), &never, &|_| {}).unwrap_err();
+        assert!(matches!(error, SweepError::Device(DeviceError::Faulty(_))), "{what}: {error}");
+        assert!(error.to_string().contains("the device returned a faulty tally"), "{what}: {error}");
+    }
+    let plan = self::plan(vec![GameId::RouletteEuropean], 0..2_000);
+    run(&plan, None, Some(&Faulty::spinning(|_| {})), &never, &|_| {}).unwrap();
+    let faults: [(&str, SpinFault); 9] = [
+        ("a pair 3 apart counted twice", |l| l.pairs[2 * 37 * 37 + 5] += 1),
+        ("a spin lost", |l| l.counts.rounds -= 1),
+        ("a spin moved to another pocket", |l| {
+            l.counts.pockets[0] -= 1;
+            l.counts.pockets[1] += 1;
+        }),
+        ("a colour run a spin longer", |l| {
+            let at = l.counts.colour_runs.iter().position(|&c| c > 0).unwrap();
+            l.counts.colour_runs[at] -= 1;
+            l.counts.colour_runs[at + 1] += 1;
+        }),
+        ("a gap before pocket 9 one longer", |l| {
+            let at = 9 * 129 + l.counts.gaps[9 * 129..].iter().position(|&c| c > 0).unwrap();
+            l.counts.gaps[at] -= 1;
+            l.counts.gaps[at + 1] += 1;
+        }),
+        ("a spin of the 38th pocket on a European wheel", |l| l.counts.pockets[37] += 1),
+        ("pocket 4 first seen a spin later", |l| l.edges[2].first[4] += 1),
+        ("an open run of another colour", |l| l.edges[1].colour[0] = (l.edges[1].colour[0] + 1) % 3),
+        ("a segment's edges missing", |l| {
+            l.edges.pop();
+        }),
+    ];
+    for (what, fault) in faults {
+        let error = run(&plan, None, Some(&Faulty::spinning(fault)), &never, &|_| {}).unwrap_err();
         assert!(matches!(error, SweepError::Device(DeviceError::Faulty(_))), "{what}: {error}");
         assert!(error.to_string().contains("the device returned a faulty tally"), "{what}: {error}");
     }
@@ -291,8 +417,8 @@ fn the_cli_writes_the_same_files_on_the_device_path_through_shards_and_a_merge()
         .assert()
         .success();
     let said = String::from_utf8_lossy(&on_device.get_output().stderr).into_owned();
-    assert!(said.contains("Keno is swept on the device kernel on"), "{said}");
-    assert!(said.contains("roulette-european and roulette-american swept on the CPU"), "{said}");
+    assert!(said.contains("swept on the device kernel on"), "{said}");
+    assert!(!said.contains("on the CPU"), "every game is swept on the device: {said}");
     same_files(&dir.path().join("cpu"), &dir.path().join("device"));
     let run_json = std::fs::read_to_string(dir.path().join("device/run.json")).unwrap();
     assert!(run_json.contains("\"device\": \"the device kernel on"), "{run_json}");
@@ -338,7 +464,7 @@ fn other_schemes_refuse_a_device_and_an_unknown_device_is_named() {
         ["sweep", "--scheme", "stake", "--game", "dice", "--nonces", "0..1000", "--quiet", "--out", "s"];
     let refused = fairaudit(dir.path()).args(stake).args(["--device", "cpu-kernel"]).assert().code(2);
     let said = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
-    assert!(said.contains("covers the sha3 scheme's Keno, not --scheme stake"), "{said}");
+    assert!(said.contains("covers the sha3 scheme's games, not --scheme stake"), "{said}");
     let unknown = fairaudit(dir.path()).args(["sweep", "--device", "tpu"]).assert().code(2);
     let said = String::from_utf8_lossy(&unknown.get_output().stderr).into_owned();
     assert!(said.contains("unknown device \"tpu\""), "{said}");

@@ -90,7 +90,7 @@ pub struct SweepArgs {
     /// No progress bar.
     #[arg(long)]
     pub(super) quiet: bool,
-    /// Where Keno is swept: cpu (the default), gpu (an NVIDIA GPU; a build with the `gpu`
+    /// Where the rounds are swept: cpu (the default), gpu (an NVIDIA GPU; a build with the `gpu`
     /// feature), auto (a usable GPU, else the CPU, saying why), or cpu-kernel (the device
     /// kernel on the CPU's threads, for testing the device path); results do not depend on
     /// it. See docs/gpu.md.
@@ -369,32 +369,24 @@ fn dry_run(args: &SweepArgs) -> Result<Verdict> {
 }
 
 /// Opens the device `--device` asks for: `gpu` without a usable GPU is an error (exit 2)
-/// naming why, `auto` falls back to the CPU saying why. Only the default scheme's Keno is
-/// swept on a device: other schemes refuse `gpu` and `cpu-kernel`.
+/// naming why, `auto` falls back to the CPU saying why. Only the default scheme's games
+/// are swept on a device: other schemes refuse `gpu` and `cpu-kernel`.
 fn open_device(args: &SweepArgs) -> Result<Option<Box<dyn Accelerator + Send>>> {
     let other_scheme = args.scheme.filter(|&scheme| scheme != SchemeId::Sha3);
     match (args.device, other_scheme) {
         (DeviceChoice::Cpu, _) => return Ok(None),
         (DeviceChoice::Auto, Some(scheme)) => {
-            errln!("note: --device auto: the {} scheme is swept on the CPU (the device sweep covers the sha3 scheme's Keno)", scheme.name());
+            errln!("note: --device auto: the {} scheme is swept on the CPU (the device sweep covers the sha3 scheme's games)", scheme.name());
             return Ok(None);
         }
         (DeviceChoice::Gpu | DeviceChoice::CpuKernel, Some(scheme)) => {
             bail!(
-                "--device {}: the device sweep covers the sha3 scheme's Keno, not --scheme {}",
+                "--device {}: the device sweep covers the sha3 scheme's games, not --scheme {}",
                 args.device.name(),
                 scheme.name()
             )
         }
         _ => {}
-    }
-    let games = super::args::sha3_games(&args.games).map(|games| super::args::games_or_all(&games));
-    if games.is_ok_and(|games| !games.contains(&GameId::Keno)) {
-        errln!(
-            "note: --device {}: the plan has no Keno, which is all a device sweeps; sweeping on the CPU",
-            args.device.name()
-        );
-        return Ok(None);
     }
     match args.device.open().map_err(|error| anyhow::anyhow!("--device {}: {error}", args.device.name()))? {
         Opened::Cpu(why) => {
@@ -449,11 +441,7 @@ fn run_default(args: SweepArgs, device: Option<&(dyn Accelerator + Send)>) -> Re
     announce(&request, &dir, remaining);
     let device_name = device.map(|device| pool.install(|| device.name()));
     if let Some(name) = &device_name {
-        errln!("Keno is swept on {name}");
-        let on_cpu: Vec<&str> = plan.games.iter().filter(|&&g| g != GameId::Keno).map(|g| g.name()).collect();
-        if !on_cpu.is_empty() {
-            errln!("note: {} swept on the CPU (the device sweep covers Keno)", on_cpu.join(" and "));
-        }
+        errln!("swept on {name}");
     }
     let bar = Progress::new(Some(remaining), Unit::Rounds, request.quiet);
     let started = (SystemTime::now(), Instant::now());

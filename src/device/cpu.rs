@@ -1,12 +1,18 @@
 //! The device kernel's code run on the CPU's threads: each run tallied by the C kernel's
-//! `fa_keno_run` (as a device thread tallies it) and a few consecutive runs joined into a
-//! segment by `fa_keno_join` (as a device block's first thread joins its threads' runs),
+//! `fa_keno_run` or `fa_roulette_run` (as a device thread tallies it) and a few
+//! consecutive runs joined into a segment by `fa_keno_join` or `fa_roulette_join` (as a
+//! device block's first thread joins its threads' runs),
 //! the segments' counts added up as a device adds its blocks'. Not a fast path (the Rust
 //! sweep is about 13 times faster): it is the device path, end to end, on a machine
 //! without a GPU.
 
 use super::ffi;
-use super::{Accelerator, DeviceError, KenoCounts, KenoEdges, KenoLaunch, LaunchShape};
+use super::roulette::PAIR_CELLS;
+use super::{
+    Accelerator, DeviceError, KenoCounts, KenoEdges, KenoLaunch, LaunchShape, RouletteCounts, RouletteEdges,
+    RouletteLaunch,
+};
+use crate::games::Roulette;
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -47,7 +53,7 @@ impl Accelerator for KernelOnCpu {
         per_run: u64,
     ) -> Result<KenoLaunch, DeviceError> {
         let per_segment = per_run.saturating_mul(RUNS_PER_SEGMENT);
-        let segments: Vec<Range<u64>> = KenoLaunch::pieces(nonces.clone(), per_segment).collect();
+        let segments: Vec<Range<u64>> = super::pieces(nonces.clone(), per_segment).collect();
         let mut edges = vec![KenoEdges::default(); segments.len()];
         let counts = edges
             .par_iter_mut()
@@ -76,5 +82,48 @@ impl Accelerator for KernelOnCpu {
                 all
             });
         Ok(KenoLaunch { nonces, per_segment, counts, edges })
+    }
+
+    fn roulette(
+        &self,
+        server: &str,
+        client: &str,
+        nonces: Range<u64>,
+        per_run: u64,
+        wheel: Roulette,
+    ) -> Result<RouletteLaunch, DeviceError> {
+        let per_segment = per_run.saturating_mul(RUNS_PER_SEGMENT);
+        let segments: Vec<Range<u64>> = super::pieces(nonces.clone(), per_segment).collect();
+        let mut edges = vec![RouletteEdges::default(); segments.len()];
+        let empty = || (Box::<RouletteCounts>::default(), vec![0u64; PAIR_CELLS]);
+        let (counts, pairs) = edges
+            .par_iter_mut()
+            .zip(&segments)
+            .fold(empty, |(mut counts, mut pairs), (edge, segment)| {
+                // SAFETY: as in `keno`; the kernel also adds into `pairs`, PAIR_CELLS cells,
+                // within the `10 · P · P` cells of a wheel of `P` pockets.
+                unsafe {
+                    ffi::fa_roulette_tally_runs(
+                        server.as_ptr(),
+                        server.len(),
+                        client.as_ptr(),
+                        client.len(),
+                        segment.start,
+                        segment.end - segment.start,
+                        per_run,
+                        wheel.pockets(),
+                        &mut *counts,
+                        pairs.as_mut_ptr(),
+                        edge,
+                    );
+                }
+                (counts, pairs)
+            })
+            .reduce(empty, |(mut counts, mut pairs), (some, some_pairs)| {
+                counts.add(&some);
+                pairs.iter_mut().zip(&some_pairs).for_each(|(all, one)| *all += one);
+                (counts, pairs)
+            });
+        Ok(RouletteLaunch { nonces, per_segment, counts, pairs, edges })
     }
 }

@@ -1,15 +1,21 @@
 //! An NVIDIA GPU through the CUDA driver (feature `gpu`): `kernel.c` compiled at run time
-//! by NVRTC (with `__CUDACC__` defined, so its counters are atomics and its entry point
-//! the `__global__ fa_keno_sweep`), launched with one run of nonces per device thread.
+//! by NVRTC (with `__CUDACC__` defined, so its counters are atomics and its entry points
+//! the `__global__ fa_keno_sweep` and `fa_roulette_sweep`), launched with one run of
+//! nonces per device thread.
 //!
 //! The driver and NVRTC are loaded when a sweep asks for the GPU, so the build needs no
 //! CUDA and a machine without it gets a named reason rather than a failed start. cudarc
 //! panics where a library or one of its symbols is missing: those panics are caught and
 //! named here too.
 
-use super::{Accelerator, DeviceError, KenoCounts, KenoEdges, KenoLaunch, LaunchShape};
+use super::roulette::PAIR_CELLS;
+use super::{
+    Accelerator, DeviceError, KenoCounts, KenoEdges, KenoLaunch, LaunchShape, RouletteCounts, RouletteEdges,
+    RouletteLaunch,
+};
+use crate::games::Roulette;
 use cudarc::driver::sys::CUdevice_attribute;
-use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
 use std::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
@@ -18,8 +24,9 @@ use std::sync::Arc;
 /// The kernel source, compiled on the device's machine.
 const SOURCE: &str = include_str!("kernel.c");
 
-/// Threads per block: each block shares one block of counters (11 KB of shared memory).
-/// kernel.c's `__launch_bounds__(256, 2)` on `fa_keno_sweep` says the same.
+/// Threads per block: each block shares one block of counters (11 KB of shared memory for
+/// Keno, 41 KB for roulette). kernel.c's `__launch_bounds__(256, 2)` on its entry points
+/// says the same.
 const THREADS_PER_BLOCK: u32 = 256;
 
 /// Resident threads per multiprocessor a launch aims at: the kernel is bounded to 128
@@ -36,6 +43,7 @@ pub struct Cuda {
     name: String,
     stream: Arc<CudaStream>,
     keno: CudaFunction,
+    roulette: CudaFunction,
     multiprocessors: u64,
 }
 
@@ -63,7 +71,6 @@ impl Cuda {
                 return Err(unavailable("the CUDA driver sees no device".into()));
             }
             let context = CudaContext::new(0).map_err(|e| unavailable(format!("device 0: {e}")))?;
-            let failed = |e: cudarc::driver::DriverError| DeviceError::Failed(e.to_string());
             let name = context.name().map_err(failed)?;
             let multiprocessors = context
                 .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
@@ -77,10 +84,12 @@ impl Cuda {
                 ))
             })?;
             let keno = module.load_function("fa_keno_sweep").map_err(failed)?;
+            let roulette = module.load_function("fa_roulette_sweep").map_err(failed)?;
             Ok(Cuda {
                 name,
                 stream: context.default_stream(),
                 keno,
+                roulette,
                 multiprocessors: u64::try_from(multiprocessors).unwrap_or(1).max(1),
             })
         })
@@ -125,15 +134,9 @@ impl Accelerator for Cuda {
         nonces: Range<u64>,
         per_run: u64,
     ) -> Result<KenoLaunch, DeviceError> {
-        let failed = |e: cudarc::driver::DriverError| DeviceError::Failed(e.to_string());
-        let runs = KenoLaunch::pieces(nonces.clone(), per_run).count();
-        let blocks = u32::try_from(runs.div_ceil(THREADS_PER_BLOCK as usize))
-            .map_err(|_| DeviceError::Failed(format!("{runs} runs are too many for one launch")))?;
-        // A byte more than each seed, so that an empty seed is still an allocation.
-        let bytes = |seed: &str| seed.bytes().chain([0]).collect::<Vec<u8>>();
+        let (runs, blocks) = grid(&nonces, per_run)?;
         let stream = &self.stream;
-        let server_bytes = stream.memcpy_stod(&bytes(server)).map_err(failed)?;
-        let client_bytes = stream.memcpy_stod(&bytes(client)).map_err(failed)?;
+        let (server_bytes, client_bytes) = (upload(stream, server)?, upload(stream, client)?);
         let mut totals = stream.alloc_zeros::<u64>(KenoCounts::CELLS).map_err(failed)?;
         let mut run_edges = stream.alloc_zeros::<u64>(runs * KenoEdges::CELLS).map_err(failed)?;
         let mut block_edges =
@@ -151,17 +154,12 @@ impl Accelerator for Cuda {
             .arg(&mut totals)
             .arg(&mut run_edges)
             .arg(&mut block_edges);
-        let config = LaunchConfig {
-            grid_dim: (blocks.max(1), 1, 1),
-            block_dim: (THREADS_PER_BLOCK, 1, 1),
-            shared_mem_bytes: 0,
-        };
         // SAFETY: the arguments are, in order, those of `fa_keno_sweep` in kernel.c: the
         // seeds' bytes and lengths (each buffer a byte longer), the nonces, the run length,
         // `KenoCounts::CELLS` counters, `KenoEdges::CELLS` cells for each of the `runs`
         // threads that has a run (the grid's other threads write nothing) and as many for
         // each of the `blocks` blocks.
-        unsafe { launch.launch(config) }.map_err(failed)?;
+        unsafe { launch.launch(config(blocks)) }.map_err(failed)?;
         stream.synchronize().map_err(failed)?;
         let totals = stream.memcpy_dtov(&totals).map_err(failed)?;
         let edges = stream.memcpy_dtov(&block_edges).map_err(failed)?;
@@ -171,5 +169,83 @@ impl Accelerator for Cuda {
             counts: Box::new(KenoCounts::from_cells(&totals)),
             edges: edges.chunks_exact(KenoEdges::CELLS).map(KenoEdges::from_cells).collect(),
         })
+    }
+
+    fn roulette(
+        &self,
+        server: &str,
+        client: &str,
+        nonces: Range<u64>,
+        per_run: u64,
+        wheel: Roulette,
+    ) -> Result<RouletteLaunch, DeviceError> {
+        let (runs, blocks) = grid(&nonces, per_run)?;
+        let stream = &self.stream;
+        let (server_bytes, client_bytes) = (upload(stream, server)?, upload(stream, client)?);
+        let mut totals = stream.alloc_zeros::<u64>(RouletteCounts::CELLS).map_err(failed)?;
+        let mut pairs = stream.alloc_zeros::<u64>(PAIR_CELLS).map_err(failed)?;
+        let mut run_edges = stream.alloc_zeros::<u64>(runs * RouletteEdges::CELLS).map_err(failed)?;
+        let mut block_edges =
+            stream.alloc_zeros::<u64>(blocks as usize * RouletteEdges::CELLS).map_err(failed)?;
+        let (server_len, client_len, pockets) = (server.len() as u64, client.len() as u64, wheel.pockets());
+        let mut launch = stream.launch_builder(&self.roulette);
+        launch
+            .arg(&server_bytes)
+            .arg(&server_len)
+            .arg(&client_bytes)
+            .arg(&client_len)
+            .arg(&nonces.start)
+            .arg(&nonces.end)
+            .arg(&per_run)
+            .arg(&pockets)
+            .arg(&mut totals)
+            .arg(&mut pairs)
+            .arg(&mut run_edges)
+            .arg(&mut block_edges);
+        // SAFETY: the arguments are, in order, those of `fa_roulette_sweep` in kernel.c: as
+        // for `fa_keno_sweep`, with the wheel's pockets (a u32), `RouletteCounts::CELLS`
+        // counters, PAIR_CELLS cells of pairs and `RouletteEdges::CELLS` cells of edges
+        // for each run and each block.
+        unsafe { launch.launch(config(blocks)) }.map_err(failed)?;
+        stream.synchronize().map_err(failed)?;
+        let totals = stream.memcpy_dtov(&totals).map_err(failed)?;
+        let pairs = stream.memcpy_dtov(&pairs).map_err(failed)?;
+        let edges = stream.memcpy_dtov(&block_edges).map_err(failed)?;
+        Ok(RouletteLaunch {
+            nonces,
+            per_segment: per_run.saturating_mul(u64::from(THREADS_PER_BLOCK)),
+            counts: Box::new(RouletteCounts::from_cells(&totals)),
+            pairs,
+            edges: edges.chunks_exact(RouletteEdges::CELLS).map(RouletteEdges::from_cells).collect(),
+        })
+    }
+}
+
+/// A driver call's error, named.
+fn failed(error: cudarc::driver::DriverError) -> DeviceError {
+    DeviceError::Failed(error.to_string())
+}
+
+/// The runs of a launch over `nonces` in runs of `per_run`, and the blocks that hold a
+/// thread for each.
+fn grid(nonces: &Range<u64>, per_run: u64) -> Result<(usize, u32), DeviceError> {
+    let runs = super::pieces(nonces.clone(), per_run).count();
+    let blocks = u32::try_from(runs.div_ceil(THREADS_PER_BLOCK as usize))
+        .map_err(|_| DeviceError::Failed(format!("{runs} runs are too many for one launch")))?;
+    Ok((runs, blocks))
+}
+
+/// A seed's bytes in device memory, a byte more than the seed, so that an empty seed is
+/// still an allocation.
+fn upload(stream: &Arc<CudaStream>, seed: &str) -> Result<CudaSlice<u8>, DeviceError> {
+    stream.memcpy_stod(&seed.bytes().chain([0]).collect::<Vec<u8>>()).map_err(failed)
+}
+
+/// The launch configuration of `blocks` blocks.
+fn config(blocks: u32) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: (blocks.max(1), 1, 1),
+        block_dim: (THREADS_PER_BLOCK, 1, 1),
+        shared_mem_bytes: 0,
     }
 }

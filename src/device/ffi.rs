@@ -1,7 +1,7 @@
 //! The CPU builds of `kernel.c`: its host entry points, the launcher of its emulated
 //! `__global__` entry point (`emulator.cpp`), and the layout of what it counts.
 
-use super::{KenoCounts, KenoEdges};
+use super::{KenoCounts, KenoEdges, RouletteCounts, RouletteEdges};
 
 extern "C" {
     pub fn fa_round_signature(
@@ -54,5 +54,33 @@ extern "C" {
         per_thread: u64,
         totals: *mut KenoCounts,
         block_edges: *mut KenoEdges,
+    );
+    pub fn fa_roulette_tally_runs(
+        server: *const u8,
+        server_len: usize,
+        client: *const u8,
+        client_len: usize,
+        start: u64,
+        count: u64,
+        per_run: u64,
+        pockets: u32,
+        counts: *mut RouletteCounts,
+        pairs: *mut u64,
+        edges: *mut RouletteEdges,
+    );
+    pub fn fa_emulate_roulette_sweep(
+        blocks: u32,
+        threads: u32,
+        server: *const u8,
+        server_len: usize,
+        client: *const u8,
+        client_len: usize,
+        start: u64,
+        end: u64,
+        per_thread: u64,
+        pockets: u32,
+        totals: *mut RouletteCounts,
+        pairs: *mut u64,
+        block_edges: *mut RouletteEdges,
     );
 }

@@ -150,20 +150,6 @@ pub struct KenoLaunch {
     pub edges: Vec<KenoEdges>,
 }
 
-impl KenoLaunch {
-    /// The nonces `nonces` cut into pieces of `per_piece` (runs or segments), in order;
-    /// the last may be shorter.
-    pub fn pieces(nonces: Range<u64>, per_piece: u64) -> impl Iterator<Item = Range<u64>> {
-        assert!(per_piece > 0, "a run or segment holds at least one round");
-        let (start, end) = (nonces.start, nonces.end.max(nonces.start));
-        let count = (end - start).div_ceil(per_piece);
-        (0..count).map(move |i| {
-            let first = start + i * per_piece;
-            first..first.saturating_add(per_piece).min(end)
-        })
-    }
-}
-
 /// The tally segment of a launch: its counts with its segments' edges joined in order.
 ///
 /// The result must pass [`SequenceTally::validate`] (every count tied to the rounds, the
@@ -171,7 +157,7 @@ impl KenoLaunch {
 /// rather than trusted.
 pub fn keno_segment(launch: KenoLaunch) -> Result<Segment<KenoTally>, DeviceError> {
     let KenoLaunch { nonces, per_segment, counts, edges } = launch;
-    let segments: Vec<Range<u64>> = KenoLaunch::pieces(nonces.clone(), per_segment).collect();
+    let segments: Vec<Range<u64>> = super::pieces(nonces.clone(), per_segment).collect();
     if segments.len() != edges.len() {
         return Err(DeviceError::Faulty(format!(
             "{} segments' edges for the {} segments of nonces {}..{}",
@@ -245,15 +231,6 @@ mod tests {
         assert_eq!([counts.rounds, counts.max_words_in_round], [1410, 1413]);
         let edges = KenoEdges::from_cells(&cells[..20]);
         assert_eq!((edges.head[9], edges.tail[0]), (9, 10));
-    }
-
-    #[test]
-    fn pieces_cover_the_nonces_in_order_with_a_short_last_one() {
-        let runs: Vec<_> = KenoLaunch::pieces(5..28, 10).collect();
-        assert_eq!(runs, vec![5..15, 15..25, 25..28]);
-        assert_eq!(KenoLaunch::pieces(3..3, 10).count(), 0);
-        let top: Vec<_> = KenoLaunch::pieces(u64::MAX - 5..u64::MAX, 4).collect();
-        assert_eq!(top, vec![u64::MAX - 5..u64::MAX - 1, u64::MAX - 1..u64::MAX]);
     }
 
     #[test]

@@ -314,6 +314,28 @@ typedef struct {
 /* The pick sets: the `k`-number set is the first `k` of these (tally::keno::PICK_ORDER). */
 FA_DEVICE static const uint8_t FA_PICK_ORDER[FA_DRAWN] = {7, 13, 22, 29, 36, 2, 18, 25, 33, 40};
 
+/* The first and last (up to) ten values of two joined segments: `head`, `tail` (`n` held)
+ * followed by `later_head`, `later_tail` (`m` held) become those of both
+ * (`tally::window::Window::join`). */
+FA_DEVICE static void fa_join_window(uint64_t head[FA_MAX_LAG], uint64_t tail[FA_MAX_LAG], unsigned n,
+                                     const uint64_t later_head[FA_MAX_LAG], const uint64_t later_tail[FA_MAX_LAG],
+                                     unsigned m) {
+    for (unsigned j = 0; n + j < FA_MAX_LAG && j < m; j++) {
+        head[n + j] = later_head[j];
+    }
+    uint64_t both[2 * FA_MAX_LAG];
+    for (unsigned i = 0; i < n; i++) {
+        both[i] = tail[i];
+    }
+    for (unsigned j = 0; j < m; j++) {
+        both[n + j] = later_tail[j];
+    }
+    unsigned keep = n + m < FA_MAX_LAG ? n + m : FA_MAX_LAG;
+    for (unsigned k = 0; k < keep; k++) {
+        tail[k] = both[n + m - keep + k];
+    }
+}
+
 /* Counts a pair of rounds `lag` apart (1..10) that share `shared` numbers. */
 FA_DEVICE static void fa_count_overlap(fa_keno_counts *c, unsigned lag, unsigned shared) {
     if (lag == 1) {
@@ -337,20 +359,7 @@ FA_DEVICE static void fa_keno_join(fa_keno_edges *e, uint64_t *rounds, const fa_
             fa_count_overlap(c, n - i + j, FA_POPCOUNT(e->tail[i] & later->head[j]));
         }
     }
-    for (unsigned j = 0; n + j < FA_MAX_LAG && j < m; j++) {
-        e->head[n + j] = later->head[j];
-    }
-    uint64_t both[2 * FA_MAX_LAG];
-    for (unsigned i = 0; i < n; i++) {
-        both[i] = e->tail[i];
-    }
-    for (unsigned j = 0; j < m; j++) {
-        both[n + j] = later->tail[j];
-    }
-    unsigned keep = n + m < FA_MAX_LAG ? n + m : FA_MAX_LAG;
-    for (unsigned k = 0; k < keep; k++) {
-        e->tail[k] = both[n + m - keep + k];
-    }
+    fa_join_window(e->head, e->tail, n, later->head, later->tail, m);
     *rounds += later_rounds;
 }
 
@@ -426,7 +435,251 @@ FA_DEVICE static void fa_keno_run(const uint8_t *server, fa_len server_len, cons
     }
 }
 
+/* Roulette: its counters that fit a block's shared memory (41 KB), laid out as
+ * `fairaudit::device::RouletteCounts` (`tally::RouletteTally` names them the same). The
+ * pairs of spins 1..10 apart are 10 * 38 * 38 more cells (116 KB): too many for shared
+ * memory beside two blocks a multiprocessor, so they are counted straight into the
+ * launch's totals in global memory, a table per lag, `(lag - 1) * P * P + a * P + b` for
+ * a wheel of P pockets. A European wheel leaves the 38th pocket's cells unused. */
+#define FA_POCKETS 38u
+#define FA_RUN_CAP 32u
+#define FA_GAP_CAP 128u
+#define FA_PAIR_CELLS (FA_MAX_LAG * FA_POCKETS * FA_POCKETS)
+/* Words the operator's published verifier generates for a spin. */
+#define FA_ROULETTE_REFERENCE_WORDS 2u
+/* A position no spin holds: a pocket not seen in the segment. */
+#define FA_NONE 0xffffffffffffffffull
+
+typedef struct {
+    uint64_t pockets[FA_POCKETS];
+    uint64_t colour_runs[3 * FA_RUN_CAP];
+    uint64_t low_high_runs[3 * FA_RUN_CAP];
+    uint64_t gaps[FA_POCKETS * (FA_GAP_CAP + 1)];
+    uint64_t rejections;
+    uint64_t rounds;
+    uint64_t words;
+    uint64_t beyond_reference_words;
+    uint64_t max_words_in_round;
+} fa_roulette_counts;
+
+/* The open first and last run of a segment's symbols (`tally::runs::OpenRuns`, whose
+ * length is the segment's). */
+typedef struct {
+    uint64_t first;
+    uint64_t prefix;
+    uint64_t last;
+    uint64_t suffix;
+} fa_open_runs;
+
+/* A segment's edge state: its first and last (up to) ten pockets, the open runs of colour
+ * and of low/high, and where each pocket first and last fell (positions in the segment,
+ * FA_NONE for a pocket it does not hold): what segments are joined with. */
+typedef struct {
+    uint64_t head[FA_MAX_LAG];
+    uint64_t tail[FA_MAX_LAG];
+    fa_open_runs colour;
+    fa_open_runs low_high;
+    uint64_t first[FA_POCKETS];
+    uint64_t last[FA_POCKETS];
+} fa_roulette_edges;
+
+/* Bit p set: pocket p is red (SPEC section 5). */
+#define FA_RED_POCKETS 0x154aad52aaull
+
+/* The colour of a pocket (0 red, 1 black, 2 green: 0 and 00) and its low/high symbol (0
+ * for 1..18, 1 for 19..36, 2 for 0 and 00), as `tally::roulette` numbers them. */
+FA_DEVICE static unsigned fa_colour(unsigned pocket) {
+    return pocket == 0u || pocket == 37u ? 2u : (unsigned)((FA_RED_POCKETS >> pocket) & 1u) ^ 1u;
+}
+
+FA_DEVICE static unsigned fa_low_high(unsigned pocket) {
+    return pocket == 0u || pocket == 37u ? 2u : pocket <= 18u ? 0u : 1u;
+}
+
+/* Counts a closed run of `length` spins of `symbol` (lengths from FA_RUN_CAP share a bucket). */
+FA_DEVICE static void fa_count_run(uint64_t *hist, uint64_t symbol, uint64_t length) {
+    uint64_t bucket = length < FA_RUN_CAP ? length : FA_RUN_CAP;
+    FA_ADD(&hist[symbol * FA_RUN_CAP + bucket - 1u], 1u);
+}
+
+/* The next symbol of a segment that holds `len` symbols before it
+ * (`tally::runs::RunLengths::record`). */
+FA_DEVICE static void fa_run_record(fa_open_runs *o, uint64_t len, unsigned symbol, uint64_t *hist) {
+    if (len == 0) {
+        o->first = o->last = symbol;
+        o->prefix = o->suffix = 1;
+        return;
+    }
+    if (symbol == o->last) {
+        o->prefix += o->prefix == len;
+        o->suffix++;
+        return;
+    }
+    if (o->prefix != len) {
+        fa_count_run(hist, o->last, o->suffix);
+    }
+    o->last = symbol;
+    o->suffix = 1;
+}
+
+/* Joins the open runs `b` of the `b_len` symbols that directly follow the `a_len` of `a`
+ * (both at least one), counting the runs the join closes (`RunLengths::append`). */
+FA_DEVICE static void fa_run_join(fa_open_runs *a, uint64_t a_len, const fa_open_runs *b, uint64_t b_len,
+                                  uint64_t *hist) {
+    int a_single = a->prefix == a_len, b_single = b->prefix == b_len;
+    uint64_t prefix = a->prefix, suffix = b->suffix;
+    if (a->last == b->first) {
+        uint64_t joined = a->suffix + b->prefix;
+        if (a_single && b_single) {
+            prefix = suffix = joined;
+        } else if (a_single) {
+            prefix = joined;
+        } else if (b_single) {
+            suffix = joined;
+        } else {
+            fa_count_run(hist, a->last, joined);
+        }
+    } else {
+        if (!a_single) {
+            fa_count_run(hist, a->last, a->suffix);
+        }
+        if (!b_single) {
+            fa_count_run(hist, b->first, b->prefix);
+        }
+    }
+    a->prefix = prefix;
+    a->last = b->last;
+    a->suffix = suffix;
+}
+
+/* Counts a gap of `gap` spins before a repeat of `pocket` (gaps from FA_GAP_CAP share a bucket). */
+FA_DEVICE static void fa_count_gap(fa_roulette_counts *c, unsigned pocket, uint64_t gap) {
+    FA_ADD(&c->gaps[pocket * (FA_GAP_CAP + 1) + (gap < FA_GAP_CAP ? gap : FA_GAP_CAP)], 1u);
+}
+
+/* Joins `later`, the edges of the `later_rounds` spins that directly follow the `*rounds`
+ * spins whose edges are `e`: counts the pairs at most ten apart that straddle the join into
+ * `pairs`, and the runs and gaps it closes into `c`, and makes `e` the edges of both
+ * (`tally::RouletteTally::append`, which the host uses on the segments this returns). */
+FA_DEVICE static void fa_roulette_join(fa_roulette_edges *e, uint64_t *rounds, const fa_roulette_edges *later,
+                                       uint64_t later_rounds, uint32_t pockets, fa_roulette_counts *c,
+                                       uint64_t *pairs) {
+    if (*rounds == 0) {
+        *e = *later;
+        *rounds = later_rounds;
+        return;
+    }
+    unsigned n = *rounds < FA_MAX_LAG ? (unsigned)*rounds : FA_MAX_LAG;
+    unsigned m = later_rounds < FA_MAX_LAG ? (unsigned)later_rounds : FA_MAX_LAG;
+    for (unsigned i = 0; i < n; i++) {
+        for (unsigned j = 0; j < m && n - i + j <= FA_MAX_LAG; j++) {
+            uint64_t lag = n - i + j;
+            FA_ADD(&pairs[((lag - 1u) * pockets + e->tail[i]) * pockets + later->head[j]], 1u);
+        }
+    }
+    fa_join_window(e->head, e->tail, n, later->head, later->tail, m);
+    fa_run_join(&e->colour, *rounds, &later->colour, later_rounds, c->colour_runs);
+    fa_run_join(&e->low_high, *rounds, &later->low_high, later_rounds, c->low_high_runs);
+    const uint64_t offset = *rounds;
+    for (unsigned p = 0; p < pockets; p++) {
+        if (e->last[p] != FA_NONE && later->first[p] != FA_NONE) {
+            fa_count_gap(c, p, offset - 1u - e->last[p] + later->first[p]);
+        }
+        if (e->first[p] == FA_NONE && later->first[p] != FA_NONE) {
+            e->first[p] = later->first[p] + offset;
+        }
+        if (later->last[p] != FA_NONE) {
+            e->last[p] = later->last[p] + offset;
+        }
+    }
+    *rounds += later_rounds;
+}
+
+/* Tallies the spins `start .. start + count` of one seed pair on a wheel of `pockets`, in
+ * nonce order: the counts `tally::RouletteTally` records for them added into `c` and
+ * `pairs`, their edges written to `e`. `start + count` must not pass 2^64. */
+FA_DEVICE static void fa_roulette_run(const uint8_t *server, fa_len server_len, const uint8_t *client,
+                                      fa_len client_len, uint64_t start, uint64_t count, uint32_t pockets,
+                                      fa_roulette_counts *c, uint64_t *pairs, fa_roulette_edges *e) {
+    /* The last ten pockets, a ring: `at` is where the next goes. */
+    uint8_t recent[FA_MAX_LAG];
+    unsigned held = 0, at = 0;
+    /* Where each pocket last fell in the run. */
+    uint64_t last[FA_POCKETS];
+    for (unsigned p = 0; p < FA_POCKETS; p++) {
+        last[p] = FA_NONE;
+        e->first[p] = FA_NONE;
+    }
+    uint64_t rejections = 0, words = 0, beyond = 0, most = 0;
+    fa_midstate midstate;
+    midstate.valid = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        fa_words w;
+        fa_round_words(&w, server, server_len, client, client_len, start + i, &midstate);
+        uint32_t rejected = 0;
+        unsigned pocket = fa_sample(&w, pockets, &rejected);
+        FA_ADD(&c->pockets[pocket], 1u);
+        for (unsigned lag = 1; lag <= held; lag++) {
+            unsigned before = recent[(at + FA_MAX_LAG - lag) % FA_MAX_LAG];
+            FA_ADD(&pairs[((lag - 1u) * pockets + before) * pockets + pocket], 1u);
+        }
+        if (i < FA_MAX_LAG) {
+            e->head[i] = pocket;
+        }
+        recent[at] = (uint8_t)pocket;
+        at = (at + 1u) % FA_MAX_LAG;
+        held += held < FA_MAX_LAG;
+        fa_run_record(&e->colour, i, fa_colour(pocket), c->colour_runs);
+        fa_run_record(&e->low_high, i, fa_low_high(pocket), c->low_high_runs);
+        if (last[pocket] != FA_NONE) {
+            fa_count_gap(c, pocket, i - last[pocket] - 1u);
+        } else {
+            e->first[pocket] = i;
+        }
+        last[pocket] = i;
+        rejections += rejected;
+        words += w.used;
+        beyond += w.used > FA_ROULETTE_REFERENCE_WORDS;
+        most = most > w.used ? most : w.used;
+    }
+    for (unsigned j = 0; j < held; j++) {
+        e->tail[j] = recent[(at + FA_MAX_LAG - held + j) % FA_MAX_LAG];
+    }
+    for (unsigned p = 0; p < FA_POCKETS; p++) {
+        e->last[p] = last[p];
+    }
+    if (count > 0) {
+        FA_ADD(&c->rejections, rejections);
+        FA_ADD(&c->rounds, count);
+        FA_ADD(&c->words, words);
+        FA_ADD(&c->beyond_reference_words, beyond);
+        FA_MAX(&c->max_words_in_round, most);
+    }
+}
+
 #ifdef __CUDACC__
+/* Adds a block's `n` counter cells to the launch's totals, each of the block's threads a
+ * share of them: the cell at `most_at` (the most words in a round) by its maximum. */
+__device__ static void fa_flush(uint64_t *sums, const uint64_t *cells, unsigned n, unsigned most_at) {
+    for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
+        if (i == most_at) {
+            FA_MAX(&sums[i], cells[i]);
+        } else if (cells[i] != 0) {
+            FA_ADD(&sums[i], cells[i]);
+        }
+    }
+}
+
+/* The runs of `per_thread` nonces that cover `len`: ceil(len / per_thread), without
+ * overflow. Thread `t` of a launch has a run when t < runs, of this many nonces: */
+__device__ static uint64_t fa_runs(uint64_t len, uint64_t per_thread) {
+    return len / per_thread + (len % per_thread != 0);
+}
+
+__device__ static uint64_t fa_run_length(uint64_t len, uint64_t per_thread, uint64_t t) {
+    return len - t * per_thread < per_thread ? len - t * per_thread : per_thread;
+}
+
 /* The device sweep of the Keno rounds `start .. end`. Thread `t` of the grid tallies the
  * run of `per_thread` rounds from `start + t * per_thread` (fewer at the end; none past
  * it), counting into its block's shared counters and leaving the run's edges in
@@ -448,12 +701,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) fa_keno_sweep(const uint8_t
     }
     __syncthreads();
     const uint64_t len = end - start;
-    /* Runs: ceil(len / per_thread), without overflow; thread t < runs starts inside. */
-    const uint64_t runs = len / per_thread + (len % per_thread != 0);
+    const uint64_t runs = fa_runs(len, per_thread);
     const uint64_t first_thread = (uint64_t)blockIdx.x * blockDim.x;
     const uint64_t thread = first_thread + threadIdx.x;
     if (thread < runs) {
-        uint64_t count = len - thread * per_thread < per_thread ? len - thread * per_thread : per_thread;
+        uint64_t count = fa_run_length(len, per_thread, thread);
         fa_keno_run(server, server_len, client, client_len, start + thread * per_thread, count, &block,
                     &run_edges[thread]);
     }
@@ -462,21 +714,50 @@ extern "C" __global__ void __launch_bounds__(256, 2) fa_keno_sweep(const uint8_t
         fa_keno_edges joined = {{0}, {0}};
         uint64_t rounds = 0;
         for (uint64_t t = first_thread; t < first_thread + blockDim.x && t < runs; t++) {
-            uint64_t count = len - t * per_thread < per_thread ? len - t * per_thread : per_thread;
+            uint64_t count = fa_run_length(len, per_thread, t);
             fa_keno_join(&joined, &rounds, &run_edges[t], count, &block);
         }
         block_edges[blockIdx.x] = joined;
     }
     __syncthreads();
-    uint64_t *sums = (uint64_t *)totals;
-    const unsigned most_at = (unsigned)(&block.max_words_in_round - cells);
+    fa_flush((uint64_t *)totals, cells, n, (unsigned)(&block.max_words_in_round - cells));
+}
+
+/* The device sweep of the spins `start .. end` on a wheel of `pockets`, as fa_keno_sweep
+ * sweeps Keno: a run per thread, the block's counters in shared memory, its runs joined by
+ * its thread 0; the pairs of spins counted straight into `pairs` (FA_PAIR_CELLS cells). */
+extern "C" __global__ void __launch_bounds__(256, 2) fa_roulette_sweep(const uint8_t *server, fa_len server_len, const uint8_t *client,
+                                         fa_len client_len, uint64_t start, uint64_t end,
+                                         uint64_t per_thread, uint32_t pockets, fa_roulette_counts *totals,
+                                         uint64_t *pairs, fa_roulette_edges *run_edges,
+                                         fa_roulette_edges *block_edges) {
+    __shared__ fa_roulette_counts block;
+    uint64_t *cells = (uint64_t *)&block;
+    const unsigned n = sizeof(fa_roulette_counts) / sizeof(uint64_t);
     for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
-        if (i == most_at) {
-            FA_MAX(&sums[i], cells[i]);
-        } else if (cells[i] != 0) {
-            FA_ADD(&sums[i], cells[i]);
+        cells[i] = 0;
+    }
+    __syncthreads();
+    const uint64_t len = end - start;
+    const uint64_t runs = fa_runs(len, per_thread);
+    const uint64_t first_thread = (uint64_t)blockIdx.x * blockDim.x;
+    const uint64_t thread = first_thread + threadIdx.x;
+    if (thread < runs) {
+        uint64_t count = fa_run_length(len, per_thread, thread);
+        fa_roulette_run(server, server_len, client, client_len, start + thread * per_thread, count, pockets,
+                        &block, pairs, &run_edges[thread]);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && first_thread < runs) {
+        uint64_t rounds = 0;
+        fa_roulette_edges *joined = &block_edges[blockIdx.x];
+        for (uint64_t t = first_thread; t < first_thread + blockDim.x && t < runs; t++) {
+            uint64_t count = fa_run_length(len, per_thread, t);
+            fa_roulette_join(joined, &rounds, &run_edges[t], count, pockets, &block, pairs);
         }
     }
+    __syncthreads();
+    fa_flush((uint64_t *)totals, cells, n, (unsigned)(&block.max_words_in_round - cells));
 }
 #else
 /* Host entry points: the CPU build's, for tests and the `cpu-kernel` device. */
@@ -529,5 +810,20 @@ void fa_keno_tally_runs(const uint8_t *server, fa_len server_len, const uint8_t 
         fa_keno_join(&joined, &rounds, &one, run, counts);
     }
     *edges = joined;
+}
+
+/* The spins `start .. start + count` on a wheel of `pockets` tallied into `counts` and
+ * `pairs` (added) and `edges` (written) in runs of `per_run`, as fa_keno_tally_runs
+ * tallies Keno. */
+void fa_roulette_tally_runs(const uint8_t *server, fa_len server_len, const uint8_t *client, fa_len client_len,
+                            uint64_t start, uint64_t count, uint64_t per_run, uint32_t pockets,
+                            fa_roulette_counts *counts, uint64_t *pairs, fa_roulette_edges *edges) {
+    uint64_t rounds = 0;
+    for (uint64_t done = 0; done < count; done += per_run) {
+        uint64_t run = count - done < per_run ? count - done : per_run;
+        fa_roulette_edges one;
+        fa_roulette_run(server, server_len, client, client_len, start + done, run, pockets, counts, pairs, &one);
+        fa_roulette_join(edges, &rounds, &one, run, pockets, counts, pairs);
+    }
 }
 #endif

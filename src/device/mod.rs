@@ -5,11 +5,11 @@
 //! GPU or without (`tests/device_kernel.rs`: every published vector, rejection rounds,
 //! random seeds and nonces).
 //!
-//! The device sweep: an [`Accelerator`] tallies the Keno rounds of a range of nonces in
-//! runs, one per device thread, each counted in nonce order with its edge state kept; a
-//! block's runs are joined into a segment on the device, and the host joins the segments
-//! as the CPU sweep joins its chunks ([`keno`]), so the tally is the CPU's, field for
-//! field. [`KernelOnCpu`] runs the kernel's run and join on the CPU's threads: the device
+//! The device sweep: an [`Accelerator`] tallies the Keno rounds or roulette spins of a
+//! range of nonces in runs, one per device thread, each counted in nonce order with its
+//! edge state kept; a block's runs are joined into a segment on the device, and the host
+//! joins the segments as the CPU sweep joins its chunks ([`keno`], [`roulette`]), so the
+//! tally is the CPU's, field for field. [`KernelOnCpu`] runs the kernel's run and join on the CPU's threads: the device
 //! path end to end on any machine, which the tests hold equal to the CPU sweep;
 //! [`EmulatedGpu`] runs the GPU's own `__global__` entry point on CPU threads, blocks,
 //! shared memory and atomics included. [`choice`] picks the device a sweep asked for
@@ -21,12 +21,15 @@ pub mod cpu;
 pub mod cuda;
 pub mod emulated;
 pub mod keno;
+pub mod roulette;
 
 pub use choice::DeviceChoice;
 pub use cpu::KernelOnCpu;
 pub use emulated::EmulatedGpu;
 pub use keno::{keno_segment, KenoCounts, KenoEdges, KenoLaunch};
+pub use roulette::{roulette_segment, RouletteCounts, RouletteEdges, RouletteLaunch};
 
+use crate::games::Roulette;
 use std::ops::Range;
 
 /// Why a device cannot sweep, or did not sweep as it should.
@@ -53,7 +56,19 @@ pub struct LaunchShape {
     pub runs: u64,
 }
 
-/// Something that tallies Keno rounds in runs: a GPU, or [`KernelOnCpu`].
+/// The nonces `nonces` cut into pieces of `per_piece` (a launch's runs or segments), in
+/// order; the last may be shorter.
+pub fn pieces(nonces: Range<u64>, per_piece: u64) -> impl Iterator<Item = Range<u64>> {
+    assert!(per_piece > 0, "a run or segment holds at least one round");
+    let (start, end) = (nonces.start, nonces.end.max(nonces.start));
+    let count = (end - start).div_ceil(per_piece);
+    (0..count).map(move |i| {
+        let first = start + i * per_piece;
+        first..first.saturating_add(per_piece).min(end)
+    })
+}
+
+/// Something that tallies Keno rounds and roulette spins in runs: a GPU, or [`KernelOnCpu`].
 pub trait Accelerator: Sync {
     /// What it is, for messages and `run.json` ("NVIDIA H200", "the device kernel on 2
     /// CPU threads").
@@ -72,6 +87,16 @@ pub trait Accelerator: Sync {
         nonces: Range<u64>,
         per_run: u64,
     ) -> Result<KenoLaunch, DeviceError>;
+
+    /// Tallies the spins `nonces` of `wheel` likewise ([`RouletteLaunch`]).
+    fn roulette(
+        &self,
+        server: &str,
+        client: &str,
+        nonces: Range<u64>,
+        per_run: u64,
+        wheel: Roulette,
+    ) -> Result<RouletteLaunch, DeviceError>;
 }
 
 mod ffi;
@@ -140,4 +165,18 @@ pub fn roulette_round(server: &str, client: &str, nonce: u64, pockets: u32) -> K
         );
     }
     KernelRound { draw: vec![pocket as u8], words_used: used }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_cover_the_nonces_in_order_with_a_short_last_one() {
+        let runs: Vec<_> = pieces(5..28, 10).collect();
+        assert_eq!(runs, vec![5..15, 15..25, 25..28]);
+        assert_eq!(pieces(3..3, 10).count(), 0);
+        let top: Vec<_> = pieces(u64::MAX - 5..u64::MAX, 4).collect();
+        assert_eq!(top, vec![u64::MAX - 5..u64::MAX - 1, u64::MAX - 1..u64::MAX]);
+    }
 }

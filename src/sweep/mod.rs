@@ -32,8 +32,7 @@ pub struct SweepControl<'a> {
     pub progress: &'a (dyn Fn(u64) + Sync),
     /// The Keccak path that hashes the rounds.
     pub kernel: Kernel,
-    /// The device that sweeps Keno, if not the CPU ([`device`]); roulette is swept on the
-    /// CPU either way.
+    /// The device that sweeps, if not the CPU ([`device`]).
     pub device: Option<&'a dyn Accelerator>,
 }
 
@@ -122,11 +121,19 @@ fn sweep_entry_range(
             };
             Entry::Keno { seed_pair, segments }
         }
-        GameId::RouletteEuropean => {
-            Entry::RouletteEuropean { seed_pair, segments: go(Roulette::EUROPEAN, hasher, range, control) }
-        }
-        GameId::RouletteAmerican => {
-            Entry::RouletteAmerican { seed_pair, segments: go(Roulette::AMERICAN, hasher, range, control) }
+        GameId::RouletteEuropean | GameId::RouletteAmerican => {
+            let wheel =
+                if game == GameId::RouletteEuropean { Roulette::EUROPEAN } else { Roulette::AMERICAN };
+            let segments = match control.device {
+                Some(device) => {
+                    device::sweep_roulette(device, wheel, seeds, range, control.stop, control.progress)?
+                }
+                None => go(wheel, hasher, range, control),
+            };
+            match game {
+                GameId::RouletteEuropean => Entry::RouletteEuropean { seed_pair, segments },
+                _ => Entry::RouletteAmerican { seed_pair, segments },
+            }
         }
     })
 }
