@@ -53,9 +53,12 @@ fn device_spins(
     per_run: u64,
 ) -> RouletteTally {
     let launch = device.roulette(server, client, nonces.clone(), per_run, wheel).unwrap();
-    let edges = launch.edge_tallies(wheel).unwrap();
-    anchor::check_segments(wheel, &RoundHasher::new(server, client), &edges).unwrap();
-    let segment = roulette_segment(launch, wheel, edges).unwrap();
+    let hasher = RoundHasher::new(server, client);
+    let segment = roulette_segment(launch, wheel, |segment| {
+        anchor::check_segment(wheel, &hasher, segment).unwrap();
+        Ok(())
+    })
+    .unwrap();
     assert_eq!(segment.range(), nonces);
     segment.tally
 }

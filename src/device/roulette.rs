@@ -7,10 +7,9 @@
 //! of colour and of low/high at either end and where each pocket first and last fell, so
 //! that the runs and the gaps between repeats that straddle a join are counted there.
 //!
-//! The host turns each segment's edges into a tally of that segment that holds its edge
-//! state and nothing else ([`RouletteLaunch::edge_tallies`]), which the sweep checks
-//! against the seeds as it checks a tally file's segments
-//! ([`crate::tally::anchor::check_segments`]); [`roulette_segment`] joins them with
+//! [`roulette_segment`] turns each segment's edges into a tally of that segment that holds
+//! its edge state and nothing else, which the sweep checks against the seeds as it checks
+//! a tally file's segments ([`crate::tally::anchor::check_segment`]), joins them with
 //! [`SequenceTally::append`], the CPU sweep's own join, and adds the launch's counts.
 
 use super::DeviceError;
@@ -19,7 +18,7 @@ use crate::tally::roulette::{GAP_CAP, RUN_CAP};
 use crate::tally::runs::{OpenRuns, RunLengths};
 use crate::tally::stream::StreamTally;
 use crate::tally::window::{Window, MAX_LAG};
-use crate::tally::{RouletteTally, Segment, Segments, SequenceTally};
+use crate::tally::{RouletteTally, Segment, SequenceTally};
 use std::ops::Range;
 
 /// Pockets of the larger wheel: the device's tables are sized for it.
@@ -244,49 +243,36 @@ pub struct RouletteLaunch {
     pub edges: Vec<RouletteEdges>,
 }
 
-impl RouletteLaunch {
-    /// Each segment's edge state as a tally that holds it and no count, in nonce order:
-    /// what [`crate::tally::anchor::check_segments`] checks against the seeds. Refused as
-    /// faulty: edges for another number of segments, or cells no segment of spins on
-    /// `wheel` has (a pocket off the wheel, a position past the segment).
-    pub fn edge_tallies(&self, wheel: Roulette) -> Result<Segments<RouletteTally>, DeviceError> {
-        let segments: Vec<Range<u64>> = super::pieces(self.nonces.clone(), self.per_segment).collect();
-        if segments.len() != self.edges.len() {
-            return Err(DeviceError::Faulty(format!(
-                "{} segments' edges for the {} segments of nonces {}..{}",
-                self.edges.len(),
-                segments.len(),
-                self.nonces.start,
-                self.nonces.end
-            )));
-        }
-        let tallies = segments.iter().zip(&self.edges).map(|(segment, edges)| {
-            let tally = edges.tally(wheel, segment.end - segment.start).map_err(|what| {
-                DeviceError::Faulty(format!(
-                    "the edges of its segment of nonces {}..{} hold {what}",
-                    segment.start, segment.end
-                ))
-            })?;
-            Ok(Segment { start: segment.start, end: segment.end, tally })
-        });
-        Ok(Segments(tallies.collect::<Result<_, DeviceError>>()?))
-    }
-}
-
-/// The tally segment of a launch: its segments' edge state (`edges`, from
-/// [`RouletteLaunch::edge_tallies`], checked against the seeds) joined in order, which
-/// counts what straddles each join, and the launch's counts added. The result must pass
-/// [`SequenceTally::validate`]: a device that returned counts no sweep gives is named as
-/// faulty rather than trusted.
+/// The tally segment of a launch on `wheel`. Each segment's edge state becomes a tally
+/// of that segment that holds it and no count; `check` sees it first (the sweep checks it
+/// against the seeds, [`crate::tally::anchor::check_segment`]); the segments are joined
+/// in order with [`SequenceTally::append`], the CPU sweep's own join, which counts what
+/// straddles each join; and the launch's counts are added. One segment's tally is held at
+/// a time beside the joined one, so host memory does not grow with the launch.
+///
+/// Refused as faulty: edges for another number of segments, cells no segment of spins on
+/// `wheel` has (a pocket off the wheel, a position past the segment, counts in the
+/// 38th pocket's cells of a European wheel), and a result that fails
+/// [`SequenceTally::validate`] (every count tied to the spins).
 pub fn roulette_segment(
     launch: RouletteLaunch,
     wheel: Roulette,
-    edges: Segments<RouletteTally>,
+    mut check: impl FnMut(&Segment<RouletteTally>) -> Result<(), DeviceError>,
 ) -> Result<Segment<RouletteTally>, DeviceError> {
-    let RouletteLaunch { nonces, counts, pairs, .. } = launch;
+    let RouletteLaunch { nonces, per_segment, counts, pairs, edges } = launch;
     let faulty = |what: String| {
         DeviceError::Faulty(format!("its tally of nonces {}..{} {what}", nonces.start, nonces.end))
     };
+    let segments: Vec<Range<u64>> = super::pieces(nonces.clone(), per_segment).collect();
+    if segments.len() != edges.len() {
+        return Err(DeviceError::Faulty(format!(
+            "{} segments' edges for the {} segments of nonces {}..{}",
+            edges.len(),
+            segments.len(),
+            nonces.start,
+            nonces.end
+        )));
+    }
     let n = wheel.pockets() as usize;
     if pairs.len() != PAIR_CELLS {
         return Err(faulty(format!("has {} cells of pairs, not {PAIR_CELLS}", pairs.len())));
@@ -296,9 +282,22 @@ pub fn roulette_segment(
     if off_wheel.copied().any(|count| count != 0) {
         return Err(faulty("counts spins off the wheel".into()));
     }
-    let mut parts = edges.0.into_iter().map(|segment| segment.tally);
-    let mut tally = parts.next().unwrap_or_else(|| RouletteTally::new(wheel));
-    parts.for_each(|later| tally.append(later));
+    let mut joined: Option<RouletteTally> = None;
+    for (range, edge) in segments.into_iter().zip(&edges) {
+        let tally = edge.tally(wheel, range.end - range.start).map_err(|what| {
+            DeviceError::Faulty(format!(
+                "the edges of its segment of nonces {}..{} hold {what}",
+                range.start, range.end
+            ))
+        })?;
+        let segment = Segment { start: range.start, end: range.end, tally };
+        check(&segment)?;
+        match joined.as_mut() {
+            Some(earlier) => earlier.append(segment.tally),
+            None => joined = Some(segment.tally),
+        }
+    }
+    let mut tally = joined.unwrap_or_else(|| RouletteTally::new(wheel));
     let add = |mine: &mut [u64], theirs: &[u64]| mine.iter_mut().zip(theirs).for_each(|(m, t)| *m += t);
     add(&mut tally.pockets, &counts.pockets[..n]);
     add(&mut tally.pairs, &pairs[..n * n]);
@@ -345,19 +344,22 @@ mod tests {
     #[test]
     fn edges_no_segment_has_are_refused_by_name() {
         let wheel = Roulette::EUROPEAN;
-        let launch = |edges: RouletteEdges| RouletteLaunch {
-            nonces: 0..3,
-            per_segment: 3,
-            counts: Box::default(),
-            pairs: vec![0; PAIR_CELLS],
-            edges: vec![edges],
+        // The edges of three spins, and counts that fit them.
+        let launch = |edges: RouletteEdges| {
+            let mut counts = Box::<RouletteCounts>::default();
+            (counts.pockets[1], counts.rounds, counts.words, counts.max_words_in_round) = (3, 3, 3, 1);
+            counts.gaps[129] = 2;
+            let mut pairs = vec![0; PAIR_CELLS];
+            (pairs[38], pairs[37 * 37 + 38]) = (2, 1);
+            RouletteLaunch { nonces: 0..3, per_segment: 3, counts, pairs, edges: vec![edges] }
         };
+        let join = |launch: RouletteLaunch| roulette_segment(launch, wheel, |_| Ok(()));
         // Three spins of pocket 1 (red, low): one run each, pocket 1 at 0 and 2.
         let mut fair = RouletteEdges { colour: [0, 3, 0, 3], low_high: [0, 3, 0, 3], ..Default::default() };
         fair.head[..3].fill(1);
         fair.tail[..3].fill(1);
         (fair.first[1], fair.last[1]) = (0, 2);
-        assert!(launch(fair).edge_tallies(wheel).is_ok());
+        join(launch(fair)).unwrap();
         type Fault = fn(&mut RouletteEdges);
         let faults: [(&str, Fault); 5] = [
             ("pockets off the wheel", |e| e.tail[2] = 37),
@@ -369,11 +371,11 @@ mod tests {
         for (named, fault) in faults {
             let mut edges = fair;
             fault(&mut edges);
-            let error = launch(edges).edge_tallies(wheel).unwrap_err().to_string();
+            let error = join(launch(edges)).unwrap_err().to_string();
             assert!(error.contains(named), "{named}: {error}");
         }
         let mut two = launch(fair);
         two.edges.push(fair);
-        assert!(two.edge_tallies(wheel).unwrap_err().to_string().contains("2 segments' edges for the 1"));
+        assert!(join(two).unwrap_err().to_string().contains("2 segments' edges for the 1"));
     }
 }

@@ -36,7 +36,7 @@ pub fn sweep_keno(
 /// Tallies the spins `range` of `wheel` for `seeds` on `device`, as [`sweep_keno`] tallies
 /// Keno. Each returned segment's edge state (its first and last spins, its open runs, where
 /// each pocket first and last fell) is checked against the spins the seeds give at its ends
-/// ([`anchor::check_segments`], a few hundred spins a segment) before it is joined.
+/// ([`anchor::check_segment`], a few hundred spins a segment) before it is joined.
 pub fn sweep_roulette(
     device: &dyn Accelerator,
     wheel: Roulette,
@@ -48,12 +48,12 @@ pub fn sweep_roulette(
     let hasher = RoundHasher::new(&seeds.server_seed, &seeds.client_seed);
     launch_by_launch(device.shape(), range, stop, progress, |nonces, per_run| {
         let launch = device.roulette(&seeds.server_seed, &seeds.client_seed, nonces, per_run, wheel)?;
-        let edges = launch.edge_tallies(wheel)?;
-        anchor::check_segments(wheel, &hasher, &edges).map_err(|error| match error {
-            TallyError::Shape(what) => DeviceError::Faulty(format!("its {what}")),
-            other => DeviceError::Faulty(other.to_string()),
-        })?;
-        roulette_segment(launch, wheel, edges)
+        roulette_segment(launch, wheel, |segment| {
+            anchor::check_segment(wheel, &hasher, segment).map_err(|error| match error {
+                TallyError::Shape(what) => DeviceError::Faulty(format!("its {what}")),
+                other => DeviceError::Faulty(other.to_string()),
+            })
+        })
     })
 }
 

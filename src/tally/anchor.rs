@@ -8,7 +8,7 @@
 //! millions it tallies. A changed edge state is then refused, not merged into counts a
 //! sweep could not give.
 
-use super::{Segments, SequenceTally, TallyError};
+use super::{Segment, Segments, SequenceTally, TallyError};
 use crate::chain::RoundHasher;
 use crate::games::Game;
 use std::ops::Range;
@@ -25,25 +25,30 @@ pub fn check_segments<T: SequenceTally>(
     hasher: &RoundHasher,
     segments: &Segments<T>,
 ) -> Result<(), TallyError> {
-    for segment in &segments.0 {
-        let (front, back) = segment.tally.edge_reach();
-        let bad =
-            |what: String| TallyError::Shape(format!("segment {}..{}: {what}", segment.start, segment.end));
-        if front.max(back) > REACH_LIMIT {
-            return Err(bad(format!(
-                "its edge state reaches {} rounds from an end, beyond the {REACH_LIMIT} a sweep of fair rounds reaches",
-                front.max(back)
-            )));
-        }
-        let len = segment.end - segment.start;
-        let front = tally_of::<T>(game, hasher, segment.start..segment.start + front.min(len));
-        let back = tally_of::<T>(game, hasher, segment.end - back.min(len)..segment.end);
-        segment.tally.check_edges(&front, &back).map_err(|e| match e {
-            TallyError::Shape(what) => bad(what),
-            other => other,
-        })?;
+    segments.0.iter().try_for_each(|segment| check_segment(game, hasher, segment))
+}
+
+/// Checks one segment's edge state against the rounds the seeds give.
+pub fn check_segment<T: SequenceTally>(
+    game: T::Game,
+    hasher: &RoundHasher,
+    segment: &Segment<T>,
+) -> Result<(), TallyError> {
+    let (front, back) = segment.tally.edge_reach();
+    let bad = |what: String| TallyError::Shape(format!("segment {}..{}: {what}", segment.start, segment.end));
+    if front.max(back) > REACH_LIMIT {
+        return Err(bad(format!(
+            "its edge state reaches {} rounds from an end, beyond the {REACH_LIMIT} a sweep of fair rounds reaches",
+            front.max(back)
+        )));
     }
-    Ok(())
+    let len = segment.end - segment.start;
+    let front = tally_of::<T>(game, hasher, segment.start..segment.start + front.min(len));
+    let back = tally_of::<T>(game, hasher, segment.end - back.min(len)..segment.end);
+    segment.tally.check_edges(&front, &back).map_err(|e| match e {
+        TallyError::Shape(what) => bad(what),
+        other => other,
+    })
 }
 
 /// The tally of the rounds `nonces`, each drawn from its own stream.
@@ -61,7 +66,7 @@ fn tally_of<T: SequenceTally>(game: T::Game, hasher: &RoundHasher, nonces: Range
 mod tests {
     use super::*;
     use crate::games::{Keno, Roulette};
-    use crate::tally::{KenoTally, RouletteTally, Segment};
+    use crate::tally::{KenoTally, RouletteTally};
 
     /// A change to a tally, and what it does.
     type Move<T> = (&'static str, fn(&mut T));
