@@ -11,7 +11,7 @@
 #           `--features gpu` if absent); for a GPU, a build with that feature, e.g. carried
 #           to a machine without cargo.
 # Environment: DEVICES (default "gpu"; add cpu-kernel for the device kernel on the CPU,
-# about 13x slower than the CPU sweep); GAMES (default "keno roulette-european").
+# 11 to 13 times slower than the CPU sweep); GAMES (default "keno roulette-european").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-100000000}

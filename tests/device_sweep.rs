@@ -357,6 +357,32 @@ fn a_device_returning_counts_no_sweep_gives_is_refused_by_name() {
         assert!(matches!(error, SweepError::Device(DeviceError::Faulty(_))), "{what}: {error}");
         assert!(error.to_string().contains("the device returned a faulty tally"), "{what}: {error}");
     }
+    // A launch that says it covers other nonces than asked, or is cut in empty segments.
+    let shapes: [(&str, Fault, SpinFault); 3] = [
+        ("segments of no nonces", |l| l.per_segment = 0, |l| l.per_segment = 0),
+        (
+            "the nonces one later",
+            |l| l.nonces = l.nonces.start + 1..l.nonces.end + 1,
+            |l| l.nonces = l.nonces.start + 1..l.nonces.end + 1,
+        ),
+        (
+            "half the nonces",
+            |l| l.nonces.end -= (l.nonces.end - l.nonces.start) / 2,
+            |l| l.nonces.end -= (l.nonces.end - l.nonces.start) / 2,
+        ),
+    ];
+    for (what, fault, spin_fault) in shapes {
+        for (game, device) in
+            [(GameId::Keno, Faulty::with(fault)), (GameId::RouletteEuropean, Faulty::spinning(spin_fault))]
+        {
+            let plan = self::plan(vec![game], 0..2_000);
+            let error = run(&plan, None, Some(&device), &never, &|_| {}).unwrap_err().to_string();
+            assert!(
+                error.contains("the device returned a faulty tally: asked for nonces 0..500"),
+                "{what}: {error}"
+            );
+        }
+    }
     let plan = self::plan(vec![GameId::RouletteEuropean], 0..2_000);
     run(&plan, None, Some(&Faulty::spinning(|_| {})), &never, &|_| {}).unwrap();
     let faults: [(&str, SpinFault); 9] = [

@@ -3,7 +3,7 @@
 //! consecutive runs joined into a segment by `fa_keno_join` or `fa_roulette_join` (as a
 //! device block's first thread joins its threads' runs),
 //! the segments' counts added up as a device adds its blocks'. Not a fast path (the Rust
-//! sweep is about 13 times faster): it is the device path, end to end, on a machine
+//! sweep is 11 to 13 times faster): it is the device path, end to end, on a machine
 //! without a GPU.
 
 use super::ffi;

@@ -5,11 +5,11 @@
  * `sampler`, `games`) computes them.
  *
  * Why C and by hand: the same source runs on a GPU (compiled there by NVRTC, as CUDA
- * C++: its functions `__device__`, its counters atomics, its entry point the `__global__`
- * fa_keno_sweep) and, here, on the CPU through build.rs and the `cc` crate twice: as C
- * (the host entry points below, one thread's run at a time) and as C++ with
- * cuda_on_cpu.h standing in for CUDA (emulator.cpp: fa_keno_sweep itself, blocks of
- * threads, shared memory, barriers and atomics), so that its logic is tested against the
+ * C++: its functions `__device__`, its counters atomics, its entry points the `__global__`
+ * fa_keno_sweep and fa_roulette_sweep) and, here, on the CPU through build.rs and the
+ * `cc` crate twice: as C (the host entry points below, one thread's run at a time) and as
+ * C++ with cuda_on_cpu.h standing in for CUDA (emulator.cpp: the entry points themselves,
+ * blocks of threads, shared memory, barriers and atomics), so that its logic is tested against the
  * Rust path on every machine, with or without a GPU. No crate provides a device kernel; the Keccak
  * permutation below follows FIPS 202 (its round constants, rotation offsets and lane
  * order are the standard's).
@@ -610,6 +610,9 @@ FA_DEVICE static void fa_roulette_run(const uint8_t *server, fa_len server_len, 
         last[p] = FA_NONE;
         e->first[p] = FA_NONE;
     }
+    /* The open runs, kept here (not in `e`, which is global memory on a device) and
+     * written once at the end. */
+    fa_open_runs colour = {0, 0, 0, 0}, low_high = {0, 0, 0, 0};
     uint64_t rejections = 0, words = 0, beyond = 0, most = 0;
     fa_midstate midstate;
     midstate.valid = 0;
@@ -629,8 +632,8 @@ FA_DEVICE static void fa_roulette_run(const uint8_t *server, fa_len server_len, 
         recent[at] = (uint8_t)pocket;
         at = (at + 1u) % FA_MAX_LAG;
         held += held < FA_MAX_LAG;
-        fa_run_record(&e->colour, i, fa_colour(pocket), c->colour_runs);
-        fa_run_record(&e->low_high, i, fa_low_high(pocket), c->low_high_runs);
+        fa_run_record(&colour, i, fa_colour(pocket), c->colour_runs);
+        fa_run_record(&low_high, i, fa_low_high(pocket), c->low_high_runs);
         if (last[pocket] != FA_NONE) {
             fa_count_gap(c, pocket, i - last[pocket] - 1u);
         } else {
@@ -648,6 +651,8 @@ FA_DEVICE static void fa_roulette_run(const uint8_t *server, fa_len server_len, 
     for (unsigned p = 0; p < FA_POCKETS; p++) {
         e->last[p] = last[p];
     }
+    e->colour = colour;
+    e->low_high = low_high;
     if (count > 0) {
         FA_ADD(&c->rejections, rejections);
         FA_ADD(&c->rounds, count);
@@ -821,7 +826,7 @@ void fa_roulette_tally_runs(const uint8_t *server, fa_len server_len, const uint
     uint64_t rounds = 0;
     for (uint64_t done = 0; done < count; done += per_run) {
         uint64_t run = count - done < per_run ? count - done : per_run;
-        fa_roulette_edges one;
+        fa_roulette_edges one = {{0}, {0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0}, {0}};
         fa_roulette_run(server, server_len, client, client_len, start + done, run, pockets, counts, pairs, &one);
         fa_roulette_join(edges, &rounds, &one, run, pockets, counts, pairs);
     }

@@ -68,6 +68,19 @@ pub fn pieces(nonces: Range<u64>, per_piece: u64) -> impl Iterator<Item = Range<
     })
 }
 
+/// Checks that a launch handed back what it was asked for: the nonces `asked`, in
+/// segments of at least one nonce. A device is not trusted to say which nonces its counts
+/// are of.
+pub fn check_launch(asked: &Range<u64>, nonces: &Range<u64>, per_segment: u64) -> Result<(), DeviceError> {
+    if nonces != asked || per_segment == 0 {
+        return Err(DeviceError::Faulty(format!(
+            "asked for nonces {}..{}, it returned a launch of nonces {}..{} in segments of {per_segment}",
+            asked.start, asked.end, nonces.start, nonces.end
+        )));
+    }
+    Ok(())
+}
+
 /// Something that tallies Keno rounds and roulette spins in runs: a GPU, or [`KernelOnCpu`].
 pub trait Accelerator: Sync {
     /// What it is, for messages and `run.json` ("NVIDIA H200", "the device kernel on 2

@@ -19,6 +19,7 @@ use crate::tally::runs::{OpenRuns, RunLengths};
 use crate::tally::stream::StreamTally;
 use crate::tally::window::{Window, MAX_LAG};
 use crate::tally::{RouletteTally, Segment, SequenceTally};
+use rayon::prelude::*;
 use std::ops::Range;
 
 /// Pockets of the larger wheel: the device's tables are sized for it.
@@ -247,8 +248,9 @@ pub struct RouletteLaunch {
 /// of that segment that holds it and no count; `check` sees it first (the sweep checks it
 /// against the seeds, [`crate::tally::anchor::check_segment`]); the segments are joined
 /// in order with [`SequenceTally::append`], the CPU sweep's own join, which counts what
-/// straddles each join; and the launch's counts are added. One segment's tally is held at
-/// a time beside the joined one, so host memory does not grow with the launch.
+/// straddles each join; and the launch's counts are added. The segments are checked a
+/// rayon thread's worth at a time, in parallel, so host memory holds that many segments'
+/// tallies beside the joined one, whatever the launch's size.
 ///
 /// Refused as faulty: edges for another number of segments, cells no segment of spins on
 /// `wheel` has (a pocket off the wheel, a position past the segment, counts in the
@@ -257,7 +259,7 @@ pub struct RouletteLaunch {
 pub fn roulette_segment(
     launch: RouletteLaunch,
     wheel: Roulette,
-    mut check: impl FnMut(&Segment<RouletteTally>) -> Result<(), DeviceError>,
+    check: impl Fn(&Segment<RouletteTally>) -> Result<(), DeviceError> + Sync,
 ) -> Result<Segment<RouletteTally>, DeviceError> {
     let RouletteLaunch { nonces, per_segment, counts, pairs, edges } = launch;
     let faulty = |what: String| {
@@ -282,8 +284,7 @@ pub fn roulette_segment(
     if off_wheel.copied().any(|count| count != 0) {
         return Err(faulty("counts spins off the wheel".into()));
     }
-    let mut joined: Option<RouletteTally> = None;
-    for (range, edge) in segments.into_iter().zip(&edges) {
+    let checked = |(range, edge): &(Range<u64>, &RouletteEdges)| {
         let tally = edge.tally(wheel, range.end - range.start).map_err(|what| {
             DeviceError::Faulty(format!(
                 "the edges of its segment of nonces {}..{} hold {what}",
@@ -292,9 +293,20 @@ pub fn roulette_segment(
         })?;
         let segment = Segment { start: range.start, end: range.end, tally };
         check(&segment)?;
-        match joined.as_mut() {
-            Some(earlier) => earlier.append(segment.tally),
-            None => joined = Some(segment.tally),
+        Ok(segment)
+    };
+    // Checked a thread's worth at a time on the current rayon pool (a check draws a few
+    // hundred spins again), joined in order; the first fault in nonce order is named.
+    let pieces: Vec<(Range<u64>, &RouletteEdges)> = segments.into_iter().zip(&edges).collect();
+    let mut joined: Option<RouletteTally> = None;
+    for group in pieces.chunks(rayon::current_num_threads().max(1)) {
+        let group: Vec<Result<Segment<RouletteTally>, DeviceError>> = group.par_iter().map(checked).collect();
+        for segment in group {
+            let segment = segment?;
+            match joined.as_mut() {
+                Some(earlier) => earlier.append(segment.tally),
+                None => joined = Some(segment.tally),
+            }
         }
     }
     let mut tally = joined.unwrap_or_else(|| RouletteTally::new(wheel));

@@ -7,7 +7,9 @@
 use super::runner::tally_rounds;
 use crate::chain::seeds::SeedPair;
 use crate::chain::{Kernel, RoundHasher};
-use crate::device::{keno_segment, roulette_segment, Accelerator, DeviceError, KenoLaunch, LaunchShape};
+use crate::device::{
+    check_launch, keno_segment, roulette_segment, Accelerator, DeviceError, KenoLaunch, LaunchShape,
+};
 use crate::games::{Keno, Roulette};
 use crate::tally::window::MAX_LAG;
 use crate::tally::{anchor, KenoTally, RouletteTally, Segment, Segments, SequenceTally, TallyError};
@@ -27,7 +29,8 @@ pub fn sweep_keno(
 ) -> Result<Segments<KenoTally>, DeviceError> {
     let hasher = RoundHasher::new(&seeds.server_seed, &seeds.client_seed);
     launch_by_launch(device.shape(), range, stop, progress, |nonces, per_run| {
-        let launch = device.keno(&seeds.server_seed, &seeds.client_seed, nonces, per_run)?;
+        let launch = device.keno(&seeds.server_seed, &seeds.client_seed, nonces.clone(), per_run)?;
+        check_launch(&nonces, &launch.nonces, launch.per_segment)?;
         check_against_seeds(&launch, &hasher, kernel)?;
         keno_segment(launch)
     })
@@ -47,7 +50,9 @@ pub fn sweep_roulette(
 ) -> Result<Segments<RouletteTally>, DeviceError> {
     let hasher = RoundHasher::new(&seeds.server_seed, &seeds.client_seed);
     launch_by_launch(device.shape(), range, stop, progress, |nonces, per_run| {
-        let launch = device.roulette(&seeds.server_seed, &seeds.client_seed, nonces, per_run, wheel)?;
+        let launch =
+            device.roulette(&seeds.server_seed, &seeds.client_seed, nonces.clone(), per_run, wheel)?;
+        check_launch(&nonces, &launch.nonces, launch.per_segment)?;
         roulette_segment(launch, wheel, |segment| {
             anchor::check_segment(wheel, &hasher, segment).map_err(|error| match error {
                 TallyError::Shape(what) => DeviceError::Faulty(format!("its {what}")),
