@@ -82,6 +82,35 @@ fn certified() -> (tempfile::TempDir, PathBuf, String) {
     (dir, cert, text)
 }
 
+/// A sweep too short for any test judges nothing: its battery, and a certificate holding
+/// it with no finding, say INSUFFICIENT rather than PASS (exit 0: nothing was found), and
+/// the certificate checks. Beside a sweep long enough, the certificate is still
+/// INSUFFICIENT: it does not pass what it could not judge.
+#[test]
+fn a_sweep_too_short_for_any_test_certifies_insufficient_not_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let (short, long) = (dir.path().join("short"), dir.path().join("long"));
+    sweep_stake(&short, "dice", "20..21");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(short.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["verdict"], "INSUFFICIENT");
+    let cert = dir.path().join("cert");
+    let text = stdout(&certify(&[&short], &cert, &[]).code(0));
+    assert!(text.contains("certificate for Stake: INSUFFICIENT"), "{text}");
+    assert!(text.contains("2 INSUFFICIENT: INSUFFICIENT"), "{text}");
+    let page = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    assert!(page.contains("INSUFFICIENT means: nothing above fails"), "the cover says what it means");
+    assert_eq!(verdict(&manifest(&cert), "stake sweep 1 battery"), "INSUFFICIENT");
+    check(&cert).code(0);
+
+    sweep_stake(&long, "dice", "20..40020");
+    let both = dir.path().join("both");
+    let text = stdout(&certify(&[&long, &short], &both, &[]).code(0));
+    assert!(text.contains("certificate for Stake: INSUFFICIENT"), "{text}");
+    let page = std::fs::read_to_string(both.join("certificate.html")).unwrap();
+    assert!(!page.contains(">PASS</span></div>"), "the cover's verdict is not PASS");
+}
+
 #[test]
 fn a_stake_sweep_is_certified_works_its_published_first_round_and_checks_by_sweeping_again() {
     let (_dir, cert, text) = certified();

@@ -501,6 +501,10 @@ pub struct Conclusions<'a> {
     pub illustrative_keno: bool,
 }
 
+/// The overall verdict of a certificate with no finding but a sweep or chain whose battery
+/// judged nothing ([`Conclusions::overall`]).
+pub const INSUFFICIENT: &str = "INSUFFICIENT";
+
 impl Conclusions<'_> {
     /// Whether a claim is judged at all (see [`NOT_ASSESSED`]).
     pub fn assessed(&self, claim: &ClaimVerdict) -> bool {
@@ -541,10 +545,24 @@ impl Conclusions<'_> {
             || self.worked.iter().any(|w| !w.matches())
     }
 
-    /// The overall verdict: `PASS`, or `FINDINGS`.
+    /// Whether a sweep or chain in it judged nothing: its battery has no test valid at its
+    /// size (a sweep of a few rounds). Audits are judged by their rows, whatever their
+    /// battery.
+    pub fn judged_nothing(&self) -> bool {
+        let nothing = |battery: Verdict| battery == Verdict::Insufficient;
+        self.sweeps.iter().any(|r| nothing(r.battery.overall()))
+            || self.stake_sweeps.iter().any(|s| nothing(s.battery.overall()))
+            || self.chains.iter().any(|c| nothing(c.battery.overall()))
+    }
+
+    /// The overall verdict: `FINDINGS` when anything is a finding; otherwise
+    /// `INSUFFICIENT` when a sweep or chain in it judged nothing, which a PASS would
+    /// overstate; otherwise `PASS`.
     pub fn overall(&self) -> &'static str {
         if self.has_finding() {
             "FINDINGS"
+        } else if self.judged_nothing() {
+            INSUFFICIENT
         } else {
             "PASS"
         }

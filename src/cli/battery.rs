@@ -23,7 +23,8 @@ pub fn counts_line<G>(battery: &Battery<G>) -> String {
 /// Prints the battery's verdict line, every FAIL and WEAK test, and the INSUFFICIENT tests
 /// grouped by name (one line per test and game, however many groups); with several rows
 /// per test, a count of PASS and INSUFFICIENT per test name. `groups` names what the rows
-/// are (seed pairs, players). Returns the verdict.
+/// are (seed pairs, players); and when no test is valid at this size, that the battery
+/// judges nothing. Returns the verdict: a finding when a test FAILs, else clean.
 pub fn print_battery<G: Copy + Ord + std::fmt::Display>(battery: &Battery<G>, groups: &str) -> Verdict {
     outln!("{}", counts_line(battery));
     let by_test = battery.counts_by_test();
@@ -64,9 +65,12 @@ pub fn print_battery<G: Copy + Ord + std::fmt::Display>(battery: &Battery<G>, gr
             if count > 1 { format!(" (and {} more rows of this test)", count - 1) } else { String::new() };
         outln!("  {:<12} {which}: {}{more}", "INSUFFICIENT", Shown(&first.outcome.note));
     }
-    if battery.overall() == TestVerdict::Fail {
-        Verdict::Finding
-    } else {
-        Verdict::Clean
+    match battery.overall() {
+        TestVerdict::Fail => Verdict::Finding,
+        TestVerdict::Insufficient => {
+            outln!("  no test of the battery is valid at this size, so it judges nothing (not a PASS): more rounds are needed");
+            Verdict::Clean
+        }
+        _ => Verdict::Clean,
     }
 }

@@ -272,12 +272,19 @@ impl VerdictCounts {
 }
 
 impl<G> Battery<G> {
-    /// FAIL if any test failed, PASS otherwise.
+    /// FAIL if any test failed; otherwise PASS if any test was valid at this size (PASS or
+    /// WEAK); otherwise INSUFFICIENT. A battery none of whose tests is valid at the run's
+    /// size (a sweep of a few rounds, or no test at all) has judged nothing, and must not
+    /// read as a pass. It is no finding either: what it decides, such as an exit status,
+    /// treats it as no FAIL.
     pub fn overall(&self) -> Verdict {
-        if self.results.iter().any(|r| r.verdict == Verdict::Fail) {
+        let any = |verdicts: &[Verdict]| self.results.iter().any(|r| verdicts.contains(&r.verdict));
+        if any(&[Verdict::Fail]) {
             Verdict::Fail
-        } else {
+        } else if any(&[Verdict::Pass, Verdict::Weak]) {
             Verdict::Pass
+        } else {
+            Verdict::Insufficient
         }
     }
 
@@ -299,5 +306,35 @@ impl<G: Copy + Ord> Battery<G> {
             counts.add(r.verdict);
         }
         by_test
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn battery(verdicts: &[Verdict]) -> Battery<GameId> {
+        let results = verdicts
+            .iter()
+            .map(|&verdict| TestResult {
+                game: GameId::Keno,
+                seed_pair: "0".into(),
+                outcome: TestOutcome::insufficient("t", "too few rounds".into()),
+                adjusted_p: None,
+                verdict,
+                detectable_bias: None,
+            })
+            .collect();
+        Battery { alpha: 0.01, results }
+    }
+
+    #[test]
+    fn a_battery_that_judged_nothing_is_insufficient_not_a_pass() {
+        use Verdict::*;
+        assert_eq!(battery(&[]).overall(), Insufficient);
+        assert_eq!(battery(&[Insufficient, Insufficient]).overall(), Insufficient);
+        assert_eq!(battery(&[Insufficient, Weak]).overall(), Pass);
+        assert_eq!(battery(&[Pass, Insufficient]).overall(), Pass);
+        assert_eq!(battery(&[Insufficient, Fail, Pass]).overall(), Fail);
     }
 }
