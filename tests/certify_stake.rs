@@ -109,6 +109,31 @@ fn a_sweep_too_short_for_any_test_certifies_insufficient_not_pass() {
     assert!(text.contains("certificate for Stake: INSUFFICIENT"), "{text}");
     let page = std::fs::read_to_string(both.join("certificate.html")).unwrap();
     assert!(!page.contains(">PASS</span></div>"), "the cover's verdict is not PASS");
+
+    // An audit is judged by its rows: three clean rows, too few for any test, PASS with
+    // the battery's INSUFFICIENT beside it, and certify PASS saying so.
+    let history = dir.path().join("three-rows.csv");
+    let rows = std::fs::read_to_string("tests/data/stake-history.csv").unwrap();
+    std::fs::write(&history, rows.lines().take(4).collect::<Vec<_>>().join("\n") + "\n").unwrap();
+    let audit = dir.path().join("audit");
+    fairaudit()
+        .args(["audit", "--scheme", "stake", "--quiet", "--outcomes"])
+        .arg(&history)
+        .arg("--out")
+        .arg(&audit)
+        .assert()
+        .code(0);
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(audit.join("summary.json")).unwrap()).unwrap();
+    assert_eq!((&summary["verdict"], &summary["battery_verdict"]), (&"PASS".into(), &"INSUFFICIENT".into()));
+    let page = std::fs::read_to_string(audit.join("report.html")).unwrap();
+    assert!(page.contains("class=\"verdict PASS\""), "the audit's page reads PASS");
+    let audited = dir.path().join("audited");
+    let text = stdout(&certify(&[&long], &audited, &["--audit", audit.to_str().unwrap()]).code(0));
+    assert!(text.contains("certificate for Stake: PASS"), "{text}");
+    let page = std::fs::read_to_string(audited.join("certificate.html")).unwrap();
+    assert!(page.contains("judged by its rows alone"), "the cover says how the history was judged");
+    check(&audited).code(0);
 }
 
 #[test]

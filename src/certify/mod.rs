@@ -555,6 +555,15 @@ impl Conclusions<'_> {
             || self.chains.iter().any(|c| nothing(c.battery.overall()))
     }
 
+    /// Whether an audited history in it was too short for any of its tests: it is judged
+    /// by its rows alone, which the certificate then says.
+    pub fn audit_judged_by_rows_alone(&self) -> bool {
+        let nothing = |battery: Verdict| battery == Verdict::Insufficient;
+        self.audits.iter().any(|a| nothing(a.battery.overall()))
+            || self.stake_audits.iter().any(|a| nothing(a.battery.overall()))
+            || self.crash_audits.iter().any(|a| nothing(a.battery.overall()))
+    }
+
     /// The overall verdict: `FINDINGS` when anything is a finding; otherwise
     /// `INSUFFICIENT` when a sweep or chain in it judged nothing, which a PASS would
     /// overstate; otherwise `PASS`.

@@ -404,6 +404,9 @@ impl CertificateDoc<'_> {
         } else {
             html.push_str("<p>PASS means: every outcome test of the HMAC-SHA256 family's sweeps and bet histories passes against its game's exact law, every audited row of them checks out, every crash chain links to the game its operator published, every audited bet on a crash game checks out, and every test of the crash points passes. FINDINGS means at least one of these does not; each is listed below.</p>");
         }
+        if c.audit_judged_by_rows_alone() {
+            html.push_str("<p>A bet history too short for any of its tests (its battery INSUFFICIENT) is judged by its rows alone.</p>");
+        }
         if overall == crate::certify::INSUFFICIENT {
             html.push_str("<p>INSUFFICIENT means: nothing above fails, but a sweep or crash chain below is too short for any of its tests to be valid at its size. Its battery judged nothing, so this certificate does not pass it: more rounds are needed.</p>");
         }

@@ -329,10 +329,10 @@ pub(crate) fn page_start<G>(
         counts.weak,
         counts.fail,
         counts.insufficient,
-        if battery.overall() == Verdict::Fail {
-            "At least one test fails after adjustment for multiplicity: see the tests below."
-        } else {
-            "No test fails after adjustment for multiplicity (Holm)."
+        match battery.overall() {
+            Verdict::Fail => "At least one test fails after adjustment for multiplicity: see the tests below.",
+            Verdict::Insufficient => "No test is valid at this size, so the battery judges nothing: more rounds are needed.",
+            _ => "No test fails after adjustment for multiplicity (Holm).",
         },
         v = verdict,
     );

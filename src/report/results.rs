@@ -99,8 +99,10 @@ pub fn summary_json_of<G: Serialize>(
 
 /// [`summary_json_of`] with, for a sweep of a crash chain, how the range reached the
 /// operator's published game (`chain`), and for an audit, its findings per check: a
-/// broken link or a finding makes `verdict` FAIL whatever the battery found, which
-/// `battery_verdict` then keeps.
+/// broken link or a finding makes `verdict` FAIL whatever the battery found. An audit is
+/// judged by its rows: a battery that judged nothing (INSUFFICIENT) leaves its `verdict`
+/// PASS. `battery_verdict` keeps the battery's own verdict wherever `verdict` says
+/// something else.
 pub fn summary_json_with<G: Serialize>(
     battery: &Battery<G>,
     warnings: &[String],
@@ -154,11 +156,17 @@ pub fn summary_json_with<G: Serialize>(
             })
             .collect()
     };
+    let verdict = match battery.overall() {
+        _ if broken => "FAIL",
+        Verdict::Insufficient if findings.is_some() => Verdict::Pass.as_str(),
+        _ => overall_label(battery, partial),
+    };
     let summary = Summary {
         format: "fairaudit-summary",
         version: 1,
-        verdict: if broken { "FAIL" } else { overall_label(battery, partial) },
-        battery_verdict: (partial.is_some() || broken).then(|| battery.overall()),
+        verdict,
+        battery_verdict: (partial.is_some() || broken || verdict != battery.overall().as_str())
+            .then(|| battery.overall()),
         partial,
         alpha: battery.alpha,
         tests: battery.results.len(),

@@ -28,7 +28,8 @@ pub struct StakeAuditReport<'a> {
 }
 
 impl StakeAuditReport<'_> {
-    /// FAIL on any finding or any failed test, PASS otherwise.
+    /// FAIL on any finding or any failed test, PASS otherwise (also when no test is valid
+    /// at the history's size: an audit is judged by its rows).
     pub fn verdict(&self) -> Verdict {
         audit_verdict(self.audit.findings.values().sum(), self.battery)
     }
