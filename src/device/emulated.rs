@@ -1,6 +1,6 @@
-//! The GPU's own entry points (`fa_keno_sweep` and `fa_roulette_sweep`, `__global__` in kernel.c) run on CPU
-//! threads by `emulator.cpp`: the grid's blocks in turn, each block's threads as real
-//! threads sharing its counters. Slow (a thread per device thread); it exists so that
+//! The GPU's own entry points (`fa_keno_sweep` and `fa_roulette_sweep`, `__global__` in
+//! kernel.c) run on CPU threads by `emulator.cpp`: the grid's blocks in turn, each block's
+//! threads as real threads sharing its counters. Slow (a thread per device thread); it exists so that
 //! the tests run the device's code path, launch geometry and all, on any machine.
 
 use super::ffi;

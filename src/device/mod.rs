@@ -9,11 +9,11 @@
 //! range of nonces in runs, one per device thread, each counted in nonce order with its
 //! edge state kept; a block's runs are joined into a segment on the device, and the host
 //! joins the segments as the CPU sweep joins its chunks ([`keno`], [`roulette`]), so the
-//! tally is the CPU's, field for field. [`KernelOnCpu`] runs the kernel's run and join on the CPU's threads: the device
-//! path end to end on any machine, which the tests hold equal to the CPU sweep;
-//! [`EmulatedGpu`] runs the GPU's own `__global__` entry point on CPU threads, blocks,
-//! shared memory and atomics included. [`choice`] picks the device a sweep asked for
-//! (`--device`); `cuda` (feature `gpu`) is the GPU.
+//! tally is the CPU's, field for field. [`KernelOnCpu`] runs the kernel's runs and joins
+//! on the CPU's threads: the device path end to end on any machine, which the tests hold
+//! equal to the CPU sweep; [`EmulatedGpu`] runs the GPU's own `__global__` entry points on
+//! CPU threads, blocks, shared memory and atomics included. [`choice`] picks the device a
+//! sweep asked for (`--device`); `cuda` (feature `gpu`) is the GPU.
 
 pub mod choice;
 pub mod cpu;
