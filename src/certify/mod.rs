@@ -501,6 +501,11 @@ pub struct Conclusions<'a> {
     pub illustrative_keno: bool,
 }
 
+/// Whether a battery has no test valid at its size ([`Battery::overall`] INSUFFICIENT).
+fn judged_nothing<G>(battery: &Battery<G>) -> bool {
+    battery.overall() == Verdict::Insufficient
+}
+
 /// The overall verdict of a certificate with no finding but a sweep or chain whose battery
 /// judged nothing ([`Conclusions::overall`]).
 pub const INSUFFICIENT: &str = "INSUFFICIENT";
@@ -549,19 +554,17 @@ impl Conclusions<'_> {
     /// size (a sweep of a few rounds). Audits are judged by their rows, whatever their
     /// battery.
     pub fn judged_nothing(&self) -> bool {
-        let nothing = |battery: Verdict| battery == Verdict::Insufficient;
-        self.sweeps.iter().any(|r| nothing(r.battery.overall()))
-            || self.stake_sweeps.iter().any(|s| nothing(s.battery.overall()))
-            || self.chains.iter().any(|c| nothing(c.battery.overall()))
+        self.sweeps.iter().any(|r| judged_nothing(&r.battery))
+            || self.stake_sweeps.iter().any(|s| judged_nothing(s.battery))
+            || self.chains.iter().any(|c| judged_nothing(c.battery))
     }
 
     /// Whether an audited history in it was too short for any of its tests: it is judged
     /// by its rows alone, which the certificate then says.
     pub fn audit_judged_by_rows_alone(&self) -> bool {
-        let nothing = |battery: Verdict| battery == Verdict::Insufficient;
-        self.audits.iter().any(|a| nothing(a.battery.overall()))
-            || self.stake_audits.iter().any(|a| nothing(a.battery.overall()))
-            || self.crash_audits.iter().any(|a| nothing(a.battery.overall()))
+        self.audits.iter().any(|a| judged_nothing(a.battery))
+            || self.stake_audits.iter().any(|a| judged_nothing(a.battery))
+            || self.crash_audits.iter().any(|a| judged_nothing(a.battery))
     }
 
     /// The overall verdict: `FINDINGS` when anything is a finding; otherwise

@@ -102,7 +102,7 @@ impl KenoCounts {
             (&mut self.lag_overlap[..], &other.lag_overlap[..]),
             (&mut self.rejections[..], &other.rejections[..]),
         ] {
-            mine.iter_mut().zip(theirs).for_each(|(m, t)| *m += t);
+            super::add_cells(mine, theirs);
         }
         self.rounds += other.rounds;
         self.words += other.words;
@@ -157,16 +157,7 @@ pub struct KenoLaunch {
 /// rather than trusted.
 pub fn keno_segment(launch: KenoLaunch) -> Result<Segment<KenoTally>, DeviceError> {
     let KenoLaunch { nonces, per_segment, counts, edges } = launch;
-    let segments: Vec<Range<u64>> = super::pieces(nonces.clone(), per_segment).collect();
-    if segments.len() != edges.len() {
-        return Err(DeviceError::Faulty(format!(
-            "{} segments' edges for the {} segments of nonces {}..{}",
-            edges.len(),
-            segments.len(),
-            nonces.start,
-            nonces.end
-        )));
-    }
+    let segments = super::launch_segments(&nonces, per_segment, edges.len())?;
     let numbers = (0..GRID).map(|n| (0..DRAWN).map(|k| counts.positions[k * GRID + n]).sum()).collect();
     let mut tally = KenoTally {
         numbers,

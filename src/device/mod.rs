@@ -68,6 +68,31 @@ pub fn pieces(nonces: Range<u64>, per_piece: u64) -> impl Iterator<Item = Range<
     })
 }
 
+/// A launch's segments: `nonces` cut into pieces of `per_segment`, one for each of the
+/// `edges` edge states it handed back; refused as faulty when the two differ in number.
+pub fn launch_segments(
+    nonces: &Range<u64>,
+    per_segment: u64,
+    edges: usize,
+) -> Result<Vec<Range<u64>>, DeviceError> {
+    let segments: Vec<Range<u64>> = pieces(nonces.clone(), per_segment).collect();
+    if segments.len() != edges {
+        return Err(DeviceError::Faulty(format!(
+            "{edges} segments' edges for the {} segments of nonces {}..{}",
+            segments.len(),
+            nonces.start,
+            nonces.end
+        )));
+    }
+    Ok(segments)
+}
+
+/// Adds `theirs` to `mine`, cell by cell: counts of other runs, or a launch's counts into
+/// a tally's.
+pub(crate) fn add_cells(mine: &mut [u64], theirs: &[u64]) {
+    mine.iter_mut().zip(theirs).for_each(|(m, t)| *m += t);
+}
+
 /// Checks that a launch handed back what it was asked for: the nonces `asked`, in
 /// segments of at least one nonce. A device is not trusted to say which nonces its counts
 /// are of.

@@ -15,7 +15,7 @@
 use super::DeviceError;
 use crate::games::Roulette;
 use crate::tally::roulette::{GAP_CAP, RUN_CAP};
-use crate::tally::runs::{OpenRuns, RunLengths};
+use crate::tally::runs::OpenRuns;
 use crate::tally::stream::StreamTally;
 use crate::tally::window::{Window, MAX_LAG};
 use crate::tally::{RouletteTally, Segment, SequenceTally};
@@ -40,7 +40,7 @@ pub const PAIR_CELLS: usize = MAX_LAG * POCKETS * POCKETS;
 pub struct RouletteCounts {
     /// Spins landing on each pocket.
     pub pockets: [u64; POCKETS],
-    /// Closed runs of red / black / green, by length ([`RunLengths::hist`]).
+    /// Closed runs of red / black / green, by length ([`crate::tally::runs::RunLengths::hist`]).
     pub colour_runs: [u64; 3 * RUN_CAP],
     /// Closed runs of low / high / zero, by length.
     pub low_high_runs: [u64; 3 * RUN_CAP],
@@ -114,7 +114,7 @@ impl RouletteCounts {
             (&mut self.low_high_runs[..], &other.low_high_runs[..]),
             (&mut self.gaps[..], &other.gaps[..]),
         ] {
-            mine.iter_mut().zip(theirs).for_each(|(m, t)| *m += t);
+            super::add_cells(mine, theirs);
         }
         self.rejections += other.rejections;
         self.rounds += other.rounds;
@@ -265,16 +265,7 @@ pub fn roulette_segment(
     let faulty = |what: String| {
         DeviceError::Faulty(format!("its tally of nonces {}..{} {what}", nonces.start, nonces.end))
     };
-    let segments: Vec<Range<u64>> = super::pieces(nonces.clone(), per_segment).collect();
-    if segments.len() != edges.len() {
-        return Err(DeviceError::Faulty(format!(
-            "{} segments' edges for the {} segments of nonces {}..{}",
-            edges.len(),
-            segments.len(),
-            nonces.start,
-            nonces.end
-        )));
-    }
+    let segments = super::launch_segments(&nonces, per_segment, edges.len())?;
     let n = wheel.pockets() as usize;
     if pairs.len() != PAIR_CELLS {
         return Err(faulty(format!("has {} cells of pairs, not {PAIR_CELLS}", pairs.len())));
@@ -310,13 +301,12 @@ pub fn roulette_segment(
         }
     }
     let mut tally = joined.unwrap_or_else(|| RouletteTally::new(wheel));
-    let add = |mine: &mut [u64], theirs: &[u64]| mine.iter_mut().zip(theirs).for_each(|(m, t)| *m += t);
+    use super::add_cells as add;
     add(&mut tally.pockets, &counts.pockets[..n]);
     add(&mut tally.pairs, &pairs[..n * n]);
     add(&mut tally.lag_pairs, &pairs[n * n..MAX_LAG * n * n]);
-    let runs = |runs: &mut RunLengths, hist: &[u64]| add(&mut runs.hist, hist);
-    runs(&mut tally.colour_runs, &counts.colour_runs);
-    runs(&mut tally.low_high_runs, &counts.low_high_runs);
+    add(&mut tally.colour_runs.hist, &counts.colour_runs);
+    add(&mut tally.low_high_runs.hist, &counts.low_high_runs);
     add(&mut tally.gaps.hist, &counts.gaps[..n * (GAP_CAP + 1)]);
     tally.stream = StreamTally {
         rounds: counts.rounds,
