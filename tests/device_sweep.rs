@@ -5,13 +5,18 @@
 //! whatever the run length, range, seeds or wheel; the sweep's files must be byte-identical with `--device
 //! cpu-kernel`, through shards, merges and interruptions; a device that returns counts no
 //! sweep gives is refused by name; and `--device gpu` without a usable GPU is exit 2.
+//!
+//! On a machine with a GPU, `FAIRAUDIT_TEST_GPU=1` adds the GPU to the devices held equal
+//! to the CPU sweep (`scripts/device-check.sh run` sets it): the same launches, seeds,
+//! rejection rounds, interrupted sweeps and CLI runs, on the device.
 
 use assert_cmd::Command;
 use fairaudit::chain::seeds::SeedPair;
 use fairaudit::chain::{Kernel, RoundHasher};
+use fairaudit::device::choice::Opened;
 use fairaudit::device::{
-    keno_segment, roulette_segment, Accelerator, DeviceError, EmulatedGpu, KenoLaunch, KernelOnCpu,
-    LaunchShape, RouletteLaunch,
+    keno_segment, roulette_segment, Accelerator, DeviceChoice, DeviceError, EmulatedGpu, KenoLaunch,
+    KernelOnCpu, LaunchShape, RouletteLaunch,
 };
 use fairaudit::games::{GameId, Keno, Roulette};
 use fairaudit::sweep::{self, tally_rounds, SweepControl, SweepError};
@@ -65,34 +70,104 @@ fn device_spins(
 
 const WHEELS: [Roulette; 2] = [Roulette::EUROPEAN, Roulette::AMERICAN];
 
+/// Whether these tests run on the GPU too: set where one is (`scripts/device-check.sh`).
+fn gpu_asked_for() -> bool {
+    std::env::var_os("FAIRAUDIT_TEST_GPU").is_some()
+}
+
+/// The devices held equal to the CPU sweep: the device kernel on the CPU's threads, and
+/// the GPU when `FAIRAUDIT_TEST_GPU` is set. A GPU asked for must then open: one that does
+/// not fails the test, naming why, rather than leaving it to pass on the CPU alone.
+fn devices() -> Vec<Box<dyn Accelerator + Send>> {
+    let mut devices: Vec<Box<dyn Accelerator + Send>> = vec![Box::new(KernelOnCpu::default())];
+    if gpu_asked_for() {
+        match DeviceChoice::Gpu.open() {
+            Ok(Opened::Device(gpu)) => devices.push(gpu),
+            Ok(Opened::Cpu(_)) => panic!("FAIRAUDIT_TEST_GPU is set, but `--device gpu` opened the CPU"),
+            Err(why) => panic!("FAIRAUDIT_TEST_GPU is set, but {why}"),
+        }
+    }
+    devices
+}
+
+/// A device launched in the shape given rather than its own: a GPU's launches are
+/// hundreds of millions of nonces, and a test's sweep is thousands, cut into many launches.
+struct Shaped<'a> {
+    device: &'a dyn Accelerator,
+    shape: LaunchShape,
+}
+
+impl Accelerator for Shaped<'_> {
+    fn name(&self) -> String {
+        self.device.name()
+    }
+
+    fn shape(&self) -> LaunchShape {
+        self.shape
+    }
+
+    fn keno(
+        &self,
+        server: &str,
+        client: &str,
+        nonces: Range<u64>,
+        per_run: u64,
+    ) -> Result<KenoLaunch, DeviceError> {
+        self.device.keno(server, client, nonces, per_run)
+    }
+
+    fn roulette(
+        &self,
+        server: &str,
+        client: &str,
+        nonces: Range<u64>,
+        per_run: u64,
+        wheel: Roulette,
+    ) -> Result<RouletteLaunch, DeviceError> {
+        self.device.roulette(server, client, nonces, per_run, wheel)
+    }
+}
+
+/// The published vectors: `../shared/vectors`, or `$FAIRAUDIT_SHARED/vectors` on a machine
+/// the shared folder does not travel to (a GPU machine: `scripts/device-check.sh`).
+fn vectors(name: &str) -> std::path::PathBuf {
+    let shared = std::env::var_os("FAIRAUDIT_SHARED").map_or_else(
+        || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+        std::path::PathBuf::from,
+    );
+    shared.join("vectors").join(name)
+}
+
 #[test]
 fn a_launch_joined_from_its_runs_is_the_cpu_tally_whatever_the_run_length() {
-    let device = KernelOnCpu::default();
     let (server, client) = ("device-server", "device-client");
     let nonces = 1_000..3_517;
     let expected = cpu_tally(server, client, nonces.clone());
-    // Runs shorter than the ten-round window, of exactly ten, just over, odd, and one run.
-    for per_run in [1, 2, 3, 9, 10, 11, 64, 333, 2_517, 10_000] {
-        assert_eq!(
-            device_tally(&device, server, client, nonces.clone(), per_run),
-            expected,
-            "runs of {per_run}"
-        );
-    }
-    // Roulette: also runs shorter than a colour run or a gap between repeats, so that
-    // runs and gaps straddle several joins (runs of 1 join every spin).
-    for wheel in WHEELS {
-        let expected = cpu_spins(wheel, server, client, nonces.clone());
+    let expected_spins = WHEELS.map(|wheel| cpu_spins(wheel, server, client, nonces.clone()));
+    for device in devices() {
+        let name = device.name();
+        // Runs shorter than the ten-round window, of exactly ten, just over, odd, and one run.
         for per_run in [1, 2, 3, 9, 10, 11, 64, 333, 2_517, 10_000] {
-            let got = device_spins(&device, wheel, server, client, nonces.clone(), per_run);
-            assert_eq!(got, expected, "{wheel:?}, runs of {per_run}");
+            assert_eq!(
+                device_tally(&*device, server, client, nonces.clone(), per_run),
+                expected,
+                "{name}: runs of {per_run}"
+            );
+        }
+        // Roulette: also runs shorter than a colour run or a gap between repeats, so that
+        // runs and gaps straddle several joins (runs of 1 join every spin).
+        for (wheel, expected) in WHEELS.into_iter().zip(&expected_spins) {
+            for per_run in [1, 2, 3, 9, 10, 11, 64, 333, 2_517, 10_000] {
+                let got = device_spins(&*device, wheel, server, client, nonces.clone(), per_run);
+                assert_eq!(&got, expected, "{name}: {wheel:?}, runs of {per_run}");
+            }
         }
     }
 }
 
 #[test]
 fn seeds_of_every_shape_and_nonces_at_the_top_of_the_range_tally_as_on_the_cpu() {
-    let device = KernelOnCpu::default();
+    let devices = devices();
     let long = "s".repeat(150);
     let hex = "7f0e3c2a9b8d4f6e1a5c3b7d9e2f4a6c8b0d1e3f5a7c9b2d4e6f8a0c1b3d5e7f";
     let (a66, b67) = ("a".repeat(66), "b".repeat(67));
@@ -111,14 +186,17 @@ fn seeds_of_every_shape_and_nonces_at_the_top_of_the_range_tally_as_on_the_cpu()
     ];
     for (i, (server, client, nonces)) in cases.into_iter().enumerate() {
         let expected = cpu_tally(server, client, nonces.clone());
-        for per_run in [7, 100] {
-            let got = device_tally(&device, server, client, nonces.clone(), per_run);
-            assert_eq!(got, expected, "{server:?} {client:?} {nonces:?} runs of {per_run}");
-        }
         let wheel = WHEELS[i % 2];
-        let expected = cpu_spins(wheel, server, client, nonces.clone());
-        let got = device_spins(&device, wheel, server, client, nonces.clone(), 7);
-        assert_eq!(got, expected, "{wheel:?} {server:?} {client:?} {nonces:?}");
+        let expected_spins = cpu_spins(wheel, server, client, nonces.clone());
+        for device in &devices {
+            let name = device.name();
+            for per_run in [7, 100] {
+                let got = device_tally(&**device, server, client, nonces.clone(), per_run);
+                assert_eq!(got, expected, "{name}: {server:?} {client:?} {nonces:?} runs of {per_run}");
+            }
+            let got = device_spins(&**device, wheel, server, client, nonces.clone(), 7);
+            assert_eq!(got, expected_spins, "{name}: {wheel:?} {server:?} {client:?} {nonces:?}");
+        }
     }
 }
 
@@ -180,9 +258,22 @@ fn a_sweep_on_the_device_path_equals_the_cpu_sweep_even_stopped_and_resumed() {
     let plan = plan(GameId::ALL.to_vec(), 0..40_000);
     let never = AtomicBool::new(false);
     let cpu = run(&plan, None, None, &never, &|_| {}).unwrap();
-    let device = KernelOnCpu { per_run: 37 };
-    let whole = run(&plan, None, Some(&device), &never, &|_| {}).unwrap();
-    assert_eq!(whole.to_bytes(), cpu.to_bytes());
+    for device in devices() {
+        // Launches of 64 runs of 37 nonces: 17 launches a game.
+        let shaped = Shaped { device: &*device, shape: LaunchShape { per_run: 37, runs: 64 } };
+        stopped_and_resumed(&plan, &shaped, &cpu);
+        // And in the device's own shape: one launch a game on a GPU, its runs shortened to fill it.
+        let whole = run(&plan, None, Some(&*device), &never, &|_| {}).unwrap();
+        assert_eq!(whole.to_bytes(), cpu.to_bytes(), "{}", device.name());
+    }
+}
+
+/// `plan` swept on `device` whole, and stopped after its third launch then continued on
+/// the CPU and on the device: each the `cpu` sweep's tally, byte for byte.
+fn stopped_and_resumed(plan: &Plan, device: &dyn Accelerator, cpu: &TallyFile) {
+    let never = AtomicBool::new(false);
+    let whole = run(plan, None, Some(device), &never, &|_| {}).unwrap();
+    assert_eq!(whole.to_bytes(), cpu.to_bytes(), "{}", device.name());
 
     // Stopped after the third launch, then continued on the CPU and on the device.
     let stop = AtomicBool::new(false);
@@ -192,13 +283,13 @@ fn a_sweep_on_the_device_path_equals_the_cpu_sweep_even_stopped_and_resumed() {
             stop.store(true, Ordering::SeqCst);
         }
     };
-    let partial = run(&plan, None, Some(&device), &stop, &count).unwrap();
+    let partial = run(plan, None, Some(device), &stop, &count).unwrap();
     assert!(!partial.complete);
     let partial = TallyFile::from_bytes(&partial.to_bytes()).unwrap();
-    let on_cpu = run(&plan, Some(partial.clone()), None, &never, &|_| {}).unwrap();
-    let on_device = run(&plan, Some(partial), Some(&device), &never, &|_| {}).unwrap();
-    assert_eq!(on_cpu.to_bytes(), cpu.to_bytes());
-    assert_eq!(on_device.to_bytes(), cpu.to_bytes());
+    let on_cpu = run(plan, Some(partial.clone()), None, &never, &|_| {}).unwrap();
+    let on_device = run(plan, Some(partial), Some(device), &never, &|_| {}).unwrap();
+    assert_eq!(on_cpu.to_bytes(), cpu.to_bytes(), "{}", device.name());
+    assert_eq!(on_device.to_bytes(), cpu.to_bytes(), "{}", device.name());
 }
 
 /// What a faulty device might do to a launch's results.
@@ -289,9 +380,8 @@ fn rounds_that_reject_words_tally_on_the_device_path_as_on_the_cpu() {
     // inside launches that put them in different runs and blocks: the rejections per draw,
     // the most words in a round (an atomic maximum across blocks on a device) and the
     // words agree with the CPU's.
-    let path =
-        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors/rejection-rounds.csv");
-    let mut reader = csv::Reader::from_path(&path).unwrap();
+    let mut reader = csv::Reader::from_path(vectors("rejection-rounds.csv")).unwrap();
+    let devices = devices();
     let (mut rounds, mut spins) = (0, 0);
     for row in reader.records() {
         let row = row.unwrap();
@@ -305,10 +395,10 @@ fn rounds_that_reject_words_tally_on_the_device_path_as_on_the_cpu() {
             let expected = cpu_spins(wheel, server, client, nonces.clone());
             assert_eq!(expected.stream.max_words_in_round, 2, "row {nonce} is a rejection spin");
             for per_run in [1, 4, 9, 40] {
-                let gpu = EmulatedGpu { threads: 3, blocks: 4, per_run };
-                for device in [&KernelOnCpu::default() as &dyn Accelerator, &gpu] {
+                let emulated = EmulatedGpu { threads: 3, blocks: 4, per_run };
+                for device in devices.iter().map(|d| &**d as &dyn Accelerator).chain([&emulated as _]) {
                     let got = device_spins(device, wheel, server, client, nonces.clone(), per_run);
-                    assert_eq!(got, expected, "{wheel:?} {nonce}, runs of {per_run}");
+                    assert_eq!(got, expected, "{}: {wheel:?} {nonce}, runs of {per_run}", device.name());
                 }
             }
             spins += 1;
@@ -319,16 +409,11 @@ fn rounds_that_reject_words_tally_on_the_device_path_as_on_the_cpu() {
         let expected = cpu_tally(server, client, nonces.clone());
         assert_eq!(expected.stream.max_words_in_round, 11, "row {nonce} is a rejection round");
         for per_run in [1, 4, 9, 40] {
-            assert_eq!(
-                device_tally(&KernelOnCpu::default(), server, client, nonces.clone(), per_run),
-                expected
-            );
-            let gpu = EmulatedGpu { threads: 3, blocks: 4, per_run };
-            assert_eq!(
-                device_tally(&gpu, server, client, nonces.clone(), per_run),
-                expected,
-                "{nonce}, runs of {per_run}"
-            );
+            let emulated = EmulatedGpu { threads: 3, blocks: 4, per_run };
+            for device in devices.iter().map(|d| &**d as &dyn Accelerator).chain([&emulated as _]) {
+                let got = device_tally(device, server, client, nonces.clone(), per_run);
+                assert_eq!(got, expected, "{}: {nonce}, runs of {per_run}", device.name());
+            }
         }
         rounds += 1;
     }
@@ -440,29 +525,34 @@ fn the_cli_writes_the_same_files_on_the_device_path_through_shards_and_a_merge()
     let dir = tempfile::tempdir().unwrap();
     let sweep = ["sweep", "--nonces", "0..300001", "--seed-pairs", "2", "--quiet"];
     fairaudit(dir.path()).args(sweep).args(["--out", "cpu"]).assert().success();
-    let on_device = fairaudit(dir.path())
-        .args(sweep)
-        .args(["--out", "device", "--device", "cpu-kernel"])
-        .assert()
-        .success();
-    let said = String::from_utf8_lossy(&on_device.get_output().stderr).into_owned();
-    assert!(said.contains("swept on the device kernel on"), "{said}");
-    assert!(!said.contains("on the CPU"), "every game is swept on the device: {said}");
-    same_files(&dir.path().join("cpu"), &dir.path().join("device"));
-    let run_json = std::fs::read_to_string(dir.path().join("device/run.json")).unwrap();
-    assert!(run_json.contains("\"device\": \"the device kernel on"), "{run_json}");
     assert!(!std::fs::read_to_string(dir.path().join("cpu/run.json")).unwrap().contains("\"device\""));
-
-    for index in [2, 0, 1] {
-        fairaudit(dir.path())
-            .args(sweep)
-            .args(["--out", "shards", "--shards", "3", "--device", "cpu-kernel", "--shard-index"])
-            .arg(index.to_string())
-            .assert()
-            .success();
+    let mut names = vec![("cpu-kernel", "the device kernel on")];
+    if gpu_asked_for() {
+        names.push(("gpu", ""));
     }
-    fairaudit(dir.path()).args(["merge", "--out", "merged", "shards"]).assert().success();
-    same_files(&dir.path().join("cpu"), &dir.path().join("merged"));
+    for (device, described) in names {
+        let on_device =
+            fairaudit(dir.path()).args(sweep).args(["--out", device, "--device", device]).assert().success();
+        let said = String::from_utf8_lossy(&on_device.get_output().stderr).into_owned();
+        assert!(said.contains(&format!("swept on {described}")), "{said}");
+        assert!(!said.contains("on the CPU"), "every game is swept on the device: {said}");
+        same_files(&dir.path().join("cpu"), &dir.path().join(device));
+        let run_json = std::fs::read_to_string(dir.path().join(device).join("run.json")).unwrap();
+        assert!(run_json.contains(&format!("\"device\": \"{described}")), "{run_json}");
+
+        let shards = format!("{device}-shards");
+        for index in [2, 0, 1] {
+            fairaudit(dir.path())
+                .args(sweep)
+                .args(["--out", &shards, "--shards", "3", "--device", device, "--shard-index"])
+                .arg(index.to_string())
+                .assert()
+                .success();
+        }
+        let merged = format!("{device}-merged");
+        fairaudit(dir.path()).args(["merge", "--out", &merged, &shards]).assert().success();
+        same_files(&dir.path().join("cpu"), &dir.path().join(merged));
+    }
 }
 
 #[cfg(not(feature = "gpu"))]
