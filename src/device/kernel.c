@@ -135,10 +135,6 @@ FA_DEVICE static void fa_finish(fa_sponge *s, uint8_t domain) {
     s->pos = 0;
 }
 
-FA_DEVICE static uint8_t fa_state_byte(const uint64_t st[25], unsigned k) {
-    return (uint8_t)(st[k / 8] >> (8 * (k % 8)));
-}
-
 /* The round's words: SHAKE256 squeezed 136 bytes a permutation, read as big-endian u32. */
 typedef struct {
     fa_sponge sponge;
@@ -151,13 +147,12 @@ FA_DEVICE static uint32_t fa_next_word(fa_words *w) {
         fa_keccak_f(w->sponge.st);
         w->next = 0;
     }
-    uint32_t word = 0;
-    for (unsigned i = 0; i < 4; i++) {
-        word = (word << 8) | fa_state_byte(w->sponge.st, w->next + i);
-    }
+    /* Bytes next .. next + 3 (next a multiple of 4) of the squeezed block: one lane's
+     * half, little-endian there, the word big-endian. One read of the state, not four. */
+    uint32_t x = (uint32_t)(w->sponge.st[w->next / 8] >> (8 * (w->next % 8)));
     w->next += 4;
     w->used++;
-    return word;
+    return (x >> 24) | ((x >> 8) & 0xff00u) | ((x << 8) & 0xff0000u) | (x << 24);
 }
 
 /* sample(P): words at or above floor(2^32 / P) * P are rejected (and consumed, and
@@ -172,9 +167,6 @@ FA_DEVICE static uint32_t fa_sample(fa_words *w, uint32_t outcomes, uint32_t *re
         (*rejected)++;
     }
 }
-
-FA_DEVICE static const uint8_t FA_HEX_DIGITS[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
-                                                  '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
 
 /* Absorbs bytes `from .. to` of the message `server:client:digits` (its parts absorbed as
  * they come; none is copied into one buffer). */
@@ -208,11 +200,11 @@ typedef struct {
     int valid;
 } fa_midstate;
 
-/* The round signature's hex text: SHA3-256 of `server:client:nonce`, nonce in decimal,
- * starting from `m` when it holds this message's first blocks (and keeping them there
- * for the next round when it does not). */
-FA_DEVICE static void fa_signature_hex(const uint8_t *server, fa_len server_len, const uint8_t *client,
-                                       fa_len client_len, uint64_t nonce, uint8_t hex[64], fa_midstate *m) {
+/* The round signature, SHA3-256 of `server:client:nonce` (nonce in decimal), as its
+ * four lanes, starting from `m` when it holds this message's first blocks (and keeping
+ * them there for the next round when it does not). */
+FA_DEVICE static void fa_signature(const uint8_t *server, fa_len server_len, const uint8_t *client,
+                                   fa_len client_len, uint64_t nonce, uint64_t digest[4], fa_midstate *m) {
     uint8_t digits[20];
     unsigned count = 0;
     do {
@@ -242,39 +234,68 @@ FA_DEVICE static void fa_signature_hex(const uint8_t *server, fa_len server_len,
     fa_sponge h = m->state;
     fa_absorb_message(&h, server, server_len, client, client_len, first, count, full, total);
     fa_finish(&h, 0x06);
-    for (unsigned i = 0; i < 32; i++) {
-        uint8_t byte = fa_state_byte(h.st, i);
-        hex[2 * i] = (uint8_t)FA_HEX_DIGITS[byte >> 4];
-        hex[2 * i + 1] = (uint8_t)FA_HEX_DIGITS[byte & 15];
+    for (unsigned i = 0; i < 4; i++) {
+        digest[i] = h.st[i];
     }
 }
 
+/* A digest's 64 lowercase hex characters as the 8 lanes (little-endian) they fill: the
+ * next hash's message, computed in place rather than absorbed byte by byte. */
+FA_DEVICE static void fa_hex_lanes(const uint64_t digest[4], uint64_t hex[8]) {
+    for (unsigned i = 0; i < 8; i++) {
+        hex[i] = 0;
+    }
+    for (unsigned b = 0; b < 32; b++) {
+        uint64_t byte = (digest[b / 8] >> (8 * (b % 8))) & 0xffu;
+        uint64_t high = byte >> 4, low = byte & 15u;
+        /* '0' + n for n below 10, 'a' + n - 10 above: the high digit first. */
+        uint64_t chars = (high + 48u + (high > 9) * 39u) | (low + 48u + (low > 9) * 39u) << 8;
+        hex[b / 4] |= chars << (16 * (b % 4));
+    }
+}
+
+/* The round's words: SHAKE256 of the signature's hex text. The text fills lanes 0..7 of
+ * the one block it takes; SHAKE's domain bits follow at byte 64 and pad10*1 ends the block. */
 FA_DEVICE static void fa_round_words(fa_words *w, const uint8_t *server, fa_len server_len,
                                      const uint8_t *client, fa_len client_len, uint64_t nonce, fa_midstate *m) {
-    uint8_t hex[64];
-    fa_signature_hex(server, server_len, client, client_len, nonce, hex, m);
+    uint64_t digest[4];
+    fa_signature(server, server_len, client, client_len, nonce, digest, m);
     fa_sponge_start(&w->sponge);
-    fa_absorb(&w->sponge, hex, 64);
+    fa_hex_lanes(digest, w->sponge.st);
+    w->sponge.pos = 64;
     fa_finish(&w->sponge, 0x1f);
     w->next = 0;
     w->used = 0;
 }
 
-/* A Keno draw: the ten numbers (1..40) in draw order, each sampled among those left, and
- * the words each draw rejected. */
-FA_DEVICE static void fa_keno_draw(fa_words *w, uint8_t draw[10], uint32_t rejected[10]) {
-    uint8_t left[40];
-    for (unsigned i = 0; i < 40; i++) {
-        left[i] = (uint8_t)(i + 1);
+/* Where the `index`-th (from 0) set bit of `mask` is, counting from the lowest: a binary
+ * search on population counts, in registers. */
+FA_DEVICE static unsigned fa_nth_set_bit(uint64_t mask, unsigned index) {
+    unsigned at = 0;
+    for (unsigned width = 32; width > 0; width /= 2) {
+        unsigned below = FA_POPCOUNT(mask & ((1ull << width) - 1u));
+        if (index >= below) {
+            index -= below;
+            mask >>= width;
+            at += width;
+        }
     }
+    return at;
+}
+
+/* A Keno draw: the ten numbers (1..40) in draw order, each sampled among those left, and
+ * the words each draw rejected. SPEC.md's list of the numbers left, in increasing order,
+ * is kept as a bit set (bit n - 1 for the number n): its `index`-th entry is the set's
+ * `index`-th bit, and removing it keeps the others' order, as removing from the list does.
+ * A list would live in the thread's local memory on a GPU and move a word per number at each draw. */
+FA_DEVICE static void fa_keno_draw(fa_words *w, uint8_t draw[10], uint32_t rejected[10]) {
+    uint64_t left = (1ull << 40) - 1u;
     uint32_t remaining = 40;
     for (unsigned d = 0; d < 10; d++) {
         rejected[d] = 0;
-        uint32_t index = fa_sample(w, remaining, &rejected[d]);
-        draw[d] = left[index];
-        for (uint32_t j = index; j + 1 < remaining; j++) {
-            left[j] = left[j + 1];
-        }
+        unsigned bit = fa_nth_set_bit(left, fa_sample(w, remaining, &rejected[d]));
+        draw[d] = (uint8_t)(bit + 1u);
+        left &= ~(1ull << bit);
         remaining--;
     }
 }
@@ -772,7 +793,12 @@ void fa_round_signature(const uint8_t *server, fa_len server_len, const uint8_t 
                         uint64_t nonce, uint8_t hex[64]) {
     fa_midstate fresh;
     fresh.valid = 0;
-    fa_signature_hex(server, server_len, client, client_len, nonce, hex, &fresh);
+    uint64_t digest[4], lanes[8];
+    fa_signature(server, server_len, client, client_len, nonce, digest, &fresh);
+    fa_hex_lanes(digest, lanes);
+    for (unsigned i = 0; i < 64; i++) {
+        hex[i] = (uint8_t)(lanes[i / 8] >> (8 * (i % 8)));
+    }
 }
 
 /* A Keno round: the ten numbers (1..40) in draw order, and the words it consumed. */
