@@ -51,15 +51,20 @@ def compile_source(nvrtc, source, options):
 
 
 def resources(log):
-    """{entry point: (registers, static shared bytes)} from ptxas's report in `log`."""
-    found, entry = {}, None
+    """{entry point: (registers, static shared bytes, stack bytes, spill-store bytes)} from
+    ptxas's report in `log` (the last two are reported, not bounded: a measure of the
+    thread's local memory for readers of the CI log)."""
+    found, entry, frame = {}, None, {}
     for line in log.splitlines():
         named = re.search(r"Compiling entry function '(\w+)'", line)
         if named:
             entry = named.group(1)
+        stack = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores", line)
+        if stack and entry:
+            frame[entry] = (int(stack.group(1)), int(stack.group(2)))
         used = re.search(r"Used (\d+) registers.*?(\d+) bytes smem", line)
         if used and entry:
-            found[entry] = (int(used.group(1)), int(used.group(2)))
+            found[entry] = (int(used.group(1)), int(used.group(2))) + frame.get(entry, (-1, -1))
     return found
 
 
@@ -70,7 +75,7 @@ def problems_of(found):
         if entry not in found:
             problems.append(f"ptxas reports no entry point {entry}")
             continue
-        registers, shared = found[entry]
+        registers, shared = found[entry][:2]
         if registers > MAX_REGISTERS:
             problems.append(f"{entry} uses {registers} registers, above the {MAX_REGISTERS} its launch needs")
         if shared > MAX_STATIC_SHARED:
@@ -116,7 +121,11 @@ def main():
     if failures:
         print("\n".join(f"FAILED: {failure}" for failure in failures))
         sys.exit(1)
-    described = "; ".join(f"{e} {found[e][0]} registers, {found[e][1]} bytes of shared memory" for e in ENTRY_POINTS)
+    described = "; ".join(
+        f"{e} {found[e][0]} registers, {found[e][1]} bytes of shared memory, {found[e][2]} bytes of stack, "
+        f"{found[e][3]} bytes of spill stores"
+        for e in ENTRY_POINTS
+    )
     print(f"NVRTC {major.value}.{minor.value} compiles the kernel; for sm_90: {described}")
     print("self-tests: a syntax error is refused; a relaxed register bound is caught")
 
