@@ -23,11 +23,12 @@
 //! | no audit scope (seed pairs, commitments, nonce ranges) | `an_audited_history_is_replayed_and_its_log_pinned` |
 //! | finding rows missing from the page; a reversing character in a player id | `an_audit_certificate_lists_its_finding_rows_with_hidden_characters_made_visible` |
 //! | the Keno claim judged against the illustrative paytable | `keno_claims_without_the_operators_paytable_are_not_assessed_wherever_they_appear` |
+//! | a sweep's tests, tables, returns or page rewritten with their hashes; its run.json's plan changed | `a_sweeps_own_files_are_made_again_from_its_tallies_and_named_when_rewritten` |
 
 mod common;
 
 use assert_cmd::Command;
-use common::dossier::{edit_manifest, rehash};
+use common::dossier::{assert_forgery_named, edit_manifest, rehash};
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -99,8 +100,16 @@ fn one_changed_byte_of_one_input_fails_the_check_naming_that_file() {
     let failed = check(&cert).code(1);
     let text = stdout(&failed);
     let named: Vec<&str> = text.lines().filter(|l| l.starts_with("MISMATCH")).collect();
-    assert_eq!(named.len(), 1, "exactly the changed file: {text}");
+    // Its hash, and its content: not what the sweep's tallies give.
+    assert!(
+        named.iter().all(|l| l.starts_with("MISMATCH inputs/sweep-1/tests.csv: ")),
+        "exactly the changed file: {text}"
+    );
     assert!(named[0].starts_with("MISMATCH inputs/sweep-1/tests.csv: SHA-256"), "{text}");
+    assert!(
+        named.iter().any(|l| l.contains("differs from what the sweep its run.json names gives")),
+        "{text}"
+    );
 }
 
 #[test]
@@ -833,4 +842,79 @@ fn an_audit_certificate_lists_its_finding_rows_with_hidden_characters_made_visib
     assert!(html.contains("<td class=\"num\">3</td><td>&lt;U+202E&gt;evil</td><td>result</td>"), "{html}");
     assert!(!html.contains('\u{202E}'));
     check(&cert).success();
+}
+
+#[test]
+fn a_sweeps_own_files_are_made_again_from_its_tallies_and_named_when_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (swept, cert) = (dir.path().join("sweep"), dir.path().join("cert"));
+    // A sweep with its own paytable, claims and level, run from the repository root (as
+    // certify is, below): its rtp.csv and report.html depend on all three.
+    fairaudit()
+        .current_dir(root)
+        .args(["sweep", "--nonces", "0..2000", "--quiet", "--alpha", "0.05"])
+        .args(["--paytable", "data/keno-paytable-example.csv", "--claims", "data/claims.csv", "--out"])
+        .arg(&swept)
+        .assert()
+        .success();
+    let certify_from = |dir: &Path| {
+        let mut command = fairaudit();
+        command.current_dir(dir).args(["certify", "--operator", "Op", "--no-pdf", "--force", "--sweep"]);
+        command.arg(&swept).arg("--out").arg(&cert).assert()
+    };
+    // From another directory its paytable is not found: refused, naming it.
+    certify_from(dir.path()).code(2).stderr(predicate::str::contains(
+        "its paytable file data/keno-paytable-example.csv (from run.json) is not found: run certify from the directory the sweep ran in",
+    ));
+    certify_from(root).code(predicate::in_iter([0, 1]));
+    for copy in ["inputs/sweep-1/paytable/keno-paytable-example.csv", "inputs/sweep-1/claims/claims.csv"] {
+        assert!(cert.join(copy).is_file(), "{copy} is in the dossier");
+    }
+    let out = stdout(&check(&cert).success());
+    assert!(out.contains("check: every file, hash, figure and verdict"), "{out}");
+
+    // Each of the sweep's own files rewritten, with its hash: named.
+    const DIFFERS: &str = "differs from what the sweep its run.json names gives";
+    let first_p_value = |text: &str| {
+        let at = text.find(",0.").expect("a p-value");
+        format!("{},0.0000001{}", &text[..at], &text[at + 3..])
+    };
+    assert_forgery_named(&cert, "inputs/sweep-1/tests.csv", first_p_value, DIFFERS);
+    assert_forgery_named(&cert, "inputs/sweep-1/summary.json", |t| t.replacen("PASS", "FAIL", 1), DIFFERS);
+    assert_forgery_named(&cert, "inputs/sweep-1/rtp.csv", first_p_value, DIFFERS);
+    assert_forgery_named(
+        &cert,
+        "inputs/sweep-1/keno_positions.csv",
+        |t| t.replacen(",1,", ",2,", 1),
+        DIFFERS,
+    );
+    assert_forgery_named(&cert, "inputs/sweep-1/report.html", |t| t.replacen("PASS", "FAIL", 1), DIFFERS);
+    // run.json made to state other nonces (which its report would show).
+    assert_forgery_named(
+        &cert,
+        "inputs/sweep-1/run.json",
+        |t| t.replacen("\"end\": 2000", "\"end\": 2000000", 1),
+        "its kind, games, nonces, seed pairs, shard or completeness are not those of its tally.json",
+    );
+    // The sweep's paytable copy changed, with its hash: its rtp.csv and page are then not
+    // what the sweep gives.
+    let paytable = "inputs/sweep-1/paytable/keno-paytable-example.csv";
+    let original = std::fs::read_to_string(cert.join(paytable)).unwrap();
+    std::fs::write(cert.join(paytable), original.replacen("1,1,3.95", "1,1,3.96", 1)).unwrap();
+    rehash(&cert, paytable);
+    let out = stdout(&check(&cert).code(1));
+    for named in ["rtp.csv", "report.html"] {
+        assert!(out.contains(&format!("MISMATCH inputs/sweep-1/{named}: {DIFFERS}")), "{out}");
+    }
+    std::fs::write(cert.join(paytable), original).unwrap();
+    rehash(&cert, paytable);
+
+    // certify refuses a sweep folder whose files are not its tallies'.
+    let tests = swept.join("tests.csv");
+    let text = std::fs::read_to_string(&tests).unwrap();
+    std::fs::write(&tests, first_p_value(&text)).unwrap();
+    certify_from(root).code(2).stderr(predicate::str::contains(
+        "tests.csv: differs from what the sweep its run.json names gives, from line 2: the folder's files are not those of the sweep its run.json records",
+    ));
 }

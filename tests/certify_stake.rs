@@ -12,7 +12,7 @@
 mod common;
 
 use assert_cmd::Command;
-use common::dossier::{edit_manifest, manifest, rehash, verdict};
+use common::dossier::{assert_forgery_named, edit_manifest, manifest, rehash, verdict};
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -47,20 +47,6 @@ fn certify(sweeps: &[&Path], out: &Path, extra: &[&str]) -> assert_cmd::assert::
 
 fn check(dir: &Path) -> assert_cmd::assert::Assert {
     fairaudit().args(["certify", "--check"]).arg(dir).assert()
-}
-
-/// Rewrites the certificate's file `rel` with `forge` and rehashes it; the check must fail
-/// with `MISMATCH {rel}: {says}`; then the file is put back and rehashed.
-fn assert_forgery_named(cert: &Path, rel: &str, forge: impl Fn(&str) -> String, says: &str) {
-    let original = std::fs::read_to_string(cert.join(rel)).unwrap();
-    let forged = forge(&original);
-    assert_ne!(forged, original, "{rel}: the forgery changes nothing");
-    std::fs::write(cert.join(rel), forged).unwrap();
-    rehash(cert, rel);
-    let out = stdout(&check(cert).code(1));
-    assert!(out.contains(&format!("MISMATCH {rel}: {says}")), "{out}");
-    std::fs::write(cert.join(rel), &original).unwrap();
-    rehash(cert, rel);
 }
 
 /// What a check says of a file of a sweep's copy that sweeping it again does not give.

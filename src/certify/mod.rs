@@ -105,6 +105,13 @@ pub struct SweepRecord {
     pub command_line: Vec<String>,
     /// Rounds tallied.
     pub rounds: u64,
+    /// The sweep's own Keno paytable file (its `--paytable`) in the dossier, when its
+    /// command named one: its rtp.csv and report.html are made again with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paytable: Option<String>,
+    /// The sweep's own claims file (its `--claims`) in the dossier, likewise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claims: Option<String>,
 }
 
 /// An audited bet history the certificate covers.
@@ -281,7 +288,8 @@ impl Manifest {
             .chain(self.paytable.iter())
             .chain(self.claims.iter())
             .chain(self.vectors.iter())
-            .chain(self.histories().flat_map(|a| a.paytable.iter().chain(a.columns.iter())));
+            .chain(self.histories().flat_map(|a| a.paytable.iter().chain(a.columns.iter())))
+            .chain(self.sweeps.iter().flat_map(|s| s.paytable.iter().chain(s.claims.iter())));
         for path in named {
             if !inside(path) {
                 return Err(format!("{path}: a recorded input must lie inside the certificate folder"));
@@ -328,7 +336,10 @@ impl Manifest {
                 ));
             }
         }
-        let named = self.histories().flat_map(|a| a.paytable.iter().chain(a.columns.iter()));
+        let named = self
+            .histories()
+            .flat_map(|a| a.paytable.iter().chain(a.columns.iter()))
+            .chain(self.sweeps.iter().flat_map(|s| s.paytable.iter().chain(s.claims.iter())));
         for path in named.chain(self.paytable.iter()).chain(self.claims.iter()) {
             if !pinned(path) {
                 return Err(format!("{path}: a recorded input the manifest does not pin"));
@@ -843,6 +854,8 @@ mod tests {
                 source: "s".into(),
                 command_line: vec![],
                 rounds: 1,
+                paytable: None,
+                claims: None,
             }],
             audits: vec![],
             chains: vec![],
@@ -885,10 +898,31 @@ mod tests {
             source: "x".into(),
             command_line: vec![],
             rounds: 1,
+            paytable: None,
+            claims: None,
         });
         assert!(Manifest::from_bytes(&spelt_apart.to_bytes())
             .unwrap_err()
             .contains("where certify writes inputs/sweep-2"));
+        // A sweep's own paytable or claims file must lie inside the folder and be pinned.
+        for (paytable, claims, pin, refused) in [
+            (Some("inputs/sweep-1/paytable/p.csv"), None, true, None),
+            (None, Some("inputs/sweep-1/claims/c.csv"), true, None),
+            (Some("/etc/passwd"), None, true, Some("inside the certificate folder")),
+            (None, Some("inputs/sweep-1/claims/c.csv"), false, Some("does not pin")),
+        ] {
+            let mut own = manifest.clone();
+            own.sweeps[0].paytable = paytable.map(Into::into);
+            own.sweeps[0].claims = claims.map(Into::into);
+            if pin {
+                let path = paytable.or(claims).unwrap();
+                own.inputs.push(FileHash { path: path.into(), ..file.clone() });
+            }
+            match refused {
+                None => assert_eq!(Manifest::from_bytes(&own.to_bytes()).unwrap(), own),
+                Some(why) => assert!(Manifest::from_bytes(&own.to_bytes()).unwrap_err().contains(why)),
+            }
+        }
         let history = |outcomes: &str| AuditRecord {
             dir: "inputs/stake-audit-1".into(),
             source: "a".into(),

@@ -55,7 +55,7 @@ impl BatchState {
 }
 
 /// A Keccak implementation, as named on the command line and in `run.json`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum KeccakPath {
     /// One state at a time (`keccak::f1600`); every CPU.

@@ -9,7 +9,7 @@
 //! signatures too (`certify`); this file reads the inputs, runs Chromium, writes the
 //! folder, prints and chooses the exit status (0 matches, 1 mismatch, 2 cannot check).
 
-use super::args::{command_line, load_claims, parse_alpha};
+use super::args::{command_line, load_claims, parse_alpha, ReportArgs};
 use super::audit::{AuditArgs, FirstFindings};
 use super::folder::{Existing, OutputFolder, OUR_FILES};
 use super::input::{self, install_stop_handler, STOP};
@@ -36,6 +36,7 @@ use fairaudit::report::results::summary_json;
 use fairaudit::report::results::tests_table;
 use fairaudit::report::stake::{counts_table, rtp_table as stake_rtp_table, StakePlan, StakeRun};
 use fairaudit::report::stake_html::StakeHtmlReport;
+use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
 use fairaudit::rtp::claims::ClaimVerdict;
 use fairaudit::rtp::paytable::PaytableOrigin;
@@ -158,6 +159,9 @@ struct LoadedSweep {
     tallies: TallyFile,
     results: RunResults,
     command_line: Vec<String>,
+    /// The sweep's files in the dossier that its tallies, run.json and own options do not
+    /// give again, byte for byte.
+    differing: Vec<Mismatch>,
 }
 
 /// A bet history audited again from the dossier.
@@ -415,11 +419,12 @@ fn paytable_at(root: &Path, rel: &str) -> Result<Paytable> {
 
 fn load_sweep(
     root: &Path,
-    rel: &str,
+    record: &SweepRecord,
     paytable: &Paytable,
     claims: &[fairaudit::rtp::claims::Claim],
     alpha: f64,
 ) -> Result<LoadedSweep> {
+    let rel = record.dir.as_str();
     let dir = at(root, rel);
     let tallies = read_tally(&dir.join(TALLY_FILE)).with_context(|| format!("{rel}/{TALLY_FILE}"))?;
     if !tallies.complete {
@@ -431,8 +436,73 @@ fn load_sweep(
         );
     }
     let (_, command_line) = run_json(&dir).unwrap_or_default();
+    let differing = sweep_files_mismatch(root, record, &tallies)?;
     let results = RunResults::compute(&tallies, paytable, claims, alpha);
-    Ok(LoadedSweep { tallies, results, command_line })
+    Ok(LoadedSweep { tallies, results, command_line, differing })
+}
+
+/// The report options (level, paytable and claims files) of the sweep or merge of the
+/// default scheme that `command_line` records; `name` names its folder.
+fn sweep_report(command_line: &[String], name: &str) -> Result<ReportArgs> {
+    match recorded_command(command_line, name)?.command {
+        Command::Sweep(args) => Ok(args.report),
+        Command::Merge(args) => Ok(args.report),
+        _ => bail!("{name}: its run.json records a command that is neither a sweep nor a merge"),
+    }
+}
+
+/// A sweep's (or merge's) own files in the dossier, made again as `sweep` wrote them: from
+/// its tallies, what its run.json records of the run (who, when, on what), and its own
+/// options (its level, and its paytable and claims files, from the dossier's copies). A
+/// rewritten test, figure, table or page is named, not only pinned by hash; so is a
+/// run.json whose plan is not the tallies'.
+fn sweep_files_mismatch(root: &Path, record: &SweepRecord, tallies: &TallyFile) -> Result<Vec<Mismatch>> {
+    let rel = record.dir.as_str();
+    let dir = at(root, rel);
+    let Ok(bytes) = std::fs::read(dir.join("run.json")) else {
+        bail!("{rel}: no readable run.json: a sweep's folder is certified as sweep wrote it, with the run.json that records the command, level, paytable and claims its files were made with");
+    };
+    let run: RunInfo = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{rel}/run.json: not the run.json of a sweep or merge"))?;
+    let report = sweep_report(&run.command_line, rel)?;
+    if report.paytable.is_some() != record.paytable.is_some()
+        || report.claims.is_some() != record.claims.is_some()
+    {
+        bail!("{rel}: its command and the dossier disagree on its paytable or claims file");
+    }
+    let paytable = match (&record.paytable, &report.paytable) {
+        (Some(copy), Some(named)) => named_paytable(root, copy, named)?,
+        _ => Paytable::example(),
+    };
+    let claims = load_claims(record.claims.as_deref().map(|copy| at(root, copy)).as_deref())?;
+    let results = RunResults::compute(tallies, &paytable, &claims, report.alpha);
+    let made = RunReport { tallies, run: &run, results: Some(&results) }.files();
+    let given: Vec<(&str, Vec<u8>)> = made
+        .iter()
+        .filter(|(name, _)| name != "run.json")
+        .map(|(name, bytes)| (name.as_str(), bytes.clone()))
+        .collect();
+    let mut files: Vec<&str> = given.iter().map(|(name, _)| *name).collect();
+    files.push("run.json");
+    files.extend(record.paytable.as_ref().map(|_| "paytable"));
+    files.extend(record.claims.as_ref().map(|_| "claims"));
+    let expected = Expected { files: &files, optional: &[], writer: "a sweep", origin: "sweep" };
+    let mut differing = compare_folder(&dir, rel, &expected, &given, &[])?;
+    let planned = RunInfo::for_tallies("sweep", tallies, Vec::new());
+    let same_run = (run.kind == "sweep" || run.kind == "merge")
+        && run.games == planned.games
+        && run.nonces == planned.nonces
+        && run.seed_source == planned.seed_source
+        && run.seed_pairs == planned.seed_pairs
+        && run.complete == planned.complete
+        && run.partial == planned.partial
+        && run.shard.as_ref().map(|s| s.shard) == tallies.shard;
+    if !same_run {
+        differing.push(format!(
+            "{rel}/run.json: its kind, games, nonces, seed pairs, shard or completeness are not those of its {TALLY_FILE}"
+        ));
+    }
+    Ok(differing)
 }
 
 /// The audit a record names, run again from the dossier's copies of its files.
@@ -1036,7 +1106,7 @@ fn load(root: &Path, records: &Records, alpha: f64, stake_limit: u64) -> Result<
     let sweeps: Vec<LoadedSweep> = records
         .sweeps
         .iter()
-        .map(|s| load_sweep(root, &s.dir, &paytable, &claims, alpha))
+        .map(|s| load_sweep(root, s, &paytable, &claims, alpha))
         .collect::<Result<_>>()?;
     let audits: Vec<LoadedAudit> =
         records.audits.iter().map(|a| load_audit(root, a, alpha)).collect::<Result<_>>()?;
@@ -1250,6 +1320,8 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
                         source: display(dir),
                         command_line,
                         rounds: 0,
+                        paytable: None,
+                        claims: None,
                     });
                 }
                 None => bail!("{}: not a sweep's output folder (no {TALLY_FILE})", dir.display()),
@@ -1265,7 +1337,38 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
         }
         let rel = format!("{INPUTS_DIR}/sweep-{}", sweeps.len() + 1);
         copies.extend(folder_copies(dir, &rel));
-        sweeps.push(SweepRecord { dir: rel, source: display(dir), command_line, rounds: 0 });
+        // Its own paytable and claims files, copied as an audit's are, so that its rtp.csv
+        // and report.html can be made again from the dossier.
+        // (A folder without a run.json names none; loading it says what it lacks.)
+        let (paytable_file, claims_file) = if kind.is_empty() {
+            (None, None)
+        } else {
+            let report = sweep_report(&command_line, &display(dir))?;
+            (report.paytable, report.claims)
+        };
+        let mut own = |from: Option<PathBuf>, what: &str| -> Result<Option<String>> {
+            let Some(from) = from else { return Ok(None) };
+            if !from.is_file() {
+                bail!(
+                    "{}: its {what} file {} (from run.json) is not found: run certify from the directory the sweep ran in",
+                    dir.display(),
+                    from.display()
+                );
+            }
+            let to = format!("{rel}/{what}/{}", plain_name(&from, what));
+            copies.push((from, to.clone()));
+            Ok(Some(to))
+        };
+        let paytable = own(paytable_file, "paytable")?;
+        let claims = own(claims_file, "claims")?;
+        sweeps.push(SweepRecord {
+            dir: rel,
+            source: display(dir),
+            command_line,
+            rounds: 0,
+            paytable,
+            claims,
+        });
     }
     let mut audits = Vec::new();
     let mut crash_audits = Vec::new();
@@ -1491,6 +1594,7 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
     let conclusions = loaded.conclusions();
     let mut sweeps = dossier.sweeps.clone();
     for (record, s) in sweeps.iter_mut().zip(&loaded.sweeps) {
+        refuse_differing(&record.source, &s.differing, "sweep")?;
         record.rounds = s.tallies.rounds();
     }
     let mut audits = dossier.audits.clone();
@@ -2039,6 +2143,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
         Err(error) => unreadable.push(Unreadable(format!("cannot recompute the verdicts: {error:#}"))),
         Ok(loaded) => {
             for (sweep, record) in loaded.sweeps.iter().zip(&manifest.sweeps) {
+                mismatches.extend(sweep.differing.iter().cloned());
                 let rounds = sweep.tallies.rounds();
                 let found = Recorded { unit: "rounds", holder: "its tallies hold", count: rounds };
                 mismatches.extend(record_mismatches(

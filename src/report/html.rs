@@ -46,8 +46,8 @@ impl HtmlReport<'_> {
         let battery = &self.results.battery;
         let subtitle = format!(
             "fairaudit {} (rev {}) &middot; {} &middot; {} rounds per game and seed pair",
-            escape(self.run.fairaudit_version),
-            escape(self.run.fairaudit_revision),
+            escape(&self.run.fairaudit_version),
+            escape(&self.run.fairaudit_revision),
             escape(&self.run.finished_at),
             self.tallies.plan.rounds_per_sequence()
         );

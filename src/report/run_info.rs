@@ -5,22 +5,23 @@ use crate::chain::KeccakPath;
 use crate::games::GameId;
 use crate::tally::file::{NonceRange, SeedSource, TallyFile};
 use crate::tally::shards::{PartialOf, ShardOf};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The `format` field of every `run.json`: it marks a folder as fairaudit's output.
 pub const RUN_FORMAT: &str = "fairaudit-run";
 
-/// The facts of one run.
-#[derive(Clone, Debug, Serialize)]
+/// The facts of one run. Read back too: `certify` makes a sweep's report.html again from
+/// what its run.json records.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunInfo {
     /// Always [`RUN_FORMAT`].
-    pub format: &'static str,
+    pub format: String,
     /// `sweep` or `merge`.
-    pub kind: &'static str,
+    pub kind: String,
     /// fairaudit's version.
-    pub fairaudit_version: &'static str,
+    pub fairaudit_version: String,
     /// The source revision of the build ([`crate::REVISION`]).
-    pub fairaudit_revision: &'static str,
+    pub fairaudit_revision: String,
     /// The command, as typed (arguments after the program name).
     pub command_line: Vec<String>,
     /// Games swept.
@@ -65,7 +66,7 @@ pub struct RunInfo {
 }
 
 /// A shard's record in `run.json`: the tally file's, and where the index came from.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ShardRun {
     /// Which shard of which cut.
     #[serde(flatten)]
@@ -78,10 +79,10 @@ impl RunInfo {
     /// Run facts for a tally file; timing and threads are the caller's to fill in.
     pub fn for_tallies(kind: &'static str, tallies: &TallyFile, command_line: Vec<String>) -> Self {
         RunInfo {
-            format: RUN_FORMAT,
-            kind,
-            fairaudit_version: crate::VERSION,
-            fairaudit_revision: crate::REVISION,
+            format: RUN_FORMAT.into(),
+            kind: kind.into(),
+            fairaudit_version: crate::VERSION.into(),
+            fairaudit_revision: crate::REVISION.into(),
             command_line,
             games: tallies.plan.games.clone(),
             nonces: tallies.plan.nonces.clone(),

@@ -38,3 +38,24 @@ pub fn rehash(cert: &Path, rel: &str) {
         }
     });
 }
+
+/// Rewrites the dossier file `rel` of `cert` with `forge` and its hash with it, as a forger
+/// who rewrites the manifest would; `certify --check` must then exit 1 naming `rel` with
+/// `says`. The file and its hash are put back after.
+pub fn assert_forgery_named(cert: &Path, rel: &str, forge: impl Fn(&str) -> String, says: &str) {
+    let original = std::fs::read_to_string(cert.join(rel)).unwrap();
+    let forged = forge(&original);
+    assert_ne!(forged, original, "{rel}: the forgery changes nothing");
+    std::fs::write(cert.join(rel), forged).unwrap();
+    rehash(cert, rel);
+    let checked = assert_cmd::Command::cargo_bin("fairaudit")
+        .unwrap()
+        .args(["certify", "--check"])
+        .arg(cert)
+        .assert()
+        .code(1);
+    let out = String::from_utf8_lossy(&checked.get_output().stdout).into_owned();
+    assert!(out.contains(&format!("MISMATCH {rel}: {says}")), "{out}");
+    std::fs::write(cert.join(rel), &original).unwrap();
+    rehash(cert, rel);
+}
