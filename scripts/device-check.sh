@@ -40,11 +40,13 @@ run)
   export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   log=${OUT:-$kit}
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
-  # Both run even when the first fails, so that one call on the device reports both.
+  # Both run even when the first fails, so that one call on the device reports both. The
+  # tests run one at a time: opening the GPU silences the process's panic hook for a
+  # moment (src/device/cuda.rs, `caught`), which would hide another test's failure.
   status=0
   echo "== device tests (the GPU among the devices)"
   FAIRAUDIT_TEST_GPU=1 FAIRAUDIT_SHARED="$PWD/$kit/shared" CARGO_BIN_EXE_fairaudit="$PWD/$kit/fairaudit" \
-    "$kit/device_sweep" 2>&1 | tee "$log/device-tests.log" || status=1
+    "$kit/device_sweep" --test-threads=1 2>&1 | tee "$log/device-tests.log" || status=1
   echo "== benches/device.sh $rounds"
   benches/device.sh "$rounds" "$kit/fairaudit" 2>&1 | tee "$log/device-bench.log" || status=1
   exit "$status"

@@ -890,13 +890,19 @@ fn a_sweeps_own_files_are_made_again_from_its_tallies_and_named_when_rewritten()
         DIFFERS,
     );
     assert_forgery_named(&cert, "inputs/sweep-1/report.html", |t| t.replacen("PASS", "FAIL", 1), DIFFERS);
-    // run.json made to state other nonces (which its report would show).
-    assert_forgery_named(
-        &cert,
-        "inputs/sweep-1/run.json",
-        |t| t.replacen("\"end\": 2000", "\"end\": 2000000", 1),
-        "its kind, games, nonces, seed pairs, shard or completeness are not those of its tally.json",
-    );
+    // run.json made to state other nonces, another command (which its report shows as
+    // the command that reproduces the run), another kind or another format.
+    const RUN_DIFFERS: &str =
+        "its format, kind, command, games, nonces, seed pairs, shard or completeness are not those of its tally.json";
+    let run_json = "inputs/sweep-1/run.json";
+    for (was, forged) in [
+        ("\"end\": 2000", "\"end\": 2000000"),
+        ("\"0..2000\"", "\"0..999999999\""),
+        ("\"kind\": \"sweep\"", "\"kind\": \"merge\""),
+        ("\"fairaudit-run\"", "\"forged\""),
+    ] {
+        assert_forgery_named(&cert, run_json, |t| t.replacen(was, forged, 1), RUN_DIFFERS);
+    }
     // The sweep's paytable copy changed, with its hash: its rtp.csv and page are then not
     // what the sweep gives.
     let paytable = "inputs/sweep-1/paytable/keno-paytable-example.csv";
@@ -910,6 +916,29 @@ fn a_sweeps_own_files_are_made_again_from_its_tallies_and_named_when_rewritten()
     std::fs::write(cert.join(paytable), original).unwrap();
     rehash(&cert, paytable);
 
+    // A certificate written before certify copied a sweep's own files holds no copies: its
+    // rtp.csv and report.html are then pinned by hash only, and the check says so (here the
+    // document, which lists the inputs, no longer matches the shortened manifest either).
+    let older = dir.path().join("older");
+    copy_tree(&cert, &older);
+    for copy in ["paytable", "claims"] {
+        std::fs::remove_dir_all(older.join("inputs/sweep-1").join(copy)).unwrap();
+    }
+    edit_manifest(&older, |m| {
+        let sweep = m["sweeps"][0].as_object_mut().unwrap();
+        sweep.remove("paytable");
+        sweep.remove("claims");
+        let inputs = m["inputs"].as_array_mut().unwrap();
+        inputs.retain(|f| {
+            let path = f["path"].as_str().unwrap();
+            !path.starts_with("inputs/sweep-1/paytable/") && !path.starts_with("inputs/sweep-1/claims/")
+        });
+    });
+    let out = stdout(&check(&older).code(1));
+    assert!(out.contains("note: inputs/sweep-1: rtp.csv and report.html pinned by hash only"), "{out}");
+    let named = mismatches(&out);
+    assert!(named.iter().all(|m| m.starts_with("MISMATCH certificate.html: ")), "{out}");
+
     // certify refuses a sweep folder whose files are not its tallies'.
     let tests = swept.join("tests.csv");
     let text = std::fs::read_to_string(&tests).unwrap();
@@ -917,4 +946,27 @@ fn a_sweeps_own_files_are_made_again_from_its_tallies_and_named_when_rewritten()
     certify_from(root).code(2).stderr(predicate::str::contains(
         "tests.csv: differs from what the sweep its run.json names gives, from line 2: the folder's files are not those of the sweep its run.json records",
     ));
+}
+
+#[test]
+fn a_shard_and_the_merge_of_its_cut_certify_and_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let shards = dir.path().join("shards");
+    for index in ["1", "0"] {
+        fairaudit()
+            .args(["sweep", "--game", "roulette-american", "--nonces", "0..3000", "--quiet", "--shards", "2"])
+            .args(["--shard-index", index, "--out"])
+            .arg(&shards)
+            .assert()
+            .success();
+    }
+    let merged = dir.path().join("merged");
+    fairaudit().args(["merge", "--quiet", "--out"]).arg(&merged).arg(&shards).assert().success();
+    // One shard (its tallies hold its slice of the range its command names), and the merge.
+    for (name, folder) in [("shard", shards.join("shard-0001-of-0002")), ("merge", merged)] {
+        let cert = dir.path().join(format!("cert-{name}"));
+        certify(&[&folder], &[], &cert, false).code(predicate::in_iter([0, 1]));
+        let out = stdout(&check(&cert).success());
+        assert!(out.contains("check: every file, hash, figure and verdict"), "{name}: {out}");
+    }
 }

@@ -25,6 +25,7 @@ use fairaudit::tally::{anchor, KenoTally, RouletteTally};
 use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 fn cpu_tally(server: &str, client: &str, nonces: Range<u64>) -> KenoTally {
     tally_rounds::<KenoTally>(Keno, &RoundHasher::new(server, client), Kernel::best(), nonces)
@@ -77,15 +78,19 @@ fn gpu_asked_for() -> bool {
 
 /// The devices held equal to the CPU sweep: the device kernel on the CPU's threads, and
 /// the GPU when `FAIRAUDIT_TEST_GPU` is set. A GPU asked for must then open: one that does
-/// not fails the test, naming why, rather than leaving it to pass on the CPU alone.
-fn devices() -> Vec<Box<dyn Accelerator + Send>> {
-    let mut devices: Vec<Box<dyn Accelerator + Send>> = vec![Box::new(KernelOnCpu::default())];
+/// not fails the test, naming why, rather than leaving it to pass on the CPU alone. The GPU
+/// is opened (its kernel compiled) once for all the tests.
+fn devices() -> Vec<&'static dyn Accelerator> {
+    static CPU: KernelOnCpu = KernelOnCpu { per_run: 4096 };
+    static GPU: OnceLock<Box<dyn Accelerator + Send>> = OnceLock::new();
+    let mut devices: Vec<&'static dyn Accelerator> = vec![&CPU];
     if gpu_asked_for() {
-        match DeviceChoice::Gpu.open() {
-            Ok(Opened::Device(gpu)) => devices.push(gpu),
+        let gpu = GPU.get_or_init(|| match DeviceChoice::Gpu.open() {
+            Ok(Opened::Device(gpu)) => gpu,
             Ok(Opened::Cpu(_)) => panic!("FAIRAUDIT_TEST_GPU is set, but `--device gpu` opened the CPU"),
             Err(why) => panic!("FAIRAUDIT_TEST_GPU is set, but {why}"),
-        }
+        });
+        devices.push(&**gpu);
     }
     devices
 }
@@ -149,7 +154,7 @@ fn a_launch_joined_from_its_runs_is_the_cpu_tally_whatever_the_run_length() {
         // Runs shorter than the ten-round window, of exactly ten, just over, odd, and one run.
         for per_run in [1, 2, 3, 9, 10, 11, 64, 333, 2_517, 10_000] {
             assert_eq!(
-                device_tally(&*device, server, client, nonces.clone(), per_run),
+                device_tally(device, server, client, nonces.clone(), per_run),
                 expected,
                 "{name}: runs of {per_run}"
             );
@@ -158,7 +163,7 @@ fn a_launch_joined_from_its_runs_is_the_cpu_tally_whatever_the_run_length() {
         // runs and gaps straddle several joins (runs of 1 join every spin).
         for (wheel, expected) in WHEELS.into_iter().zip(&expected_spins) {
             for per_run in [1, 2, 3, 9, 10, 11, 64, 333, 2_517, 10_000] {
-                let got = device_spins(&*device, wheel, server, client, nonces.clone(), per_run);
+                let got = device_spins(device, wheel, server, client, nonces.clone(), per_run);
                 assert_eq!(&got, expected, "{name}: {wheel:?}, runs of {per_run}");
             }
         }
@@ -191,10 +196,10 @@ fn seeds_of_every_shape_and_nonces_at_the_top_of_the_range_tally_as_on_the_cpu()
         for device in &devices {
             let name = device.name();
             for per_run in [7, 100] {
-                let got = device_tally(&**device, server, client, nonces.clone(), per_run);
+                let got = device_tally(*device, server, client, nonces.clone(), per_run);
                 assert_eq!(got, expected, "{name}: {server:?} {client:?} {nonces:?} runs of {per_run}");
             }
-            let got = device_spins(&**device, wheel, server, client, nonces.clone(), 7);
+            let got = device_spins(*device, wheel, server, client, nonces.clone(), 7);
             assert_eq!(got, expected_spins, "{name}: {wheel:?} {server:?} {client:?} {nonces:?}");
         }
     }
@@ -260,10 +265,10 @@ fn a_sweep_on_the_device_path_equals_the_cpu_sweep_even_stopped_and_resumed() {
     let cpu = run(&plan, None, None, &never, &|_| {}).unwrap();
     for device in devices() {
         // Launches of 64 runs of 37 nonces: 17 launches a game.
-        let shaped = Shaped { device: &*device, shape: LaunchShape { per_run: 37, runs: 64 } };
+        let shaped = Shaped { device, shape: LaunchShape { per_run: 37, runs: 64 } };
         stopped_and_resumed(&plan, &shaped, &cpu);
         // And in the device's own shape: one launch a game on a GPU, its runs shortened to fill it.
-        let whole = run(&plan, None, Some(&*device), &never, &|_| {}).unwrap();
+        let whole = run(&plan, None, Some(device), &never, &|_| {}).unwrap();
         assert_eq!(whole.to_bytes(), cpu.to_bytes(), "{}", device.name());
     }
 }
@@ -396,7 +401,7 @@ fn rounds_that_reject_words_tally_on_the_device_path_as_on_the_cpu() {
             assert_eq!(expected.stream.max_words_in_round, 2, "row {nonce} is a rejection spin");
             for per_run in [1, 4, 9, 40] {
                 let emulated = EmulatedGpu { threads: 3, blocks: 4, per_run };
-                for device in devices.iter().map(|d| &**d as &dyn Accelerator).chain([&emulated as _]) {
+                for device in devices.iter().copied().chain([&emulated as &dyn Accelerator]) {
                     let got = device_spins(device, wheel, server, client, nonces.clone(), per_run);
                     assert_eq!(got, expected, "{}: {wheel:?} {nonce}, runs of {per_run}", device.name());
                 }
@@ -410,7 +415,7 @@ fn rounds_that_reject_words_tally_on_the_device_path_as_on_the_cpu() {
         assert_eq!(expected.stream.max_words_in_round, 11, "row {nonce} is a rejection round");
         for per_run in [1, 4, 9, 40] {
             let emulated = EmulatedGpu { threads: 3, blocks: 4, per_run };
-            for device in devices.iter().map(|d| &**d as &dyn Accelerator).chain([&emulated as _]) {
+            for device in devices.iter().copied().chain([&emulated as &dyn Accelerator]) {
                 let got = device_tally(device, server, client, nonces.clone(), per_run);
                 assert_eq!(got, expected, "{}: {nonce}, runs of {per_run}", device.name());
             }
@@ -526,9 +531,10 @@ fn the_cli_writes_the_same_files_on_the_device_path_through_shards_and_a_merge()
     let sweep = ["sweep", "--nonces", "0..300001", "--seed-pairs", "2", "--quiet"];
     fairaudit(dir.path()).args(sweep).args(["--out", "cpu"]).assert().success();
     assert!(!std::fs::read_to_string(dir.path().join("cpu/run.json")).unwrap().contains("\"device\""));
-    let mut names = vec![("cpu-kernel", "the device kernel on")];
+    let mut names = vec![("cpu-kernel", "the device kernel on".to_owned())];
     if gpu_asked_for() {
-        names.push(("gpu", ""));
+        // What the GPU calls itself ("NVIDIA H200"), as the sweep names it.
+        names.push(("gpu", devices()[1].name()));
     }
     for (device, described) in names {
         let on_device =

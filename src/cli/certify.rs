@@ -162,6 +162,9 @@ struct LoadedSweep {
     /// The sweep's files in the dossier that its tallies, run.json and own options do not
     /// give again, byte for byte.
     differing: Vec<Mismatch>,
+    /// Its files that could not be made again, and why (a certificate written before
+    /// certify copied a sweep's own paytable and claims files).
+    unchecked: Option<String>,
 }
 
 /// A bet history audited again from the dossier.
@@ -436,18 +439,41 @@ fn load_sweep(
         );
     }
     let (_, command_line) = run_json(&dir).unwrap_or_default();
-    let differing = sweep_files_mismatch(root, record, &tallies)?;
+    let (differing, unchecked) = sweep_files_mismatch(root, record, &tallies)?;
     let results = RunResults::compute(&tallies, paytable, claims, alpha);
-    Ok(LoadedSweep { tallies, results, command_line, differing })
+    Ok(LoadedSweep { tallies, results, command_line, differing, unchecked })
 }
 
-/// The report options (level, paytable and claims files) of the sweep or merge of the
-/// default scheme that `command_line` records; `name` names its folder.
-fn sweep_report(command_line: &[String], name: &str) -> Result<ReportArgs> {
-    match recorded_command(command_line, name)?.command {
-        Command::Sweep(args) => Ok(args.report),
-        Command::Merge(args) => Ok(args.report),
-        _ => bail!("{name}: its run.json records a command that is neither a sweep nor a merge"),
+/// The command a default-scheme sweep's or merge's run.json records, parsed.
+enum RecordedRun {
+    Sweep(Box<super::sweep::SweepArgs>),
+    Merge(Box<super::merge::MergeArgs>),
+}
+
+impl RecordedRun {
+    /// The command `command_line` records; `name` names its folder.
+    fn parse(command_line: &[String], name: &str) -> Result<RecordedRun> {
+        match recorded_command(command_line, name)?.command {
+            Command::Sweep(args) => Ok(RecordedRun::Sweep(Box::new(args))),
+            Command::Merge(args) => Ok(RecordedRun::Merge(Box::new(args))),
+            _ => bail!("{name}: its run.json records a command that is neither a sweep nor a merge"),
+        }
+    }
+
+    /// Its level, paytable and claims files.
+    fn report(&self) -> &ReportArgs {
+        match self {
+            RecordedRun::Sweep(args) => &args.report,
+            RecordedRun::Merge(args) => &args.report,
+        }
+    }
+
+    /// `sweep` or `merge`, as run.json's kind names it.
+    fn kind(&self) -> &'static str {
+        match self {
+            RecordedRun::Sweep(_) => "sweep",
+            RecordedRun::Merge(_) => "merge",
+        }
     }
 }
 
@@ -455,8 +481,15 @@ fn sweep_report(command_line: &[String], name: &str) -> Result<ReportArgs> {
 /// its tallies, what its run.json records of the run (who, when, on what), and its own
 /// options (its level, and its paytable and claims files, from the dossier's copies). A
 /// rewritten test, figure, table or page is named, not only pinned by hash; so is a
-/// run.json whose plan is not the tallies'.
-fn sweep_files_mismatch(root: &Path, record: &SweepRecord, tallies: &TallyFile) -> Result<Vec<Mismatch>> {
+/// run.json whose plan, or whose sweep command's plan, is not the tallies'. Also returns
+/// what could not be made again, and why: a certificate written before certify copied a
+/// sweep's own paytable and claims files holds none, and its rtp.csv and report.html are
+/// then pinned by hash only.
+fn sweep_files_mismatch(
+    root: &Path,
+    record: &SweepRecord,
+    tallies: &TallyFile,
+) -> Result<(Vec<Mismatch>, Option<String>)> {
     let rel = record.dir.as_str();
     let dir = at(root, rel);
     let Ok(bytes) = std::fs::read(dir.join("run.json")) else {
@@ -464,12 +497,17 @@ fn sweep_files_mismatch(root: &Path, record: &SweepRecord, tallies: &TallyFile) 
     };
     let run: RunInfo = serde_json::from_slice(&bytes)
         .with_context(|| format!("{rel}/run.json: not the run.json of a sweep or merge"))?;
-    let report = sweep_report(&run.command_line, rel)?;
-    if report.paytable.is_some() != record.paytable.is_some()
-        || report.claims.is_some() != record.claims.is_some()
+    let recorded = RecordedRun::parse(&run.command_line, rel)?;
+    let report = recorded.report();
+    if (record.paytable.is_some() && report.paytable.is_none())
+        || (record.claims.is_some() && report.claims.is_none())
     {
         bail!("{rel}: its command and the dossier disagree on its paytable or claims file");
     }
+    // Its command names a file the dossier does not hold: a certificate written before
+    // certify copied them. What depends on them is not made again.
+    let unheld = (report.paytable.is_some() && record.paytable.is_none())
+        || (report.claims.is_some() && record.claims.is_none());
     let paytable = match (&record.paytable, &report.paytable) {
         (Some(copy), Some(named)) => named_paytable(root, copy, named)?,
         _ => Paytable::example(),
@@ -477,19 +515,48 @@ fn sweep_files_mismatch(root: &Path, record: &SweepRecord, tallies: &TallyFile) 
     let claims = load_claims(record.claims.as_deref().map(|copy| at(root, copy)).as_deref())?;
     let results = RunResults::compute(tallies, &paytable, &claims, report.alpha);
     let made = RunReport { tallies, run: &run, results: Some(&results) }.files();
+    let depends_on_unheld = |name: &str| unheld && (name == "rtp.csv" || name == "report.html");
     let given: Vec<(&str, Vec<u8>)> = made
         .iter()
-        .filter(|(name, _)| name != "run.json")
+        .filter(|(name, _)| name != "run.json" && !depends_on_unheld(name))
         .map(|(name, bytes)| (name.as_str(), bytes.clone()))
         .collect();
-    let mut files: Vec<&str> = given.iter().map(|(name, _)| *name).collect();
-    files.push("run.json");
+    let mut files: Vec<&str> = made.iter().map(|(name, _)| name.as_str()).collect();
     files.extend(record.paytable.as_ref().map(|_| "paytable"));
     files.extend(record.claims.as_ref().map(|_| "claims"));
     let expected = Expected { files: &files, optional: &[], writer: "a sweep", origin: "sweep" };
     let mut differing = compare_folder(&dir, rel, &expected, &given, &[])?;
+    if record.paytable.is_some() || record.claims.is_some() {
+        // They were read from the paths its run.json records: a file changed there since
+        // the sweep ran gives other returns, not only a rewritten folder.
+        let depends = |m: &String| m.contains("/rtp.csv: ") || m.contains("/report.html: ");
+        for mismatch in differing.iter_mut().filter(|m| depends(m)) {
+            mismatch.push_str(" (or the paytable or claims file its command names has changed since it ran)");
+        }
+    }
+    // What the command itself gives: a sweep's arguments name its plan (and whether it is
+    // a shard), so a command rewritten in run.json (report.html shows it) is named.
+    let commanded = match &recorded {
+        RecordedRun::Sweep(args) => {
+            let mut plan =
+                super::sweep::plan_of(args).with_context(|| format!("{rel}: its recorded command"))?;
+            match (args.cluster.shards, tallies.shard) {
+                (None, None) => plan == tallies.plan,
+                // A shard's tallies hold its slice of the range the command names.
+                (Some(count), Some(shard)) => {
+                    let cut = count == shard.count && plan.nonces == [shard.nonces];
+                    plan.nonces.clone_from(&tallies.plan.nonces);
+                    cut && plan == tallies.plan
+                }
+                _ => false,
+            }
+        }
+        RecordedRun::Merge(_) => true,
+    };
     let planned = RunInfo::for_tallies("sweep", tallies, Vec::new());
-    let same_run = (run.kind == "sweep" || run.kind == "merge")
+    let same_run = run.format == fairaudit::report::run_info::RUN_FORMAT
+        && run.kind == recorded.kind()
+        && commanded
         && run.games == planned.games
         && run.nonces == planned.nonces
         && run.seed_source == planned.seed_source
@@ -499,10 +566,13 @@ fn sweep_files_mismatch(root: &Path, record: &SweepRecord, tallies: &TallyFile) 
         && run.shard.as_ref().map(|s| s.shard) == tallies.shard;
     if !same_run {
         differing.push(format!(
-            "{rel}/run.json: its kind, games, nonces, seed pairs, shard or completeness are not those of its {TALLY_FILE}"
+            "{rel}/run.json: its format, kind, command, games, nonces, seed pairs, shard or completeness are not those of its {TALLY_FILE}"
         ));
     }
-    Ok(differing)
+    let unchecked = unheld.then(|| {
+        format!("{rel}: rtp.csv and report.html pinned by hash only (its command names a paytable or claims file that this certificate, written before certify copied them, does not hold)")
+    });
+    Ok((differing, unchecked))
 }
 
 /// The audit a record names, run again from the dossier's copies of its files.
@@ -1343,14 +1413,20 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
         let (paytable_file, claims_file) = if kind.is_empty() {
             (None, None)
         } else {
-            let report = sweep_report(&command_line, &display(dir))?;
-            (report.paytable, report.claims)
+            let recorded = RecordedRun::parse(&command_line, &display(dir))?;
+            (recorded.report().paytable.clone(), recorded.report().claims.clone())
         };
         let mut own = |from: Option<PathBuf>, what: &str| -> Result<Option<String>> {
             let Some(from) = from else { return Ok(None) };
+            if from.as_os_str() == "-" {
+                bail!(
+                    "{}: its {what} was read from standard input, which cannot be read again: run it again naming the file to certify it",
+                    dir.display()
+                );
+            }
             if !from.is_file() {
                 bail!(
-                    "{}: its {what} file {} (from run.json) is not found: run certify from the directory the sweep ran in",
+                    "{}: its {what} file {} (from run.json) is not found: run certify from the directory the {kind} ran in",
                     dir.display(),
                     from.display()
                 );
@@ -1931,10 +2007,15 @@ fn resweep(tallies: &TallyFile, tally_bytes: &[u8]) -> Result<bool> {
     let progress = |_: u64| {};
     let control =
         SweepControl { chunk: DEFAULT_CHUNK, stop: &STOP, progress: &progress, kernel, device: None };
-    let again = pool.install(|| sweep::run(&tallies.plan, None, &control))?;
+    let mut again = pool.install(|| sweep::run(&tallies.plan, None, &control))?;
     if !again.complete {
         return Err(anyhow::Error::new(input::Interrupted));
     }
+    // Which shard of which cut the tallies are (or which shards a partial merge lacks) is
+    // a record about the plan, not a count: the pinned file's, checked when it was read.
+    // Without it, a certified shard never matched its own re-sweep.
+    again.shard = tallies.shard;
+    again.partial.clone_from(&tallies.partial);
     Ok(again.to_bytes() == tally_bytes)
 }
 
@@ -2129,6 +2210,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
     let mut reswept = 0u64;
     let mut replayed_games = 0u64;
     let mut not_reswept = Vec::new();
+    let mut unchecked: Vec<String> = Vec::new();
     // Recompute only from files known to be regular and of their recorded size: a pinned
     // tally replaced by a link to /dev/zero must be refused, not read.
     let loaded = if unreadable.is_empty() && special_files(dir, &manifest) {
@@ -2144,6 +2226,7 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
         Ok(loaded) => {
             for (sweep, record) in loaded.sweeps.iter().zip(&manifest.sweeps) {
                 mismatches.extend(sweep.differing.iter().cloned());
+                unchecked.extend(sweep.unchecked.iter().cloned());
                 let rounds = sweep.tallies.rounds();
                 let found = Recorded { unit: "rounds", holder: "its tallies hold", count: rounds };
                 mismatches.extend(record_mismatches(
@@ -2264,6 +2347,9 @@ fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
             args.resweep_limit,
             not_reswept.join(", ")
         );
+    }
+    for note in &unchecked {
+        outln!("note: {note}");
     }
     if let Ok(binary) = binary_hash() {
         if binary.sha256 != manifest.binary.sha256 {

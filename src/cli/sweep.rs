@@ -188,7 +188,7 @@ impl SweepRequest {
     }
 }
 
-fn plan_of(args: &SweepArgs) -> Result<Plan> {
+pub(super) fn plan_of(args: &SweepArgs) -> Result<Plan> {
     if args.params.is_some() {
         bail!("--params gives a game's parameters in scheme stake; the games of scheme sha3 take none");
     }
