@@ -23,7 +23,8 @@
 //! | no audit scope (seed pairs, commitments, nonce ranges) | `an_audited_history_is_replayed_and_its_log_pinned` |
 //! | finding rows missing from the page; a reversing character in a player id | `an_audit_certificate_lists_its_finding_rows_with_hidden_characters_made_visible` |
 //! | the Keno claim judged against the illustrative paytable | `keno_claims_without_the_operators_paytable_are_not_assessed_wherever_they_appear` |
-//! | a sweep's tests, tables, returns or page rewritten with their hashes; its run.json's plan changed | `a_sweeps_own_files_are_made_again_from_its_tallies_and_named_when_rewritten` |
+//! | a sweep's tests, tables, returns or page rewritten with their hashes; its run.json's plan, command, kind or format changed | `a_sweeps_own_files_are_made_again_from_its_tallies_and_named_when_rewritten` |
+//! | a certified shard failing its own re-sweep | `a_shard_and_the_merge_of_its_cut_certify_and_check` |
 
 mod common;
 
