@@ -438,10 +438,14 @@ fn load_sweep(
             tallies.rounds()
         );
     }
-    let (_, command_line) = run_json(&dir).unwrap_or_default();
-    let (differing, unchecked) = sweep_files_mismatch(root, record, &tallies)?;
+    let Ok(bytes) = std::fs::read(dir.join("run.json")) else {
+        bail!("{rel}: no readable run.json: a sweep's folder is certified as sweep wrote it, with the run.json that records the command, level, paytable and claims its files were made with");
+    };
+    let run: RunInfo = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{rel}/run.json: not the run.json of a sweep or merge"))?;
+    let (differing, unchecked) = sweep_files_mismatch(root, record, &tallies, &run)?;
     let results = RunResults::compute(&tallies, paytable, claims, alpha);
-    Ok(LoadedSweep { tallies, results, command_line, differing, unchecked })
+    Ok(LoadedSweep { tallies, results, command_line: run.command_line, differing, unchecked })
 }
 
 /// The command a default-scheme sweep's or merge's run.json records, parsed.
@@ -478,7 +482,7 @@ impl RecordedRun {
 }
 
 /// A sweep's (or merge's) own files in the dossier, made again as `sweep` wrote them: from
-/// its tallies, what its run.json records of the run (who, when, on what), and its own
+/// its tallies, what its run.json records of the run (`run`: who, when, on what), and its own
 /// options (its level, and its paytable and claims files, from the dossier's copies). A
 /// rewritten test, figure, table or page is named, not only pinned by hash; so is a
 /// run.json whose plan, or whose sweep command's plan, is not the tallies'. Also returns
@@ -489,14 +493,10 @@ fn sweep_files_mismatch(
     root: &Path,
     record: &SweepRecord,
     tallies: &TallyFile,
+    run: &RunInfo,
 ) -> Result<(Vec<Mismatch>, Option<String>)> {
     let rel = record.dir.as_str();
     let dir = at(root, rel);
-    let Ok(bytes) = std::fs::read(dir.join("run.json")) else {
-        bail!("{rel}: no readable run.json: a sweep's folder is certified as sweep wrote it, with the run.json that records the command, level, paytable and claims its files were made with");
-    };
-    let run: RunInfo = serde_json::from_slice(&bytes)
-        .with_context(|| format!("{rel}/run.json: not the run.json of a sweep or merge"))?;
     let recorded = RecordedRun::parse(&run.command_line, rel)?;
     let report = recorded.report();
     if (record.paytable.is_some() && report.paytable.is_none())
@@ -514,7 +514,7 @@ fn sweep_files_mismatch(
     };
     let claims = load_claims(record.claims.as_deref().map(|copy| at(root, copy)).as_deref())?;
     let results = RunResults::compute(tallies, &paytable, &claims, report.alpha);
-    let made = RunReport { tallies, run: &run, results: Some(&results) }.files();
+    let made = RunReport { tallies, run, results: Some(&results) }.files();
     let depends_on_unheld = |name: &str| unheld && (name == "rtp.csv" || name == "report.html");
     let given: Vec<(&str, Vec<u8>)> = made
         .iter()
