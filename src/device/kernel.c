@@ -684,6 +684,15 @@ FA_DEVICE static void fa_roulette_run(const uint8_t *server, fa_len server_len, 
 }
 
 #ifdef __CUDACC__
+/* Zeroes a block's `n` counter cells in shared memory, each of the block's threads a share
+ * of them, and waits for all of them: the counting starts after. */
+__device__ static void fa_zero_block(uint64_t *cells, unsigned n) {
+    for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
+        cells[i] = 0;
+    }
+    __syncthreads();
+}
+
 /* Adds a block's `n` counter cells to the launch's totals, each of the block's threads a
  * share of them: the cell at `most_at` (the most words in a round) by its maximum. */
 __device__ static void fa_flush(uint64_t *sums, const uint64_t *cells, unsigned n, unsigned most_at) {
@@ -722,10 +731,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) fa_keno_sweep(const uint8_t
     __shared__ fa_keno_counts block;
     uint64_t *cells = (uint64_t *)&block;
     const unsigned n = sizeof(fa_keno_counts) / sizeof(uint64_t);
-    for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
-        cells[i] = 0;
-    }
-    __syncthreads();
+    fa_zero_block(cells, n);
     const uint64_t len = end - start;
     const uint64_t runs = fa_runs(len, per_thread);
     const uint64_t first_thread = (uint64_t)blockIdx.x * blockDim.x;
@@ -760,10 +766,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) fa_roulette_sweep(const uin
     __shared__ fa_roulette_counts block;
     uint64_t *cells = (uint64_t *)&block;
     const unsigned n = sizeof(fa_roulette_counts) / sizeof(uint64_t);
-    for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
-        cells[i] = 0;
-    }
-    __syncthreads();
+    fa_zero_block(cells, n);
     const uint64_t len = end - start;
     const uint64_t runs = fa_runs(len, per_thread);
     const uint64_t first_thread = (uint64_t)blockIdx.x * blockDim.x;
