@@ -28,12 +28,17 @@ const CLIENT: &str = "ec75fca98de6f2d9";
 
 /// A sweep of `game` of the family over `nonces` of the verifier's seed pair.
 fn sweep_stake(out: &Path, game: &str, nonces: &str) {
+    sweep_stake_exits(out, game, nonces, 0);
+}
+
+/// [`sweep_stake`], exiting with `code` (3 for a sweep too short for any test).
+fn sweep_stake_exits(out: &Path, game: &str, nonces: &str, code: i32) {
     fairaudit()
         .args(["sweep", "--scheme", "stake", "--game", game, "--quiet", "--nonces", nonces])
         .args(["--server-seed", SERVER, "--client-seed", CLIENT, "--out"])
         .arg(out)
         .assert()
-        .code(0);
+        .code(code);
 }
 
 fn certify(sweeps: &[&Path], out: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
@@ -69,19 +74,20 @@ fn certified() -> (tempfile::TempDir, PathBuf, String) {
 }
 
 /// A sweep too short for any test judges nothing: its battery, and a certificate holding
-/// it with no finding, say INSUFFICIENT rather than PASS (exit 0: nothing was found), and
-/// the certificate checks. Beside a sweep long enough, the certificate is still
-/// INSUFFICIENT: it does not pass what it could not judge.
+/// it with no finding, say INSUFFICIENT rather than PASS and exit 3 (nothing found, nothing
+/// judged), and the certificate checks (exit 0: its check judges the dossier, not the
+/// games). Beside a sweep long enough, the certificate is still INSUFFICIENT: it does not
+/// pass what it could not judge.
 #[test]
 fn a_sweep_too_short_for_any_test_certifies_insufficient_not_pass() {
     let dir = tempfile::tempdir().unwrap();
     let (short, long) = (dir.path().join("short"), dir.path().join("long"));
-    sweep_stake(&short, "dice", "20..21");
+    sweep_stake_exits(&short, "dice", "20..21", 3);
     let summary: serde_json::Value =
         serde_json::from_slice(&std::fs::read(short.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["verdict"], "INSUFFICIENT");
     let cert = dir.path().join("cert");
-    let text = stdout(&certify(&[&short], &cert, &[]).code(0));
+    let text = stdout(&certify(&[&short], &cert, &[]).code(3));
     assert!(text.contains("certificate for Stake: INSUFFICIENT"), "{text}");
     assert!(text.contains("2 INSUFFICIENT: INSUFFICIENT"), "{text}");
     let page = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
@@ -91,13 +97,13 @@ fn a_sweep_too_short_for_any_test_certifies_insufficient_not_pass() {
 
     sweep_stake(&long, "dice", "20..40020");
     let both = dir.path().join("both");
-    let text = stdout(&certify(&[&long, &short], &both, &[]).code(0));
+    let text = stdout(&certify(&[&long, &short], &both, &[]).code(3));
     assert!(text.contains("certificate for Stake: INSUFFICIENT"), "{text}");
     let page = std::fs::read_to_string(both.join("certificate.html")).unwrap();
     assert!(!page.contains(">PASS</span></div>"), "the cover's verdict is not PASS");
 
-    // An audit is judged by its rows: three clean rows, too few for any test, PASS with
-    // the battery's INSUFFICIENT beside it, and certify PASS saying so.
+    // An audit is judged by its rows: three clean rows, too few for any test, PASS (exit
+    // 0) with the battery's INSUFFICIENT beside it, and certify PASS saying so.
     let history = dir.path().join("three-rows.csv");
     let rows = std::fs::read_to_string("tests/data/stake-history.csv").unwrap();
     std::fs::write(&history, rows.lines().take(4).collect::<Vec<_>>().join("\n") + "\n").unwrap();

@@ -228,3 +228,61 @@ fn empty_draw_order_cells_do_not_fake_a_position_bias() {
         .stdout(predicate::str::contains("draw order recorded on 1333 of 2000 rows"))
         .stdout(predicate::str::contains("position_by_number").not());
 }
+
+/// Exit 3 means "nothing found, and nothing judged": a CI gate reading only the exit
+/// status must not take a run too short for any test for a PASS. Every command that ends
+/// on a battery says so: a sweep, a merge, and an audit of outcomes with no row it could
+/// check (a certificate: `tests/certify_stake.rs`). A finished shard still exits 0 (its
+/// scheduler must run the merge), and an audit whose rows were replayed against the chain
+/// is judged by them (exit 0). An exact test that cannot reach the level at this size is
+/// INSUFFICIENT, not PASS: three spins cannot make the colour test fail.
+#[test]
+fn a_run_that_judges_nothing_exits_3_at_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    fairaudit()
+        .args(["sweep", "--nonces", "0..3", "--out"])
+        .arg(dir.path().join("three"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "INSUFFICIENT roulette-european 0 colour: 3 red of 3 non-zero spins, 0 black (exact binomial); cannot fail at this size: its smallest possible p-value is 0.25, above alpha 0.01",
+        ));
+    let dice = dir.path().join("dice");
+    fairaudit()
+        .args(["sweep", "--scheme", "stake", "--game", "dice", "--nonces", "0..1", "--out"])
+        .arg(&dice)
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("so it judges nothing (not a PASS)"));
+    let summary = std::fs::read_to_string(dice.join("summary.json")).unwrap();
+    assert!(summary.contains("\"verdict\": \"INSUFFICIENT\""), "{summary}");
+    let shards = dir.path().join("shards");
+    for index in ["0", "1"] {
+        fairaudit()
+            .args(["sweep", "--scheme", "stake", "--game", "dice", "--nonces", "0..2", "--shards", "2"])
+            .args(["--shard-index", index, "--quiet", "--out"])
+            .arg(shards.join(index))
+            .assert()
+            .code(0);
+    }
+    fairaudit()
+        .args(["merge", "--quiet"])
+        .arg(shards.join("0"))
+        .arg(shards.join("1"))
+        .arg("--out")
+        .arg(dir.path().join("merged"))
+        .assert()
+        .code(3);
+
+    // One outcome alone (no seeds, no payout): nothing but the battery could judge it.
+    let outcomes = write(dir.path(), "outcomes.csv", "result\n31\n");
+    audit("roulette-american", &outcomes).code(3).stdout(predicate::str::contains("judges nothing"));
+    // The same round with its seeds is replayed against the chain: judged by its row.
+    let text = std::fs::read_to_string(log()).unwrap();
+    let replayed =
+        write(dir.path(), "replayed.csv", &(text.lines().take(2).collect::<Vec<_>>().join("\n") + "\n"));
+    audit("roulette-american", &replayed)
+        .code(0)
+        .stdout(predicate::str::contains("1 replayed against the chain, 0 mismatches"))
+        .stdout(predicate::str::contains("judges nothing"));
+}

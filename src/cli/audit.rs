@@ -314,8 +314,10 @@ impl FindingSink {
 /// The end of an audit of a scheme other than the default: the findings per check, the
 /// folder (findings.csv staged as the audit went, then tests.csv, summary.json, the
 /// scheme's `more_files` and run.json (`stamp`), committed as a unit) and the battery; a
-/// finding or a failed test is exit 1.
+/// finding or a failed test is exit 1. `rows_checked` counts the rows judged on their own
+/// (replayed, linked, payouts checked): see [`judged_by_rows`].
 pub(super) fn conclude_scheme_audit<G: Serialize + Copy + Ord + std::fmt::Display>(
+    rows_checked: u64,
     findings: &std::collections::BTreeMap<&'static str, u64>,
     folder: Option<(OutputFolder, Option<csv::Writer<BufWriter<File>>>)>,
     battery: &fairaudit::stats::battery::Battery<G>,
@@ -341,8 +343,20 @@ pub(super) fn conclude_scheme_audit<G: Serialize + Copy + Ord + std::fmt::Displa
         folder.write("run.json", &stamp.to_bytes())?;
         folder.commit()?;
     }
-    let verdict = print_battery(battery, groups);
+    let verdict = judged_by_rows(print_battery(battery, groups), rows_checked);
     Ok(if total > 0 || battery.overall() == TestVerdict::Fail { Verdict::Finding } else { verdict })
+}
+
+/// An audit is judged by its rows: a battery too short for any test (insufficient) leaves
+/// the audit clean when some row was checked against the chain or the paytable, and
+/// insufficient (exit 3) when none was: an outcomes log without seeds or payouts, too
+/// short for the battery, has judged nothing.
+fn judged_by_rows(battery: Verdict, rows_checked: u64) -> Verdict {
+    if battery == Verdict::Insufficient && rows_checked > 0 {
+        Verdict::Clean
+    } else {
+        battery
+    }
 }
 
 /// A finding as one terminal line, `what` saying what was found; the player's name is
@@ -465,7 +479,9 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         folder.write("run.json", &stamp.to_bytes())?;
         folder.commit()?;
     }
-    let verdict = print_battery(&battery, "players");
+    // Rows with stakes and payouts have each payout checked against the paytable.
+    let rows_checked = if audit.has_money { audit.rounds } else { audit.verified };
+    let verdict = judged_by_rows(print_battery(&battery, "players"), rows_checked);
     Ok(if findings > 0 || battery.overall() == TestVerdict::Fail { Verdict::Finding } else { verdict })
 }
 

@@ -24,7 +24,8 @@ pub fn counts_line<G>(battery: &Battery<G>) -> String {
 /// grouped by name (one line per test and game, however many groups); with several rows
 /// per test, a count of PASS and INSUFFICIENT per test name. `groups` names what the rows
 /// are (seed pairs, players); and when no test is valid at this size, that the battery
-/// judges nothing. Returns the verdict: a finding when a test FAILs, else clean.
+/// judges nothing. Returns the verdict: a finding when a test FAILs, insufficient when no
+/// test is valid at this size, else clean.
 pub fn print_battery<G: Copy + Ord + std::fmt::Display>(battery: &Battery<G>, groups: &str) -> Verdict {
     outln!("{}", counts_line(battery));
     let by_test = battery.counts_by_test();
@@ -69,7 +70,7 @@ pub fn print_battery<G: Copy + Ord + std::fmt::Display>(battery: &Battery<G>, gr
         TestVerdict::Fail => Verdict::Finding,
         TestVerdict::Insufficient => {
             outln!("  no test of the battery is valid at this size, so it judges nothing (not a PASS): more rounds are needed");
-            Verdict::Clean
+            Verdict::Insufficient
         }
         _ => Verdict::Clean,
     }

@@ -1872,7 +1872,13 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         ),
     }
     outln!("manifest SHA-256: {}", sha256_hex(&manifest_bytes));
-    Ok(if conclusions.has_finding() { Verdict::Finding } else { Verdict::Clean })
+    Ok(if conclusions.has_finding() {
+        Verdict::Finding
+    } else if conclusions.judged_nothing() {
+        Verdict::Insufficient
+    } else {
+        Verdict::Clean
+    })
 }
 
 /// The Chromium to print with: `FAIRAUDIT_CHROMIUM` when set (a path or a name), else

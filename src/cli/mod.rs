@@ -2,7 +2,9 @@
 //! chooses an exit status.
 //!
 //! Exit status, for every command: 0 = everything checked out; 1 = a fairness finding
-//! (a mismatch, a failed test or claim); 2 = usage or input error.
+//! (a mismatch, a failed test or claim); 2 = usage or input error; 3 = nothing found, but
+//! nothing judged either (a battery too short for any of its tests, and no row checked);
+//! 130 = interrupted.
 
 #[macro_use]
 mod print;
@@ -77,6 +79,11 @@ pub enum Verdict {
     Clean,
     /// Something that matters for fairness was found (exit 1).
     Finding,
+    /// Nothing was found, but nothing was judged either: no test of the battery is valid
+    /// at the run's size and no row was checked (exit 3). Not 0, because a CI gate that
+    /// reads only the exit status would take a run that judged nothing for a PASS; not 1,
+    /// because nothing was found.
+    Insufficient,
     /// Stopped by Ctrl-C or SIGTERM after saving what was done (exit 130).
     Interrupted,
 }
@@ -126,6 +133,7 @@ pub fn main() -> ExitCode {
         Ok(_) if print::closed() => ExitCode::SUCCESS,
         Ok(Verdict::Clean) => ExitCode::SUCCESS,
         Ok(Verdict::Finding) => ExitCode::from(1),
+        Ok(Verdict::Insufficient) => ExitCode::from(3),
         Ok(Verdict::Interrupted) => ExitCode::from(130),
         Err(error) if input::is_interrupted(&error) => {
             errln!("interrupted: nothing was written");

@@ -148,8 +148,16 @@ fn smallest_exact(test: &str, labels: &[&str], outcomes: &[&TestOutcome]) -> Tes
     let (label, smallest) = valid.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1)).expect("two or more");
     let count = valid.len() as f64;
     // 1 − (1 − p)^K without cancellation for small p.
-    let p = -(count * (-smallest).ln_1p()).exp_m1();
-    TestOutcome::valid(
+    let sidak = |p: f64| -(count * (-p).ln_1p()).exp_m1();
+    let p = sidak(smallest);
+    // The smallest it can give: from the smallest any pair can give, when each pair's test
+    // says what that is.
+    let reachable: Option<f64> = outcomes
+        .iter()
+        .filter(|t| t.p_value.is_some())
+        .map(|t| t.smallest_p)
+        .try_fold(1.0f64, |low, s| Some(low.min(s?)));
+    let outcome = TestOutcome::valid(
         &name,
         smallest,
         None,
@@ -160,7 +168,11 @@ fn smallest_exact(test: &str, labels: &[&str], outcomes: &[&TestOutcome]) -> Tes
             PValue(smallest)
         ),
     )
-    .with_exact_p()
+    .with_exact_p();
+    match reachable {
+        Some(low) => outcome.with_smallest_p(sidak(low).clamp(0.0, 1.0)),
+        None => outcome,
+    }
 }
 
 #[cfg(test)]
@@ -203,6 +215,16 @@ mod tests {
         assert!((result.p_value.unwrap() / want - 1.0).abs() < 1e-9, "{:?}", result.p_value);
         assert!(result.note.contains("at 1"), "{}", result.note);
         assert!(result.exact);
+        assert_eq!(result.smallest_p, None, "the pairs do not say what they can reach");
+
+        // Four pairs of three spins each (smallest 0.25): the smallest of them, Sidak-
+        // corrected, is at least 1 - 0.75^4 = 0.68, so this row cannot fail either.
+        let short = |p: f64| exact(p).with_smallest_p(0.25);
+        let rows: Vec<(String, Vec<TestOutcome>)> =
+            [0.25, 1.0, 0.5, 1.0].iter().enumerate().map(|(i, &p)| (i.to_string(), vec![short(p)])).collect();
+        let result = &across_pairs(&rows, 0.01)[0];
+        assert!((result.smallest_p.unwrap() - (1.0 - 0.75_f64.powi(4))).abs() < 1e-12);
+        assert!((result.p_value.unwrap() - result.smallest_p.unwrap()).abs() < 1e-12);
     }
 
     #[test]

@@ -4,7 +4,10 @@
 //! Verdicts at level `α` (default 0.01, i.e. 99% confidence for the battery as a whole):
 //! Holm-adjusted p below `α` is FAIL; an unadjusted p below `α` that does not survive the
 //! adjustment is WEAK; otherwise PASS; a test that is not valid at this size (expected
-//! counts too small) is INSUFFICIENT and takes no part in the adjustment. Holm's
+//! counts too small) is INSUFFICIENT and takes no part in the adjustment. An exact test
+//! that cannot reach `α` at this size, whatever the data (its smallest possible p-value
+//! is above `α`), is INSUFFICIENT too: it cannot fail, so its PASS would say nothing. It
+//! still counts in the adjustment, so that no other verdict moves. Holm's
 //! procedure controls the family-wise error rate under any dependence between tests.
 //!
 //! With several seed pairs (or players) the verdict is carried by the `all` rows (each
@@ -211,6 +214,9 @@ pub fn assess<G: Copy + PartialEq>(rows: Vec<(G, String, TestOutcome)>, alpha: f
         .into_iter()
         .zip(adjusted_by_row)
         .map(|((game, seed_pair, outcome), adjusted_p)| {
+            if let Some(result) = cannot_fail(game, &seed_pair, &outcome, alpha) {
+                return result;
+            }
             let verdict = match (outcome.p_value, adjusted_p) {
                 (Some(_), Some(adj)) if adj < alpha => Verdict::Fail,
                 (Some(p), _) if p < alpha => Verdict::Weak,
@@ -236,6 +242,29 @@ pub fn assess<G: Copy + PartialEq>(rows: Vec<(G, String, TestOutcome)>, alpha: f
         })
         .collect();
     Battery { alpha, results }
+}
+
+/// A test whose smallest possible p-value at this size is above `alpha` cannot FAIL (nor
+/// be WEAK), whatever the data: three spins cannot make a colour test reach 0.01 (its
+/// smallest p-value is 0.25). Its PASS would say nothing, so it is INSUFFICIENT, saying
+/// why. It keeps its place in Holm's adjustment of the others (counted before this), so
+/// that no other verdict moves: only PASSes that could not have been anything else
+/// become INSUFFICIENT.
+fn cannot_fail<G>(game: G, seed_pair: &str, outcome: &TestOutcome, alpha: f64) -> Option<TestResult<G>> {
+    let smallest = outcome.smallest_p.filter(|&s| s > alpha && outcome.p_value.is_some())?;
+    let reason = format!(
+        "{}; cannot fail at this size: its smallest possible p-value is {}, above alpha {alpha}",
+        outcome.note,
+        PValue(smallest)
+    );
+    Some(TestResult {
+        game,
+        seed_pair: seed_pair.to_owned(),
+        outcome: outcome.clone().make_insufficient(reason),
+        adjusted_p: None,
+        verdict: Verdict::Insufficient,
+        detectable_bias: None,
+    })
 }
 
 /// p-values below this are reported as "< 1e-300": the far tail underflows there.
@@ -326,6 +355,39 @@ mod tests {
             })
             .collect();
         Battery { alpha: 0.01, results }
+    }
+
+    /// A test that cannot reach alpha at this size is INSUFFICIENT, saying why, and still
+    /// counts in Holm's adjustment: the other verdicts are those the battery gave without
+    /// the relabelling. One that can reach it keeps its PASS however large its p-value.
+    #[test]
+    fn a_test_that_cannot_fail_at_this_size_is_insufficient_and_moves_no_other_verdict() {
+        let row = |test: &str, p: f64, smallest: Option<f64>| {
+            let outcome = TestOutcome::valid(test, 0.0, None, p, format!("{test} note"));
+            let outcome = match smallest {
+                Some(s) => outcome.with_smallest_p(s),
+                None => outcome,
+            };
+            (GameId::Keno, "0".to_owned(), outcome)
+        };
+        let battery = assess(
+            vec![
+                row("three_spins", 0.25, Some(0.25)),
+                row("reachable", 0.8, Some(0.001)),
+                row("strong", 0.006, None),
+            ],
+            0.01,
+        );
+        let verdicts: Vec<Verdict> = battery.results.iter().map(|r| r.verdict).collect();
+        assert_eq!(verdicts, [Verdict::Insufficient, Verdict::Pass, Verdict::Weak]);
+        let cannot = &battery.results[0];
+        assert_eq!((cannot.outcome.p_value, cannot.adjusted_p, cannot.detectable_bias), (None, None, None));
+        assert_eq!(
+            cannot.outcome.note,
+            "three_spins note; cannot fail at this size: its smallest possible p-value is 0.25, above alpha 0.01"
+        );
+        // Holm over all three: 0.006 × 3 = 0.018, not 0.006 × 2.
+        assert!((battery.results[2].adjusted_p.unwrap() - 0.018).abs() < 1e-12);
     }
 
     #[test]

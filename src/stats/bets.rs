@@ -94,6 +94,9 @@ pub fn roulette_bet_wins(tally: &BetTally, pockets: u32) -> TestOutcome {
         return TestOutcome::insufficient("bet_wins", "no roulette bets that can both win and lose".into());
     }
     let sd = variance.sqrt();
+    // Doubled smaller tail: smallest at no win or at every bet that can win winning.
+    let most: u64 = tally.roulette_rounds.iter().enumerate().filter(|(c, _)| *c > 0).map(|(_, &n)| n).sum();
+    let smallest = (2.0 * law.at_most(0).min(law.at_least(most))).min(1.0);
     TestOutcome::valid(
         "bet_wins",
         wins as f64,
@@ -103,6 +106,7 @@ pub fn roulette_bet_wins(tally: &BetTally, pockets: u32) -> TestOutcome {
     )
     .with_power(Power::NormalShift { shift_per_unit: mean / sd, sides: 2.0 })
     .with_exact_p()
+    .with_smallest_p(smallest)
 }
 
 /// The money returned against the exact expected return of the bets as placed (low
@@ -150,6 +154,8 @@ pub fn skipped_wins(tally: &BetTally) -> TestOutcome {
         );
     }
     let sd = variance.sqrt();
+    // One-sided, too many: smallest when every skipped round that could win did.
+    let could_win: u64 = tally.skipped.iter().filter(|s| s.win_probability > 0.0).map(|s| s.skipped).sum();
     TestOutcome::valid(
         "skipped_wins",
         observed as f64,
@@ -161,6 +167,7 @@ pub fn skipped_wins(tally: &BetTally) -> TestOutcome {
     )
     .with_power(Power::NormalShift { shift_per_unit: mean / sd, sides: 1.0 })
     .with_exact_p()
+    .with_smallest_p(law.at_least(could_win))
 }
 
 #[cfg(test)]
@@ -204,6 +211,47 @@ mod tests {
                 let ratio = binomial_at_most(largest, n, p) / t;
                 assert!(ratio <= 1.0, "{n} rounds, level {t}: {ratio}");
             }
+        }
+    }
+
+    /// The smallest p-value each exact bet test states is the smallest any count of wins
+    /// gives (a stated value too large would call a test that can fail INSUFFICIENT):
+    /// a few bets of mixed chances, and skipped rounds of two chances.
+    #[test]
+    fn the_bet_tests_smallest_p_values_are_the_smallest_any_count_gives() {
+        for (straight, red) in [(1u64, 0u64), (0, 2), (2, 3), (5, 5), (0, 12)] {
+            let mut tally = BetTally::new();
+            tally.roulette_rounds[1] = straight;
+            tally.roulette_rounds[18] = red;
+            let mut seen = f64::INFINITY;
+            let mut stated = f64::NAN;
+            for wins in 0..=straight + red {
+                tally.roulette_wins[1] = wins.min(straight);
+                tally.roulette_wins[18] = wins - wins.min(straight);
+                let outcome = roulette_bet_wins(&tally, 37);
+                seen = seen.min(outcome.p_value.unwrap());
+                stated = outcome.smallest_p.unwrap();
+            }
+            assert!(
+                (stated - seen).abs() <= 1e-12 * seen,
+                "{straight} straight, {red} red: {stated} vs {seen}"
+            );
+        }
+        for (straight, red) in [(1u64, 0u64), (0, 3), (2, 2), (4, 6)] {
+            let mut seen = f64::INFINITY;
+            let mut stated = f64::NAN;
+            for wins in 0..=straight + red {
+                let mut tally = BetTally::new();
+                tally.skipped_rounds(1.0 / 37.0, straight, wins.min(straight));
+                tally.skipped_rounds(18.0 / 37.0, red, wins - wins.min(straight));
+                let outcome = skipped_wins(&tally);
+                seen = seen.min(outcome.p_value.unwrap());
+                stated = outcome.smallest_p.unwrap();
+            }
+            assert!(
+                (stated - seen).abs() <= 1e-12 * seen,
+                "{straight} straight, {red} red: {stated} vs {seen}"
+            );
         }
     }
 

@@ -18,7 +18,7 @@
 //!   below 2x, 2x or more), against the product of the exact class probabilities.
 
 use super::battery::{assess, Battery};
-use super::distributions::{binomial_two_sided, runs_of_ones_mid_p};
+use super::distributions::{binomial_two_sided, binomial_two_sided_smallest, runs_of_ones_mid_p};
 use super::frequency::ordered_fit;
 use super::outcome::TestOutcome;
 use super::power::Power;
@@ -95,6 +95,7 @@ pub fn tests(variant: CrashVariant, tally: &CrashTally) -> Vec<TestOutcome> {
             ),
         )
         .with_exact_p()
+        .with_smallest_p(binomial_two_sided_smallest(tally.games, cells[0]))
         // A relative change d of the rate moves the count by n p d: noncentrality n p d^2 / (1 - p).
         .with_power(Power::chi_square(1.0, tally.games as f64 * cells[0] / (1.0 - cells[0])))
     };

@@ -229,6 +229,13 @@ pub fn binomial_two_sided(k: u64, n: u64, p: f64) -> f64 {
     double_smaller_tail(binomial_at_most(k, n, p), binomial_at_least(k, n, p))
 }
 
+/// The smallest p-value [`binomial_two_sided`] can give over `n` trials, whatever the
+/// count: the doubled smaller tail is smallest at an end of the range (`P(X ≤ k)` grows
+/// with `k`, `P(X ≥ k)` shrinks), so at `k = 0` or `k = n`.
+pub fn binomial_two_sided_smallest(n: u64, p: f64) -> f64 {
+    binomial_two_sided(0, n, p).min(binomial_two_sided(n, n, p))
+}
+
 /// Exact two-sided p-value of a Poisson count `k` against mean `lambda`, with the same
 /// doubling convention as [`binomial_two_sided`]:
 /// `p = min(1, 2 · min(P(X ≤ k), P(X ≥ k)))`.
@@ -590,6 +597,22 @@ pub(crate) fn poisson_pmf(k: u64, lambda: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    /// The smallest p-value stated is the smallest over every count, at every size from
+    /// none to 60 trials and chances even, rare and lopsided.
+    #[test]
+    fn the_binomial_tests_smallest_p_value_is_the_smallest_any_count_gives() {
+        for p in [0.5, 1.0 / 37.0, 2.0 / 38.0, 0.3, 0.9] {
+            for n in 0..=60u64 {
+                let seen = (0..=n).map(|k| binomial_two_sided(k, n, p)).fold(f64::INFINITY, f64::min);
+                let stated = binomial_two_sided_smallest(n, p);
+                assert!((stated - seen).abs() <= 1e-12 * seen, "n {n} p {p}: {stated} vs {seen}");
+            }
+        }
+        // Three fair coin flips cannot reach 0.01; eight can.
+        assert!((binomial_two_sided_smallest(3, 0.5) - 0.25).abs() < 1e-12);
+        assert!(binomial_two_sided_smallest(8, 0.5) < 0.01);
+    }
+
     use super::*;
     use crate::stats::reference_values as reference;
 

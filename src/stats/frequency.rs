@@ -6,7 +6,9 @@
 //! [`keno_numbers`] for the corrected null.
 
 use super::chisquare::{goodness_of_fit, multinomial_moments, pearson, MIN_EXPECTED};
-use super::distributions::{binomial_two_sided, chi_square_sf, hypergeometric_pmf};
+use super::distributions::{
+    binomial_two_sided, binomial_two_sided_smallest, chi_square_sf, hypergeometric_pmf,
+};
 use super::outcome::{NullMoments, TestOutcome};
 use super::power::Power;
 use crate::games::keno::{DRAWN, GRID};
@@ -116,6 +118,7 @@ fn binomial_test(test: &str, k: u64, n: u64, p: f64, note: String) -> TestOutcom
         .with_power(Power::chi_square(1.0, expected[0].min(expected[1]) / p.max(1.0 - p)))
         .with_moments(moments)
         .with_exact_p()
+        .with_smallest_p(binomial_two_sided_smallest(n, p))
 }
 
 /// Keno number frequency, corrected for drawing without replacement.

@@ -244,6 +244,11 @@ pub fn longest_run_test(
     let upper = law.at_least(longest);
     let lower = if capped { 1.0 } else { law.at_most(longest) };
     let p = (2.0 * upper.min(lower)).min(1.0);
+    // The doubled smaller tail is smallest at an end of what can happen: a longest streak
+    // of 1, or the longest the tally tells apart (`cap`, or the longest sequence).
+    let longest_sequence = lengths.0.keys().next_back().map_or(1, |&l| l as usize);
+    let top = runs.cap.min(longest_sequence).max(1);
+    let smallest = (2.0 * law.at_most(1).min(law.at_least(1)).min(law.at_least(top))).min(1.0);
     TestOutcome::valid(
         test,
         longest as f64,
@@ -259,6 +264,7 @@ pub fn longest_run_test(
     )
     .with_power(Power::LongestRun(law))
     .with_exact_p()
+    .with_smallest_p(smallest)
 }
 
 #[cfg(test)]
@@ -301,6 +307,36 @@ mod tests {
                 let below: f64 = law[..=length.min(m as usize)].iter().sum();
                 assert!((exact.at_most(length) - below).abs() < 1e-12, "m {m} L {length}");
             }
+        }
+    }
+
+    /// The smallest p-value the test states is the smallest it gives over every longest
+    /// streak that can happen (1 up to the cap or the sequence's length), at lengths short
+    /// and long, below and above the cap: never above it, or a test that can fail would be
+    /// called INSUFFICIENT.
+    #[test]
+    fn the_smallest_p_value_is_the_smallest_any_streak_gives() {
+        let p = [18.0 / 37.0, 18.0 / 37.0, 1.0 / 37.0];
+        for (m, cap) in [(1u64, 32usize), (3, 32), (8, 32), (8, 4), (30, 6), (200, 64)] {
+            let lengths = SequenceLengths::one(m);
+            let mut smallest_seen = f64::INFINITY;
+            let mut stated = None;
+            for longest in 1..=m as usize {
+                let mut runs = RunLengths::new(3, cap);
+                let symbols: Vec<u8> = (0..m as usize).map(|i| if i < longest { 0 } else { 2 }).collect();
+                runs.record_all(&symbols);
+                runs.close();
+                let outcome = longest_run_test("t", &runs, &lengths, p);
+                smallest_seen = smallest_seen.min(outcome.p_value.unwrap());
+                let s = outcome.smallest_p.expect("the test states its smallest p-value");
+                assert!(stated.is_none_or(|t: f64| (t - s).abs() < 1e-15), "one law, one smallest p-value");
+                stated = Some(s);
+            }
+            let stated = stated.unwrap();
+            assert!(
+                (stated - smallest_seen).abs() <= 1e-12 * smallest_seen.max(1e-300),
+                "m {m} cap {cap}: {stated} vs {smallest_seen}"
+            );
         }
     }
 

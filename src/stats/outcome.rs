@@ -46,6 +46,11 @@ pub struct TestOutcome {
     /// tests across seed pairs may then take the smallest of the pairs' p-values
     /// ([`super::across_pairs`]).
     pub exact: bool,
+    /// The smallest p-value the test can give at this size, whatever the data, where its
+    /// discrete law makes it computable (the exact tests): the battery calls a test whose
+    /// smallest p-value is above its level INSUFFICIENT, since it cannot fail. `None`: it
+    /// can give any p-value (a continuous law, or a count without bound).
+    pub smallest_p: Option<f64>,
 }
 
 impl TestOutcome {
@@ -61,6 +66,7 @@ impl TestOutcome {
             moments: None,
             note,
             exact: false,
+            smallest_p: None,
         }
     }
 
@@ -76,12 +82,20 @@ impl TestOutcome {
             moments: None,
             note: reason,
             exact: false,
+            smallest_p: None,
         }
     }
 
     /// The same result, its p-value marked exact (see [`TestOutcome::exact`]).
     pub fn with_exact_p(mut self) -> Self {
         self.exact = true;
+        self
+    }
+
+    /// The same result, with the smallest p-value it can give at this size (see
+    /// [`TestOutcome::smallest_p`]).
+    pub fn with_smallest_p(mut self, smallest: f64) -> Self {
+        self.smallest_p = Some(smallest);
         self
     }
 
