@@ -18,6 +18,16 @@ fn audit(game: &str, file: &Path) -> assert_cmd::assert::Assert {
     fairaudit().args(["audit", "--game", game, "--outcomes"]).arg(file).assert()
 }
 
+/// [`audit`], writing its folder `out`.
+fn audit_into(game: &str, file: &Path, out: &Path) -> assert_cmd::assert::Assert {
+    fairaudit()
+        .args(["audit", "--quiet", "--game", game, "--outcomes"])
+        .arg(file)
+        .arg("--out")
+        .arg(out)
+        .assert()
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
@@ -245,7 +255,7 @@ fn a_run_that_judges_nothing_exits_3_at_every_command() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
-            "INSUFFICIENT roulette-european 0 colour: 3 red of 3 non-zero spins, 0 black (exact binomial); cannot fail at this size: its smallest possible p-value is 0.25, above alpha 0.01",
+            "INSUFFICIENT roulette-european 0 colour: 3 red of 3 non-zero spins, 0 black (exact binomial); p 0.25, but it cannot fail at this size: its smallest possible p-value is 0.25, above alpha 0.01",
         ));
     let dice = dir.path().join("dice");
     fairaudit()
@@ -274,9 +284,32 @@ fn a_run_that_judges_nothing_exits_3_at_every_command() {
         .assert()
         .code(3);
 
-    // One outcome alone (no seeds, no payout): nothing but the battery could judge it.
+    // One outcome alone (no seeds, no payout): nothing but the battery could judge it. Its
+    // summary, page and certificate say INSUFFICIENT too, not PASS.
     let outcomes = write(dir.path(), "outcomes.csv", "result\n31\n");
     audit("roulette-american", &outcomes).code(3).stdout(predicate::str::contains("judges nothing"));
+    let bare = dir.path().join("bare");
+    audit_into("roulette-european", &outcomes, &bare).code(3);
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(bare.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(
+        (&summary["verdict"], &summary["battery"]["verdict"]),
+        (&"INSUFFICIENT".into(), &"INSUFFICIENT".into())
+    );
+    let page = std::fs::read_to_string(bare.join("report.html")).unwrap();
+    assert!(page.contains("class=\"verdict INSUFFICIENT\""), "the page does not read PASS");
+    fairaudit()
+        .args(["certify", "--no-pdf", "--operator", "Bare", "--audit"])
+        .arg(&bare)
+        .arg("--out")
+        .arg(dir.path().join("bare-cert"))
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("certificate for Bare: INSUFFICIENT"))
+        .stdout(predicate::str::contains("row checks NONE"));
+    // A payout column with no payout in it checks nothing either.
+    let unpaid = write(dir.path(), "unpaid.csv", "result,bet,stake,payout\n31,,,\n");
+    audit("roulette-american", &unpaid).code(3);
     // The same round with its seeds is replayed against the chain: judged by its row.
     let text = std::fs::read_to_string(log()).unwrap();
     let replayed =

@@ -123,3 +123,30 @@ fn version_names_the_revision_as_run_json_records_it() {
     assert_eq!(run["fairaudit_revision"], fairaudit::REVISION, "{run}");
     assert_eq!(run["fairaudit_version"], fairaudit::VERSION, "{run}");
 }
+
+/// The page's exit statuses are the README's table's, one for one (the table is what a
+/// newcomer reads; the page what `man fairaudit` shows).
+#[test]
+fn the_man_page_lists_the_readmes_exit_statuses() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = &readme[readme.find("## Exit status").expect("the README has the table")..];
+    let table: Vec<&str> = section
+        .lines()
+        .skip_while(|line| !line.starts_with("|---"))
+        .skip(1)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| line.trim_start_matches('|').split('|').next().unwrap_or_default().trim())
+        .collect();
+    let output = fairaudit().arg("man").output().unwrap();
+    let page = String::from_utf8(output.stdout).unwrap();
+    let section: Vec<&str> = page
+        .lines()
+        .skip_while(|line| !line.contains("EXIT STATUS"))
+        .skip(1)
+        .take_while(|line| !line.starts_with(".SH"))
+        .collect();
+    let listed: Vec<&str> =
+        section.windows(2).filter(|pair| pair[0] == ".TP").map(|pair| pair[1].trim()).collect();
+    assert_eq!(table, ["0", "1", "2", "3", "130"]);
+    assert_eq!(listed, table, "{page}");
+}

@@ -2,7 +2,9 @@
 //! in a ```console block of `README.md` or `docs/*.md` is run from the repository root,
 //! and its stdout must equal the lines shown under it. Within a line `[...]` stands for any
 //! text; a last line that is only `[...]` stands for any further lines, a first line that
-//! is only `[...]` for any lines before.
+//! is only `[...]` for any lines before. A line `[exit N]` after the output states the
+//! command's exit status; without one it must be 0 or 1 (a verdict the page shows), so an
+//! example that drifts to 3 (judged nothing), 2 (an error) or 130 is caught.
 
 use assert_cmd::Command;
 use std::path::PathBuf;
@@ -10,6 +12,8 @@ use std::path::PathBuf;
 struct Example {
     args: Vec<String>,
     expected_stdout: String,
+    /// The exit status a `[exit N]` line states.
+    expected_status: Option<i32>,
 }
 
 fn examples(readme: &str) -> Vec<Example> {
@@ -33,8 +37,15 @@ fn examples(readme: &str) -> Vec<Example> {
             }
             let words = shell_words::split(command).expect("README command parses");
             if words.first().map(String::as_str) == Some("fairaudit") {
-                current = Some(Example { args: words[1..].to_vec(), expected_stdout: String::new() });
+                current = Some(Example {
+                    args: words[1..].to_vec(),
+                    expected_stdout: String::new(),
+                    expected_status: None,
+                });
             }
+        } else if let Some(status) = line.strip_prefix("[exit ").and_then(|rest| rest.strip_suffix(']')) {
+            let example = current.as_mut().expect("an [exit N] line follows a command");
+            example.expected_status = Some(status.parse().expect("[exit N] holds a number"));
         } else if let Some(example) = current.as_mut() {
             example.expected_stdout.push_str(line);
             example.expected_stdout.push('\n');
@@ -127,9 +138,12 @@ fn run_examples(examples: Vec<Example>) {
     for example in examples {
         let output =
             Command::cargo_bin("fairaudit").unwrap().current_dir(&root).args(&example.args).output().unwrap();
-        // 0 (PASS), 1 (a finding) and 3 (judged nothing) are verdicts the page shows;
-        // 2 (an error) and 130 (interrupted) are not.
-        assert!(matches!(output.status.code(), Some(0 | 1 | 3)), "{:?} failed: {:?}", example.args, output);
+        match example.expected_status {
+            Some(status) => {
+                assert_eq!(output.status.code(), Some(status), "{:?}: {:?}", example.args, output)
+            }
+            None => assert!(output.status.code().unwrap() < 2, "{:?} failed: {:?}", example.args, output),
+        }
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(
             matches_expected(&stdout, &example.expected_stdout),

@@ -90,6 +90,14 @@ pub struct CrashAudit {
     pub first_hashed: Option<(u64, String, String)>,
 }
 
+impl CrashAudit {
+    /// Whether any game was replayed from its hash, linked to the next one or to the
+    /// published game, or had a payout checked (see [`super::Audit::has_row_checks`]).
+    pub fn has_row_checks(&self) -> bool {
+        self.replayed > 0 || self.linked > 0 || self.on_published > 0 || self.payouts_checked > 0
+    }
+}
+
 /// The game whose rows are being read.
 struct Game {
     number: u64,

@@ -350,6 +350,13 @@ fn replay_outcome_of(game: GameId, hasher: &RoundHasher, nonce: u64) -> Outcome 
 }
 
 impl Audit {
+    /// Whether any row was checked on its own: replayed against the chain, or its payout
+    /// checked against the bet's multiplier. An audit is judged by its rows, so one with
+    /// row checks has judged something even when its battery could not.
+    pub fn has_row_checks(&self) -> bool {
+        self.verified > 0 || self.players.iter().any(|p| p.bets.staked_rounds > 0)
+    }
+
     /// The battery on this history: per player (or the whole log), their sum `all` and the
     /// tests across players, each with the outcome tests and, where bets were recorded,
     /// the bet-conditional ones.

@@ -80,6 +80,12 @@ pub struct StakeAudit {
 }
 
 impl StakeAudit {
+    /// Whether any row was replayed from its revealed seeds or had its payout checked
+    /// (see [`super::Audit::has_row_checks`]).
+    pub fn has_row_checks(&self) -> bool {
+        self.replayed > 0 || self.payouts_checked > 0
+    }
+
     /// What the payouts checked were judged against, as the reports say it.
     pub fn payouts_judged_by(&self) -> String {
         match &self.keno_paytable {

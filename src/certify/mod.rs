@@ -390,7 +390,22 @@ pub fn crash_rows_key(index: usize) -> String {
 
 /// A crash bet history's row checks as the certificate writes them.
 pub fn crash_rows_text(audit: &CrashAudit) -> &'static str {
-    findings_text(&audit.findings)
+    checked_text(findings_text(&audit.findings), audit.has_row_checks())
+}
+
+/// A bet history's row checks of the HMAC-SHA256 family as the certificate writes them.
+pub fn stake_rows_text(audit: &StakeAudit) -> &'static str {
+    checked_text(findings_text(&audit.findings), audit.has_row_checks())
+}
+
+/// `NONE` for row checks that are `CLEAN` only because no row was checked on its own
+/// (bare outcomes: nothing replayed, linked or paid): not a finding, and not a pass.
+fn checked_text(found: &'static str, any_checked: bool) -> &'static str {
+    if found == "CLEAN" && !any_checked {
+        "NONE"
+    } else {
+        found
+    }
 }
 
 /// The verdict key of the row checks of bet history `index` of the HMAC-SHA256 family.
@@ -430,13 +445,11 @@ pub const OVERALL_KEY: &str = "certificate";
 /// paytable (the illustrative example's figures say nothing about the operator).
 pub const NOT_ASSESSED: &str = "NOT ASSESSED";
 
-/// An audit's row checks as the certificate writes them.
+/// An audit's row checks as the certificate writes them: `FINDINGS`, `CLEAN`, or `NONE`
+/// when no row was checked on its own.
 pub fn rows_text(audit: &Audit) -> &'static str {
-    if audit.findings.iter().any(|(_, n)| *n > 0) {
-        "FINDINGS"
-    } else {
-        "CLEAN"
-    }
+    let found = if audit.findings.iter().any(|(_, n)| *n > 0) { "FINDINGS" } else { "CLEAN" };
+    checked_text(found, audit.has_row_checks())
 }
 
 /// A worked recomputation's verdict.
@@ -547,39 +560,43 @@ impl Conclusions<'_> {
             || self
                 .stake_audits
                 .iter()
-                .any(|a| a.battery.overall() == Verdict::Fail || findings_text(&a.audit.findings) != "CLEAN")
+                .any(|a| a.battery.overall() == Verdict::Fail || stake_rows_text(a.audit) == "FINDINGS")
             || self.chains.iter().any(|c| c.link.is_broken() || c.battery.overall() == Verdict::Fail)
             || self
                 .crash_audits
                 .iter()
-                .any(|a| a.battery.overall() == Verdict::Fail || crash_rows_text(a.audit) != "CLEAN")
+                .any(|a| a.battery.overall() == Verdict::Fail || crash_rows_text(a.audit) == "FINDINGS")
             || self
                 .audits
                 .iter()
-                .any(|a| a.battery.overall() == Verdict::Fail || rows_text(a.audit) != "CLEAN")
+                .any(|a| a.battery.overall() == Verdict::Fail || rows_text(a.audit) == "FINDINGS")
             || self.claims.iter().any(|c| self.assessed(c) && !c.holds())
             || self.worked.iter().any(|w| !w.matches())
     }
 
-    /// Whether a sweep or chain in it judged nothing: its battery has no test valid at its
-    /// size (a sweep of a few rounds). Audits are judged by their rows, whatever their
-    /// battery.
+    /// Whether a sweep, chain or audit in it judged nothing: its battery has no test that
+    /// can fail at its size (a sweep of a few rounds), and, for an audit, which is judged
+    /// by its rows, no row was checked on its own either (bare outcomes).
     pub fn judged_nothing(&self) -> bool {
         self.sweeps.iter().any(|r| judged_nothing(&r.battery))
             || self.stake_sweeps.iter().any(|s| judged_nothing(s.battery))
             || self.chains.iter().any(|c| judged_nothing(c.battery))
+            || self.audits.iter().any(|a| judged_nothing(a.battery) && !a.audit.has_row_checks())
+            || self.stake_audits.iter().any(|a| judged_nothing(a.battery) && !a.audit.has_row_checks())
+            || self.crash_audits.iter().any(|a| judged_nothing(a.battery) && !a.audit.has_row_checks())
     }
 
-    /// Whether an audited history in it was too short for any of its tests: it is judged
-    /// by its rows alone, which the certificate then says.
+    /// Whether an audited history in it was too short for any of its tests but had rows
+    /// checked on their own: it is judged by its rows alone, which the certificate then
+    /// says.
     pub fn audit_judged_by_rows_alone(&self) -> bool {
-        self.audits.iter().any(|a| judged_nothing(a.battery))
-            || self.stake_audits.iter().any(|a| judged_nothing(a.battery))
-            || self.crash_audits.iter().any(|a| judged_nothing(a.battery))
+        self.audits.iter().any(|a| judged_nothing(a.battery) && a.audit.has_row_checks())
+            || self.stake_audits.iter().any(|a| judged_nothing(a.battery) && a.audit.has_row_checks())
+            || self.crash_audits.iter().any(|a| judged_nothing(a.battery) && a.audit.has_row_checks())
     }
 
     /// The overall verdict: `FINDINGS` when anything is a finding; otherwise
-    /// `INSUFFICIENT` when a sweep or chain in it judged nothing, which a PASS would
+    /// `INSUFFICIENT` when a sweep, chain or audit in it judged nothing, which a PASS would
     /// overstate; otherwise `PASS`.
     pub fn overall(&self) -> &'static str {
         if self.has_finding() {
@@ -637,7 +654,7 @@ impl Conclusions<'_> {
         for (i, part) in self.stake_audits.iter().enumerate() {
             out.push(RecordedVerdict {
                 key: stake_rows_key(i + 1),
-                verdict: findings_text(&part.audit.findings).into(),
+                verdict: stake_rows_text(part.audit).into(),
             });
             battery(&mut out, "stake audit", i + 1, part.battery);
         }

@@ -14,7 +14,7 @@ use fairaudit::audit::{audit_history, Audit, AuditObserver, AuditOptions, Findin
 use fairaudit::fields::Shown;
 use fairaudit::games::GameId;
 use fairaudit::report::audit_html::{AuditReport, FINDINGS_SHOWN};
-use fairaudit::report::results::{rtp_table, summary_json, summary_json_with, tests_table};
+use fairaudit::report::results::{rtp_table, summary_json, summary_json_with, tests_table, RowChecks};
 use fairaudit::report::run_info::{RunStamp, RUN_FORMAT};
 use fairaudit::report::{csv_writer, spreadsheet_safe, Table};
 use fairaudit::rtp::empirical::{rtp_rows_of, GameTallies};
@@ -314,10 +314,10 @@ impl FindingSink {
 /// The end of an audit of a scheme other than the default: the findings per check, the
 /// folder (findings.csv staged as the audit went, then tests.csv, summary.json, the
 /// scheme's `more_files` and run.json (`stamp`), committed as a unit) and the battery; a
-/// finding or a failed test is exit 1. `rows_checked` counts the rows judged on their own
-/// (replayed, linked, payouts checked): see [`judged_by_rows`].
+/// finding or a failed test is exit 1. `row_checks`: whether any row was judged on its own
+/// (replayed, linked, a payout checked): see [`judged_by_rows`].
 pub(super) fn conclude_scheme_audit<G: Serialize + Copy + Ord + std::fmt::Display>(
-    rows_checked: u64,
+    row_checks: bool,
     findings: &std::collections::BTreeMap<&'static str, u64>,
     folder: Option<(OutputFolder, Option<csv::Writer<BufWriter<File>>>)>,
     battery: &fairaudit::stats::battery::Battery<G>,
@@ -336,23 +336,27 @@ pub(super) fn conclude_scheme_audit<G: Serialize + Copy + Ord + std::fmt::Displa
         }
         folder.write("tests.csv", &tests_table(battery).to_csv())?;
         // The verdict FAIL on a finding too, the findings counted per check.
-        folder.write("summary.json", &summary_json_with(battery, &[], None, None, Some(findings)))?;
+        folder.write(
+            "summary.json",
+            &summary_json_with(battery, &[], None, None, Some(RowChecks { findings, any: row_checks })),
+        )?;
         for (name, bytes) in more_files {
             folder.write(name, &bytes)?;
         }
         folder.write("run.json", &stamp.to_bytes())?;
         folder.commit()?;
     }
-    let verdict = judged_by_rows(print_battery(battery, groups), rows_checked);
+    let verdict = judged_by_rows(print_battery(battery, groups), row_checks);
     Ok(if total > 0 || battery.overall() == TestVerdict::Fail { Verdict::Finding } else { verdict })
 }
 
 /// An audit is judged by its rows: a battery too short for any test (insufficient) leaves
 /// the audit clean when some row was checked against the chain or the paytable, and
 /// insufficient (exit 3) when none was: an outcomes log without seeds or payouts, too
-/// short for the battery, has judged nothing.
-fn judged_by_rows(battery: Verdict, rows_checked: u64) -> Verdict {
-    if battery == Verdict::Insufficient && rows_checked > 0 {
+/// short for the battery, has judged nothing (as its summary says:
+/// [`fairaudit::report::audit_html::audit_verdict`]).
+fn judged_by_rows(battery: Verdict, row_checks: bool) -> Verdict {
+    if battery == Verdict::Insufficient && row_checks {
         Verdict::Clean
     } else {
         battery
@@ -479,9 +483,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         folder.write("run.json", &stamp.to_bytes())?;
         folder.commit()?;
     }
-    // Rows with stakes and payouts have each payout checked against the paytable.
-    let rows_checked = if audit.has_money { audit.rounds } else { audit.verified };
-    let verdict = judged_by_rows(print_battery(&battery, "players"), rows_checked);
+    let verdict = judged_by_rows(print_battery(&battery, "players"), audit.has_row_checks());
     Ok(if findings > 0 || battery.overall() == TestVerdict::Fail { Verdict::Finding } else { verdict })
 }
 

@@ -102,7 +102,7 @@ pub fn run(args: AuditArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
     }
     let battery = battery(variant, &audit.tally, args.alpha);
     conclude_scheme_audit(
-        audit.replayed + audit.linked + audit.payouts_checked,
+        audit.has_row_checks(),
         &audit.findings,
         folder.map(|folder| (folder, findings_csv)),
         &battery,

@@ -62,7 +62,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         None => Vec::new(),
     };
     conclude_scheme_audit(
-        audit.replayed + audit.payouts_checked,
+        audit.has_row_checks(),
         &audit.findings,
         folder.map(|folder| (folder, findings_csv)),
         &battery,

@@ -69,7 +69,7 @@ pub fn print_battery<G: Copy + Ord + std::fmt::Display>(battery: &Battery<G>, gr
     match battery.overall() {
         TestVerdict::Fail => Verdict::Finding,
         TestVerdict::Insufficient => {
-            outln!("  no test of the battery is valid at this size, so it judges nothing (not a PASS): more rounds are needed");
+            outln!("  no test of the battery can fail at this size, so it judges nothing (not a PASS): more rounds are needed");
             Verdict::Insufficient
         }
         _ => Verdict::Clean,

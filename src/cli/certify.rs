@@ -32,8 +32,8 @@ use fairaudit::report::certificate::{
     AuditShown, CertificateDoc, ChainShown, CrashAuditShown, Paper, StakeSweepShown, SweepPart,
 };
 use fairaudit::report::crash::{cells_table, chain_summary_json, CrashPlan};
-use fairaudit::report::results::summary_json;
 use fairaudit::report::results::tests_table;
+use fairaudit::report::results::{summary_json, RowChecks};
 use fairaudit::report::stake::{counts_table, rtp_table as stake_rtp_table, StakePlan, StakeRun};
 use fairaudit::report::stake_html::StakeHtmlReport;
 use fairaudit::report::{RunInfo, RunReport};
@@ -676,7 +676,8 @@ fn load_crash_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
     )
     .with_context(|| record.outcomes.clone())?;
     let own_battery = fairaudit::stats::crash::battery(variant, &audit.tally, args.alpha);
-    let differing = findings.compare(root, record, &own_battery, &audit.findings, Vec::new())?;
+    let rows = RowChecks { findings: &audit.findings, any: audit.has_row_checks() };
+    let differing = findings.compare(root, record, &own_battery, rows, Vec::new())?;
     let battery = fairaudit::stats::crash::battery(variant, &audit.tally, alpha);
     Ok(LoadedCrashAudit { command_line, variant, audit, battery, findings: findings.first.kept, differing })
 }
@@ -718,7 +719,8 @@ fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
     let source = args.outcomes.display().to_string();
     let more =
         super::audit_stake::stake_audit_files(&audit, &own_battery, &findings.shown.kept, &source, &made_by);
-    let differing = findings.compare(root, record, &own_battery, &audit.findings, more)?;
+    let rows = RowChecks { findings: &audit.findings, any: audit.has_row_checks() };
+    let differing = findings.compare(root, record, &own_battery, rows, more)?;
     let battery = fairaudit::stats::stake::log_battery(&audit.tallies, alpha);
     Ok(LoadedStakeAudit { command_line, audit, battery, findings: findings.first.kept, differing })
 }
@@ -802,14 +804,14 @@ impl AuditFindings {
         root: &Path,
         record: &AuditRecord,
         battery: &Battery<G>,
-        counts: &std::collections::BTreeMap<&'static str, u64>,
+        rows: RowChecks<'_>,
         more: Vec<(&str, Vec<u8>)>,
     ) -> Result<Vec<Mismatch>> {
         let mut given = vec![
             ("tests.csv", tests_table(battery).to_csv()),
             (
                 "summary.json",
-                fairaudit::report::results::summary_json_with(battery, &[], None, None, Some(counts)),
+                fairaudit::report::results::summary_json_with(battery, &[], None, None, Some(rows)),
             ),
         ];
         let mut files = SCHEME_AUDIT_FILES.to_vec();
@@ -1812,7 +1814,7 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
             record.outcomes_source,
             a.audit.rows,
             a.audit.replayed,
-            fairaudit::certify::findings_text(&a.audit.findings),
+            fairaudit::certify::stake_rows_text(&a.audit),
             a.battery.overall().as_str()
         );
     }

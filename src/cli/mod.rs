@@ -79,7 +79,7 @@ pub enum Verdict {
     Clean,
     /// Something that matters for fairness was found (exit 1).
     Finding,
-    /// Nothing was found, but nothing was judged either: no test of the battery is valid
+    /// Nothing was found, but nothing was judged either: no test of the battery can fail
     /// at the run's size and no row was checked (exit 3). Not 0, because a CI gate that
     /// reads only the exit status would take a run that judged nothing for a PASS; not 1,
     /// because nothing was found.

@@ -34,9 +34,14 @@ pub struct AuditReport<'a> {
 }
 
 impl AuditReport<'_> {
-    /// The overall verdict: FAIL on any finding, any replay mismatch or any failed test.
+    /// The overall verdict: FAIL on any finding, any replay mismatch or any failed test;
+    /// INSUFFICIENT when neither a row nor the battery could judge ([`audit_verdict`]).
     pub fn verdict(&self) -> Verdict {
-        audit_verdict(self.audit.findings.iter().map(|(_, n)| n).sum(), self.battery)
+        audit_verdict(
+            self.audit.findings.iter().map(|(_, n)| n).sum(),
+            self.battery,
+            self.audit.has_row_checks(),
+        )
     }
 
     /// The page.
@@ -101,12 +106,16 @@ impl AuditReport<'_> {
     }
 }
 
-/// An audit's verdict: FAIL on any finding or any failed test.
-pub fn audit_verdict<G>(findings: u64, battery: &Battery<G>) -> Verdict {
-    if findings > 0 || battery.overall() == Verdict::Fail {
-        Verdict::Fail
-    } else {
-        Verdict::Pass
+/// An audit's verdict: FAIL on any finding or any failed test. Otherwise an audit is
+/// judged by its rows: PASS when some row was checked on its own (`row_checks`: replayed
+/// against the chain, a payout checked) or the battery could judge, INSUFFICIENT when
+/// neither (bare outcomes too few for any test).
+pub fn audit_verdict<G>(findings: u64, battery: &Battery<G>, row_checks: bool) -> Verdict {
+    match battery.overall() {
+        Verdict::Fail => Verdict::Fail,
+        _ if findings > 0 => Verdict::Fail,
+        Verdict::Insufficient if !row_checks => Verdict::Insufficient,
+        _ => Verdict::Pass,
     }
 }
 

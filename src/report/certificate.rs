@@ -408,7 +408,7 @@ impl CertificateDoc<'_> {
             html.push_str("<p>A bet history too short for any of its tests (its battery INSUFFICIENT) is judged by its rows alone.</p>");
         }
         if overall == crate::certify::INSUFFICIENT {
-            html.push_str("<p>INSUFFICIENT means: nothing above fails, but a sweep or crash chain below is too short for any of its tests to be valid at its size. Its battery judged nothing, so this certificate does not pass it: more rounds are needed.</p>");
+            html.push_str("<p>INSUFFICIENT means: nothing above fails, but a sweep or crash chain below is too short for any of its tests to be able to fail at its size, or an audited history below had no row checked against the chain or a paytable and too few for any test. It judged nothing, so this certificate does not pass it: more rounds are needed.</p>");
         }
         html.push_str("<table><thead><tr><th>what</th><th>verdict</th><th>where</th></tr></thead>");
         for (i, part) in self.sweeps.iter().enumerate() {

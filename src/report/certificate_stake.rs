@@ -14,7 +14,7 @@ use super::certificate::{
 };
 use super::svg::escape;
 use crate::audit::stake::why_unchecked;
-use crate::certify::{battery_key, findings_text, stake_rows_key, StakeAuditPart, StakeSweepPart};
+use crate::certify::{battery_key, stake_rows_key, stake_rows_text, StakeAuditPart, StakeSweepPart};
 use crate::report::stake::StakePlan;
 use crate::rtp::decimal::{format_fixed, format_trimmed, Percent};
 use crate::rtp::stake::exact_rtp;
@@ -68,7 +68,7 @@ pub fn audit_cover_rows(
          <tr><td>Stake bet history {n}: outcome tests against the exact laws</td><td>{}</td><td>§{section}</td></tr>",
         escape(shown.outcomes),
         count(part.audit.rows),
-        verdict_span(&stake_rows_key(n), findings_text(&part.audit.findings)),
+        verdict_span(&stake_rows_key(n), stake_rows_text(part.audit)),
         verdict_span(&battery_key("stake audit", n), part.battery.overall().as_str()),
     );
 }
@@ -259,7 +259,7 @@ fn audit_results(html: &mut String, n: usize, shown: &AuditShown, part: &StakeAu
         } else {
             format!(", payouts not checked: {}", escape(&unchecked.join(", ")))
         },
-        verdict_span(&stake_rows_key(n), findings_text(&a.findings)),
+        verdict_span(&stake_rows_key(n), stake_rows_text(a)),
         if findings.is_empty() { "no findings".to_owned() } else { escape(&findings.join(", ")) },
     );
     findings_table(html, shown, a.findings.values().sum());

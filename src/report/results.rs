@@ -97,19 +97,30 @@ pub fn summary_json_of<G: Serialize>(
     summary_json_with(battery, warnings, partial, None, None)
 }
 
+/// An audit's row checks, as its summary states them.
+#[derive(Clone, Copy, Debug)]
+pub struct RowChecks<'a> {
+    /// The findings per check.
+    pub findings: &'a BTreeMap<&'static str, u64>,
+    /// Whether any row was checked on its own (replayed, linked, a payout checked): then
+    /// the audit is judged by its rows even where its battery judged nothing.
+    pub any: bool,
+}
+
 /// [`summary_json_of`] with, for a sweep of a crash chain, how the range reached the
-/// operator's published game (`chain`), and for an audit, its findings per check: a
-/// broken link or a finding makes `verdict` FAIL whatever the battery found. An audit is
-/// judged by its rows: a battery that judged nothing (INSUFFICIENT) leaves its `verdict`
-/// PASS. `battery_verdict` keeps the battery's own verdict wherever `verdict` says
-/// something else.
+/// operator's published game (`chain`), and for an audit, its row checks: a broken link
+/// or a finding makes `verdict` FAIL whatever the battery found. An audit is judged by its
+/// rows: a battery that judged nothing (INSUFFICIENT) leaves its `verdict` PASS when some
+/// row was checked, INSUFFICIENT when none was. `battery_verdict` keeps the battery's own
+/// verdict wherever `verdict` says something else.
 pub fn summary_json_with<G: Serialize>(
     battery: &Battery<G>,
     warnings: &[String],
     partial: Option<&PartialOf>,
     chain: Option<&ChainLink>,
-    findings: Option<&BTreeMap<&'static str, u64>>,
+    rows: Option<RowChecks<'_>>,
 ) -> Vec<u8> {
+    let findings = rows.map(|r| r.findings);
     #[derive(Serialize)]
     struct Flagged<'a, G> {
         game: &'a G,
@@ -158,7 +169,7 @@ pub fn summary_json_with<G: Serialize>(
     };
     let verdict = match battery.overall() {
         _ if broken => "FAIL",
-        Verdict::Insufficient if findings.is_some() => Verdict::Pass.as_str(),
+        Verdict::Insufficient if rows.is_some_and(|r| r.any) => Verdict::Pass.as_str(),
         _ => overall_label(battery, partial),
     };
     let summary = Summary {

@@ -251,10 +251,13 @@ pub fn assess<G: Copy + PartialEq>(rows: Vec<(G, String, TestOutcome)>, alpha: f
 /// that no other verdict moves: only PASSes that could not have been anything else
 /// become INSUFFICIENT.
 fn cannot_fail<G>(game: G, seed_pair: &str, outcome: &TestOutcome, alpha: f64) -> Option<TestResult<G>> {
-    let smallest = outcome.smallest_p.filter(|&s| s > alpha && outcome.p_value.is_some())?;
+    let p = outcome.p_value?;
+    // Both bounds: a smallest p-value stated wrong can then never hide a FAIL or a WEAK.
+    let smallest = outcome.smallest_p.filter(|&s| s > alpha && p > alpha)?;
     let reason = format!(
-        "{}; cannot fail at this size: its smallest possible p-value is {}, above alpha {alpha}",
+        "{}; p {}, but it cannot fail at this size: its smallest possible p-value is {}, above alpha {alpha}",
         outcome.note,
+        PValue(p),
         PValue(smallest)
     );
     Some(TestResult {
@@ -384,8 +387,11 @@ mod tests {
         assert_eq!((cannot.outcome.p_value, cannot.adjusted_p, cannot.detectable_bias), (None, None, None));
         assert_eq!(
             cannot.outcome.note,
-            "three_spins note; cannot fail at this size: its smallest possible p-value is 0.25, above alpha 0.01"
+            "three_spins note; p 0.25, but it cannot fail at this size: its smallest possible p-value is 0.25, above alpha 0.01"
         );
+        // A smallest p-value stated wrong (above the row's own p) never hides a FAIL.
+        let wrong = assess(vec![row("misstated", 0.005, Some(0.5))], 0.01);
+        assert_eq!(wrong.results[0].verdict, Verdict::Fail);
         // Holm over all three: 0.006 × 3 = 0.018, not 0.006 × 2.
         assert!((battery.results[2].adjusted_p.unwrap() - 0.018).abs() < 1e-12);
     }

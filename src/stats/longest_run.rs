@@ -311,21 +311,49 @@ mod tests {
     }
 
     /// The smallest p-value the test states is the smallest it gives over every longest
-    /// streak that can happen (1 up to the cap or the sequence's length), at lengths short
-    /// and long, below and above the cap: never above it, or a test that can fail would be
+    /// streak that can happen (1 up to the cap or the longest sequence's length), at
+    /// lengths short and long, below and above the cap, and over sequences of different
+    /// lengths with the cap between them: never above it, or a test that can fail would be
     /// called INSUFFICIENT.
     #[test]
     fn the_smallest_p_value_is_the_smallest_any_streak_gives() {
-        let p = [18.0 / 37.0, 18.0 / 37.0, 1.0 / 37.0];
-        for (m, cap) in [(1u64, 32usize), (3, 32), (8, 32), (8, 4), (30, 6), (200, 64)] {
-            let lengths = SequenceLengths::one(m);
+        // A wheel, where few streaks of 1 are the rarer end, and one of many zeros, where
+        // a long streak is.
+        for p in [[18.0 / 37.0, 18.0 / 37.0, 1.0 / 37.0], [0.3, 0.3, 0.4]] {
+            smallest_p_value_over_every_streak(p);
+        }
+    }
+
+    fn smallest_p_value_over_every_streak(p: [f64; 3]) {
+        let cases: [(&[u64], usize); 9] = [
+            (&[1], 32),
+            (&[3], 32),
+            (&[8], 32),
+            (&[8], 4),
+            (&[30], 6),
+            (&[200], 64),
+            (&[3, 8], 5),
+            (&[2, 2, 12], 7),
+            (&[3, 10], 10),
+        ];
+        for (sequences, cap) in cases {
+            let mut lengths = SequenceLengths::default();
+            sequences.iter().for_each(|&m| lengths.add_sequences(m, 1));
+            let m = *sequences.iter().max().unwrap();
             let mut smallest_seen = f64::INFINITY;
             let mut stated = None;
             for longest in 1..=m as usize {
+                // The streak in the longest sequence; the others all zeros.
                 let mut runs = RunLengths::new(3, cap);
-                let symbols: Vec<u8> = (0..m as usize).map(|i| if i < longest { 0 } else { 2 }).collect();
-                runs.record_all(&symbols);
-                runs.close();
+                for &length in sequences {
+                    let mut one = RunLengths::new(3, cap);
+                    let streak = if length == m { longest } else { 0 };
+                    let symbols: Vec<u8> =
+                        (0..length as usize).map(|i| if i < streak { 0 } else { 2 }).collect();
+                    one.record_all(&symbols);
+                    one.close();
+                    runs.add_closed(&one);
+                }
                 let outcome = longest_run_test("t", &runs, &lengths, p);
                 smallest_seen = smallest_seen.min(outcome.p_value.unwrap());
                 let s = outcome.smallest_p.expect("the test states its smallest p-value");
@@ -335,7 +363,7 @@ mod tests {
             let stated = stated.unwrap();
             assert!(
                 (stated - smallest_seen).abs() <= 1e-12 * smallest_seen.max(1e-300),
-                "m {m} cap {cap}: {stated} vs {smallest_seen}"
+                "{p:?} {sequences:?} cap {cap}: {stated} vs {smallest_seen}"
             );
         }
     }
