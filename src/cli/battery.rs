@@ -25,7 +25,7 @@ pub fn counts_line<G>(battery: &Battery<G>) -> String {
 /// per test, a count of PASS and INSUFFICIENT per test name. `groups` names what the rows
 /// are (seed pairs, players); and when no test is valid at this size, that the battery
 /// judges nothing. Returns the verdict: a finding when a test FAILs, insufficient when no
-/// test is valid at this size, else clean.
+/// test can fail at this size, else clean.
 pub fn print_battery<G: Copy + Ord + std::fmt::Display>(battery: &Battery<G>, groups: &str) -> Verdict {
     outln!("{}", counts_line(battery));
     let by_test = battery.counts_by_test();
