@@ -13,13 +13,13 @@ use fairaudit::audit::money::Money;
 use fairaudit::audit::{audit_history, Audit, AuditObserver, AuditOptions, Finding, Gap, OutcomeTallies};
 use fairaudit::fields::Shown;
 use fairaudit::games::GameId;
-use fairaudit::report::audit_html::{AuditReport, FINDINGS_SHOWN};
+use fairaudit::report::audit_html::{audit_verdict, AuditReport, FINDINGS_SHOWN};
 use fairaudit::report::results::{rtp_table, summary_json, summary_json_with, tests_table, RowChecks};
 use fairaudit::report::run_info::{RunStamp, RUN_FORMAT};
 use fairaudit::report::{csv_writer, spreadsheet_safe, Table};
 use fairaudit::rtp::empirical::{rtp_rows_of, GameTallies};
 use fairaudit::scheme::SchemeId;
-use fairaudit::stats::battery::Verdict as TestVerdict;
+use fairaudit::stats::battery::{Battery, Verdict as TestVerdict};
 use fairaudit::verify::RoundsError;
 use serde::Serialize;
 use std::fs::File;
@@ -346,20 +346,18 @@ pub(super) fn conclude_scheme_audit<G: Serialize + Copy + Ord + std::fmt::Displa
         folder.write("run.json", &stamp.to_bytes())?;
         folder.commit()?;
     }
-    let verdict = judged_by_rows(print_battery(battery, groups), row_checks);
-    Ok(if total > 0 || battery.overall() == TestVerdict::Fail { Verdict::Finding } else { verdict })
+    print_battery(battery, groups);
+    Ok(judged_by_rows(total, battery, row_checks))
 }
 
-/// An audit is judged by its rows: a battery too short for any test (insufficient) leaves
-/// the audit clean when some row was checked against the chain or the paytable, and
-/// insufficient (exit 3) when none was: an outcomes log without seeds or payouts, too
-/// short for the battery, has judged nothing (as its summary says:
-/// [`fairaudit::report::audit_html::audit_verdict`]).
-fn judged_by_rows(battery: Verdict, row_checks: bool) -> Verdict {
-    if battery == Verdict::Insufficient && row_checks {
-        Verdict::Clean
-    } else {
-        battery
+/// An audit's exit verdict: its summary's ([`audit_verdict`]). An audit is judged by its
+/// rows: a battery too short for any test leaves it clean when some row was checked
+/// against the chain or the paytable, and insufficient (exit 3) when none was.
+fn judged_by_rows<G>(findings: u64, battery: &Battery<G>, row_checks: bool) -> Verdict {
+    match audit_verdict(findings, battery, row_checks) {
+        TestVerdict::Fail => Verdict::Finding,
+        TestVerdict::Insufficient => Verdict::Insufficient,
+        TestVerdict::Pass | TestVerdict::Weak => Verdict::Clean,
     }
 }
 
@@ -483,8 +481,8 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         folder.write("run.json", &stamp.to_bytes())?;
         folder.commit()?;
     }
-    let verdict = judged_by_rows(print_battery(&battery, "players"), audit.has_row_checks());
-    Ok(if findings > 0 || battery.overall() == TestVerdict::Fail { Verdict::Finding } else { verdict })
+    print_battery(&battery, "players");
+    Ok(judged_by_rows(findings, &battery, audit.has_row_checks()))
 }
 
 /// The files an audit of the default scheme writes from its results, beside findings.csv,
