@@ -24,6 +24,7 @@
 //! | finding rows missing from the page; a reversing character in a player id | `an_audit_certificate_lists_its_finding_rows_with_hidden_characters_made_visible` |
 //! | the Keno claim judged against the illustrative paytable | `keno_claims_without_the_operators_paytable_are_not_assessed_wherever_they_appear` |
 //! | a sweep's tests, tables, returns or page rewritten with their hashes; its run.json's plan, command, kind or format changed | `a_sweeps_own_files_are_made_again_from_its_tallies_and_named_when_rewritten` |
+//! | two runs in different directories naming files by the same relative path; a named file gone or changed | `runs_in_different_directories_are_certified_with_the_files_they_read` |
 //! | a certified shard failing its own re-sweep | `a_shard_and_the_merge_of_its_cut_certify_and_check` |
 
 mod common;
@@ -864,10 +865,6 @@ fn a_sweeps_own_files_are_made_again_from_its_tallies_and_named_when_rewritten()
         command.current_dir(dir).args(["certify", "--operator", "Op", "--no-pdf", "--force", "--sweep"]);
         command.arg(&swept).arg("--out").arg(&cert).assert()
     };
-    // From another directory its paytable is not found: refused, naming it.
-    certify_from(dir.path()).code(2).stderr(predicate::str::contains(
-        "its paytable file data/keno-paytable-example.csv (from run.json) is not found: run certify from the directory the sweep ran in",
-    ));
     certify_from(root).code(predicate::in_iter([0, 1]));
     for copy in ["inputs/sweep-1/paytable/keno-paytable-example.csv", "inputs/sweep-1/claims/claims.csv"] {
         assert!(cert.join(copy).is_file(), "{copy} is in the dossier");
@@ -970,4 +967,77 @@ fn a_shard_and_the_merge_of_its_cut_certify_and_check() {
         let out = stdout(&check(&cert).success());
         assert!(out.contains("check: every file, hash, figure and verdict"), "{name}: {out}");
     }
+}
+
+#[test]
+fn runs_in_different_directories_are_certified_with_the_files_they_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let example = std::fs::read_to_string(root.join("data/keno-paytable-example.csv")).unwrap();
+    let log = std::fs::read_to_string(root.join("tests/data/american-log.csv")).unwrap();
+    // Two operators' folders, each with its own paytable.csv and history.csv: the second
+    // pays less for one hit of one pick, and its history has one result changed.
+    let mut second_log: Vec<String> = log.lines().map(str::to_owned).collect();
+    let fields: Vec<String> = second_log[2].split(',').map(str::to_owned).collect();
+    let wrong = if fields[3] == "7" { "8" } else { "7" };
+    second_log[2] = format!("{},{},{},{wrong}", fields[0], fields[1], fields[2]);
+    let operators = [
+        ("a", example.clone(), log.clone(), 0),
+        ("b", example.replacen("1,1,3.95", "1,1,3.5", 1), second_log.join("\n") + "\n", 1),
+    ];
+    for (name, paytable, history, audit_status) in &operators {
+        let ran_in = dir.path().join(name);
+        std::fs::create_dir(&ran_in).unwrap();
+        std::fs::write(ran_in.join("paytable.csv"), paytable).unwrap();
+        std::fs::write(ran_in.join("history.csv"), history).unwrap();
+        fairaudit()
+            .current_dir(&ran_in)
+            .args(["sweep", "--nonces", "0..2000", "--quiet", "--paytable", "paytable.csv", "--out", "sweep"])
+            .assert()
+            .code(predicate::in_iter([0, 1]));
+        fairaudit()
+            .current_dir(&ran_in)
+            .args(["audit", "--game", "roulette-american", "--outcomes", "history.csv", "--out", "audit"])
+            .assert()
+            .code(*audit_status);
+    }
+    // Certified from a third directory, which holds a paytable.csv and a history.csv that
+    // neither run read.
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("paytable.csv"), example.replacen("1,1,3.95", "1,1,1", 1)).unwrap();
+    std::fs::write(elsewhere.join("history.csv"), "nonce,server_seed,client_seed,result\n").unwrap();
+    let certify_from = |from: &Path| {
+        let mut command = fairaudit();
+        command.current_dir(from).args(["certify", "--operator", "Op", "--no-pdf", "--force", "--out", "cert"]);
+        command.arg("--vectors").arg(root.join("../shared/vectors"));
+        for name in ["a", "b"] {
+            command.arg("--sweep").arg(format!("../{name}/sweep"));
+        }
+        for name in ["a", "b"] {
+            command.arg("--audit").arg(format!("../{name}/audit"));
+        }
+        command.assert()
+    };
+    certify_from(&elsewhere).code(1);
+    let cert = elsewhere.join("cert");
+    for (i, (_, paytable, history, _)) in operators.iter().enumerate() {
+        let n = i + 1;
+        let copy = |rel: String| std::fs::read_to_string(cert.join(rel)).unwrap();
+        assert_eq!(&copy(format!("inputs/sweep-{n}/paytable/paytable.csv")), paytable, "sweep {n}'s own paytable");
+        assert_eq!(&copy(format!("inputs/audit-{n}/history/history.csv")), history, "audit {n}'s own history");
+    }
+    check(&cert).success();
+
+    // The paytable gone from where the first sweep ran: read from here, it is not the file
+    // the sweep read, and the files made from it say so.
+    std::fs::remove_file(dir.path().join("a/paytable.csv")).unwrap();
+    certify_from(&elsewhere).code(2).stderr(predicate::str::contains("has changed since it ran"));
+    // Found nowhere: refused, naming both places looked in.
+    let nowhere = dir.path().join("nowhere");
+    std::fs::create_dir(&nowhere).unwrap();
+    certify_from(&nowhere).code(2).stderr(predicate::str::contains(format!(
+        "../a/sweep: its paytable file paytable.csv (from run.json) is not found: neither in {}, where the sweep ran, nor here",
+        dir.path().join("a").display()
+    )));
 }

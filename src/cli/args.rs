@@ -247,3 +247,9 @@ pub fn load_claims(path: Option<&Path>) -> Result<Vec<Claim>> {
 pub fn command_line() -> Vec<String> {
     std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect()
 }
+
+/// The directory this run runs in, for `run.json`: `certify` reads the files a command
+/// named by relative paths from there, wherever it is run itself.
+pub fn working_dir() -> Option<String> {
+    std::env::current_dir().ok()?.into_os_string().into_string().ok()
+}

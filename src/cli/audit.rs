@@ -254,6 +254,7 @@ pub(super) fn audit_stamp(started: SystemTime) -> RunStamp {
         fairaudit_version: fairaudit::VERSION,
         fairaudit_revision: fairaudit::REVISION,
         command_line: command_line(),
+        working_dir: super::args::working_dir(),
         started_at: humantime::format_rfc3339_seconds(started).to_string(),
         finished_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
     }

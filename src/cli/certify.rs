@@ -283,6 +283,35 @@ fn run_json(dir: &Path) -> Option<(String, Vec<String>)> {
     Some((kind, command))
 }
 
+/// The directory the run whose output `dir` holds ran in, as its run.json records it
+/// (none for folders written before it was recorded).
+fn ran_in(dir: &Path) -> Option<PathBuf> {
+    let bytes = std::fs::read(dir.join("run.json")).ok()?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    value.get("working_dir")?.as_str().map(PathBuf::from)
+}
+
+/// Where a file that a run's command `named` is now. A relative name is read from the
+/// directory the run ran in (`ran_in`) when the file is there: two sweeps run in
+/// different directories can each name their own `paytable.csv`. Otherwise it is read
+/// from here, as for folders written before the directory was recorded, or moved since.
+/// Either way the copy is what the certificate pins, and a file other than the one the
+/// run read shows as a mismatch of the files made from it.
+fn named_file(ran_in: Option<&Path>, named: &Path) -> PathBuf {
+    match ran_in {
+        Some(dir) if named.is_relative() && dir.join(named).is_file() => dir.join(named),
+        _ => named.to_path_buf(),
+    }
+}
+
+/// The end of the message for a file a run's command named that is not found.
+fn not_found_hint(ran_in: Option<&Path>, kind: &str) -> String {
+    match ran_in {
+        Some(dir) => format!("neither in {}, where the {kind} ran, nor here", dir.display()),
+        None => format!("run certify from the directory the {kind} ran in"),
+    }
+}
+
 /// A command line a run.json records, parsed as fairaudit parses its arguments; `name`
 /// names the folder.
 fn recorded_command(command_line: &[String], name: &str) -> Result<Cli> {
@@ -1412,15 +1441,19 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
         // Its own paytable and claims files, copied as an audit's are, so that its rtp.csv
         // and report.html can be made again from the dossier.
         // (A folder without a run.json names none; loading it says what it lacks.)
+        let ran_in = ran_in(dir);
         let (paytable_file, claims_file) = if kind.is_empty() {
             (None, None)
         } else {
             let recorded = RecordedRun::parse(&command_line, &display(dir))?;
-            (recorded.report().paytable.clone(), recorded.report().claims.clone())
+            let named = |file: &Option<PathBuf>| {
+                file.as_deref().map(|file| (file.to_path_buf(), named_file(ran_in.as_deref(), file)))
+            };
+            (named(&recorded.report().paytable), named(&recorded.report().claims))
         };
-        let mut own = |from: Option<PathBuf>, what: &str| -> Result<Option<String>> {
-            let Some(from) = from else { return Ok(None) };
-            if from.as_os_str() == "-" {
+        let mut own = |file: Option<(PathBuf, PathBuf)>, what: &str| -> Result<Option<String>> {
+            let Some((named, from)) = file else { return Ok(None) };
+            if named.as_os_str() == "-" {
                 bail!(
                     "{}: its {what} was read from standard input, which cannot be read again: run it again naming the file to certify it",
                     dir.display()
@@ -1428,9 +1461,10 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
             }
             if !from.is_file() {
                 bail!(
-                    "{}: its {what} file {} (from run.json) is not found: run certify from the directory the {kind} ran in",
+                    "{}: its {what} file {} (from run.json) is not found: {}",
                     dir.display(),
-                    from.display()
+                    named.display(),
+                    not_found_hint(ran_in.as_deref(), &kind)
                 );
             }
             let to = format!("{rel}/{what}/{}", plain_name(&from, what));
@@ -1459,17 +1493,24 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
             Some(fairaudit::scheme::SchemeId::Stake) => (&mut stake_audits, "stake-audit"),
             _ => (&mut audits, "audit"),
         };
-        let (outcomes, paytable, columns) = audit.files();
-        if outcomes.as_os_str() == "-" {
+        let (named_outcomes, paytable, columns) = audit.files();
+        if named_outcomes.as_os_str() == "-" {
             bail!("{}: the audit read its history from standard input, which cannot be read again: audit the file itself to certify it", dir.display());
         }
+        let ran_in = ran_in(dir);
+        let outcomes = named_file(ran_in.as_deref(), &named_outcomes);
         if !outcomes.is_file() {
             bail!(
-                "{}: its bet history {} (from run.json) is not found: run certify from the directory the audit ran in",
+                "{}: its bet history {} (from run.json) is not found: {}",
                 dir.display(),
-                outcomes.display()
+                named_outcomes.display(),
+                not_found_hint(ran_in.as_deref(), "audit")
             );
         }
+        let (paytable, columns) = (
+            paytable.map(|file| named_file(ran_in.as_deref(), &file)),
+            columns.map(|file| named_file(ran_in.as_deref(), &file)),
+        );
         let rel = format!("{INPUTS_DIR}/{name}-{}", list.len() + 1);
         copies.extend(folder_copies(dir, &rel));
         let history = if args.no_copy_histories {

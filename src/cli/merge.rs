@@ -174,6 +174,7 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
         ),
     }
     let mut info = RunInfo::for_tallies("merge", &merged, command_line());
+    info.working_dir = super::args::working_dir();
     fill_timing(&mut info, started, 0);
     let results = RunResults::compute(&merged, &paytable, &claims, args.report.alpha);
     stop_point()?;

@@ -174,6 +174,7 @@ impl SweepRequest {
         device: Option<&str>,
     ) -> RunInfo {
         let mut info = RunInfo::for_tallies("sweep", tallies, command_line());
+        info.working_dir = super::args::working_dir();
         info.threads = Some(self.threads);
         info.chunk_size = Some(self.chunk);
         info.keccak_path = Some(self.kernel.path());

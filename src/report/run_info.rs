@@ -24,6 +24,11 @@ pub struct RunInfo {
     pub fairaudit_revision: String,
     /// The command, as typed (arguments after the program name).
     pub command_line: Vec<String>,
+    /// The directory it ran in, against which the command's relative paths (its paytable
+    /// and claims files) are read again by `certify` (absent from folders written before
+    /// it was recorded, and where the directory is not UTF-8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub working_dir: Option<String>,
     /// Games swept.
     pub games: Vec<GameId>,
     /// Nonce ranges (half-open).
@@ -84,6 +89,7 @@ impl RunInfo {
             fairaudit_version: crate::VERSION.into(),
             fairaudit_revision: crate::REVISION.into(),
             command_line,
+            working_dir: None,
             games: tallies.plan.games.clone(),
             nonces: tallies.plan.nonces.clone(),
             seed_source: tallies.plan.seed_source.clone(),
@@ -126,6 +132,10 @@ pub struct RunStamp {
     pub fairaudit_revision: &'static str,
     /// The command, as typed.
     pub command_line: Vec<String>,
+    /// The directory it ran in, against which the command's relative paths (an audit's
+    /// history, paytable and `--columns` file) are read again by `certify`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub working_dir: Option<String>,
     /// When the run started (RFC 3339, UTC).
     pub started_at: String,
     /// When it ended.
