@@ -6,7 +6,8 @@ mod common;
 
 use common::history::{history, to_csv, Rig, Row};
 use fairaudit::audit::money::Money;
-use fairaudit::audit::{audit_history, Audit, AuditObserver, AuditOptions, Finding, Gap};
+use fairaudit::audit::revealed::RevealedSeeds;
+use fairaudit::audit::{audit_history, revealed_seeds, Audit, AuditObserver, AuditOptions, Finding, Gap};
 use fairaudit::games::GameId;
 use fairaudit::rtp::Paytable;
 use fairaudit::stats::battery::{Battery, Verdict};
@@ -34,7 +35,9 @@ fn audit_csv(game: GameId, csv: &str) -> (Audit, Battery, Collect) {
         layout: fairaudit::columns::CsvLayout::default(),
     };
     let mut seen = Collect::default();
-    let audit = audit_history(game, csv.as_bytes(), &options, &mut seen).expect("a well-formed history");
+    let revealed = revealed_seeds(game, csv.as_bytes(), &options.layout).expect("a well-formed history");
+    let audit =
+        audit_history(game, csv.as_bytes(), &revealed, &options, &mut seen).expect("a well-formed history");
     let battery = audit.battery(0.01);
     (audit, battery, seen)
 }
@@ -163,6 +166,47 @@ fn a_seed_that_does_not_hash_to_its_commitment_and_a_reused_commitment_are_found
 }
 
 #[test]
+fn a_seed_revealed_further_down_replays_the_rows_above_it() {
+    let game = GameId::RouletteEuropean;
+    let rows = history(game, 7, 2, 2, 300, Rig::Fair);
+    // Each pair's seed shown on its last row only: its other rows show the commitment.
+    let mut hidden = rows.clone();
+    for i in 0..hidden.len() {
+        let revealed_below = hidden[i + 1..].iter().any(|r| r.commitment == hidden[i].commitment);
+        if revealed_below {
+            hidden[i].server_seed.clear();
+        }
+    }
+    assert!(hidden.iter().filter(|r| r.server_seed.is_empty()).count() > 1000);
+    let (audit, battery, seen) = audit_rows(game, &hidden);
+    assert!(seen.findings.is_empty(), "{:?}", seen.findings.first());
+    assert_eq!(audit.verified, audit.rounds, "every row replayed with the seed revealed below it");
+    assert_eq!(battery.overall(), Verdict::Pass);
+    // One early row's result changed: found at its line, though its own seed is blank.
+    let target = 10;
+    assert!(hidden[target].server_seed.is_empty());
+    let pocket: u8 = hidden[target].draw_order.parse().unwrap();
+    let other = (pocket + 1) % 37;
+    hidden[target].draw_order = other.to_string();
+    hidden[target].result = fairaudit::games::Roulette::label(other);
+    let (_, _, seen) = audit_rows(game, &hidden);
+    let results: Vec<&Finding> = seen.findings.iter().filter(|f| f.check == "result").collect();
+    assert_eq!(results.len(), 1, "{:?}", seen.findings);
+    assert_eq!(results[0].line, target as u64 + 2, "the header is line 1");
+    // A single pass (no seeds known in advance) would have let it through.
+    let csv = to_csv(game, &hidden);
+    let options = AuditOptions {
+        paytable: None,
+        payout_tolerance: Money::ZERO,
+        max_gap_replay: 10_000,
+        layout: fairaudit::columns::CsvLayout::default(),
+    };
+    let mut single = Collect::default();
+    audit_history(game, csv.as_bytes(), &RevealedSeeds::none(), &options, &mut single).unwrap();
+    assert!(single.findings.iter().all(|f| f.check != "result"));
+}
+
+#[test]
 fn malformed_bets_stop_the_audit_with_their_line() {
     let cases = [
         (
@@ -185,14 +229,25 @@ fn malformed_bets_stop_the_audit_with_their_line() {
     };
     for (game, csv, line, words) in cases {
         let error =
-            audit_history(game, csv.as_bytes(), &options, &mut Collect::default()).err().unwrap().to_string();
+            audit_history(game, csv.as_bytes(), &RevealedSeeds::none(), &options, &mut Collect::default())
+                .err()
+                .unwrap()
+                .to_string();
         assert!(error.contains(line) && error.contains(words), "{csv:?}: {error}");
     }
     // Keno payouts need the operator's paytable: judged against the example they would
     // be false findings.
     let options = AuditOptions { paytable: None, ..options };
     let csv = "picks,stake,payout,result\n7,1,0,1 2 3 4 5 6 8 9 10 11\n";
-    let error = audit_history(GameId::Keno, csv.as_bytes(), &options, &mut Collect::default()).err().unwrap();
+    let error = audit_history(
+        GameId::Keno,
+        csv.as_bytes(),
+        &RevealedSeeds::none(),
+        &options,
+        &mut Collect::default(),
+    )
+    .err()
+    .unwrap();
     // The library names no flag (the CLI adds "pass it with --paytable FILE").
     assert!(matches!(error, fairaudit::verify::RoundsError::PaytableRequired), "{error}");
 }

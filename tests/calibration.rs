@@ -321,7 +321,8 @@ fn fair_audit(game: GameId, rows: &[common::history::Row]) -> Battery {
         layout: fairaudit::columns::CsvLayout::default(),
     };
     let csv = common::history::to_csv(game, rows);
-    audit_history(game, csv.as_bytes(), &options, &mut NoFinding).unwrap().battery(ALPHA)
+    let revealed = fairaudit::audit::revealed_seeds(game, csv.as_bytes(), &options.layout).unwrap();
+    audit_history(game, csv.as_bytes(), &revealed, &options, &mut NoFinding).unwrap().battery(ALPHA)
 }
 
 /// Audits of bet histories: several players with seed pairs, bets, stakes and payouts,

@@ -780,7 +780,10 @@ fn signatures_verify_both_ways_with_openssh() {
         .arg(&cert)
         .assert()
         .success();
-    assert!(stdout(&check(&cert).success()).contains("UNSIGNED: the manifest names"));
+    // Until it is signed, the certificate is not what its page says: a mismatch, as a
+    // forger naming the auditor's public key without their private key would get.
+    assert!(stdout(&check(&cert).code(1))
+        .contains("MISMATCH manifest.json.sig: missing, though the manifest names audit@example.org's key"));
     let signed = std::process::Command::new("ssh-keygen")
         .args(["-Y", "sign", "-f"])
         .arg(&key)
@@ -1009,7 +1012,15 @@ fn runs_in_different_directories_are_certified_with_the_files_they_read() {
     std::fs::write(elsewhere.join("history.csv"), "nonce,server_seed,client_seed,result\n").unwrap();
     let certify_from = |from: &Path| {
         let mut command = fairaudit();
-        command.current_dir(from).args(["certify", "--operator", "Op", "--no-pdf", "--force", "--out", "cert"]);
+        command.current_dir(from).args([
+            "certify",
+            "--operator",
+            "Op",
+            "--no-pdf",
+            "--force",
+            "--out",
+            "cert",
+        ]);
         command.arg("--vectors").arg(root.join("../shared/vectors"));
         for name in ["a", "b"] {
             command.arg("--sweep").arg(format!("../{name}/sweep"));
@@ -1024,8 +1035,16 @@ fn runs_in_different_directories_are_certified_with_the_files_they_read() {
     for (i, (_, paytable, history, _)) in operators.iter().enumerate() {
         let n = i + 1;
         let copy = |rel: String| std::fs::read_to_string(cert.join(rel)).unwrap();
-        assert_eq!(&copy(format!("inputs/sweep-{n}/paytable/paytable.csv")), paytable, "sweep {n}'s own paytable");
-        assert_eq!(&copy(format!("inputs/audit-{n}/history/history.csv")), history, "audit {n}'s own history");
+        assert_eq!(
+            &copy(format!("inputs/sweep-{n}/paytable/paytable.csv")),
+            paytable,
+            "sweep {n}'s own paytable"
+        );
+        assert_eq!(
+            &copy(format!("inputs/audit-{n}/history/history.csv")),
+            history,
+            "audit {n}'s own history"
+        );
     }
     check(&cert).success();
 
@@ -1040,4 +1059,47 @@ fn runs_in_different_directories_are_certified_with_the_files_they_read() {
         "../a/sweep: its paytable file paytable.csv (from run.json) is not found: neither in {}, where the sweep ran, nor here",
         dir.path().join("a").display()
     )));
+}
+
+#[test]
+fn a_row_showing_only_its_commitment_is_replayed_by_the_audit_and_its_certificate() {
+    use common::history::{history, to_csv, Rig};
+    use fairaudit::games::GameId;
+    // One pair's rounds, its seed shown on the last row only; row 11's result changed.
+    let game = GameId::RouletteEuropean;
+    let mut rows = history(game, 11, 1, 1, 200, Rig::Fair);
+    let last = rows.len() - 1;
+    for row in &mut rows[..last] {
+        row.server_seed.clear();
+    }
+    let pocket: u8 = rows[10].draw_order.parse().unwrap();
+    let other = (pocket + 1) % 37;
+    (rows[10].draw_order, rows[10].result) = (other.to_string(), fairaudit::games::Roulette::label(other));
+    let csv = to_csv(game, &rows);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("history.csv");
+    std::fs::write(&file, &csv).unwrap();
+    let found = "line 12 (player p0): result: file has";
+    let audited = dir.path().join("audit");
+    let out = stdout(
+        &fairaudit()
+            .args(["audit", "--game", "roulette-european", "--quiet", "--outcomes"])
+            .arg(&file)
+            .arg("--out")
+            .arg(&audited)
+            .assert()
+            .code(1),
+    );
+    assert!(out.contains(found) && out.contains("200 rounds read; 200 replayed"), "{out}");
+    // Standard input is read twice too (through a temporary copy).
+    let piped = fairaudit()
+        .args(["audit", "--game", "roulette-european", "--quiet", "--outcomes", "-"])
+        .write_stdin(csv)
+        .assert()
+        .code(1);
+    assert!(stdout(&piped).contains(found));
+    // The certificate replays the copy the same way: its findings match the audit's.
+    let cert = dir.path().join("cert");
+    certify(&[], &[&audited], &cert, false).code(1);
+    check(&cert).success();
 }

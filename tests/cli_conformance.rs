@@ -105,6 +105,36 @@ fn a_correct_answer_passes_every_case() {
 }
 
 #[test]
+fn an_answer_that_leaves_a_game_out_names_it_and_a_file_without_rounds_exits_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let challenge = write_challenge(dir.path(), &[]);
+    let filled = dir.path().join("filled.csv");
+    let rows = answer(&challenge, &filled);
+    // Keno's rows dropped: every case answered passes, and Keno is named as not judged
+    // (exit 0: a challenge written with `conformance --game` has no Keno either).
+    let no_keno: Vec<csv::StringRecord> = rows
+        .iter()
+        .enumerate()
+        .filter(|(i, row)| *i == 0 || &row[0] != "keno")
+        .map(|(_, r)| r.clone())
+        .collect();
+    write_records(&filled, &no_keno);
+    let n = no_keno.len() - 1;
+    verify(&filled)
+        .code(0)
+        .stdout(predicate::str::contains(format!("{n} of {n} cases pass")))
+        .stdout(predicate::str::contains("not judged (no row answers them): keno"));
+    // The challenge's header alone answers no case: every case fails.
+    write_records(&filled, &rows[..1]);
+    verify(&filled).code(1).stdout(predicate::str::contains("0 of 232 cases pass"));
+    // A rounds file with a header and no rows: nothing checked, which is no pass.
+    std::fs::write(&filled, "game,server_seed,client_seed,nonce,result\n").unwrap();
+    verify(&filled).code(3).stdout(predicate::str::contains(
+        "0 rounds checked, 0 mismatches\nnothing checked: the file holds no rounds",
+    ));
+}
+
+#[test]
 fn a_wrong_answer_is_named_by_its_case_on_the_terminal_and_in_the_out_file() {
     let dir = tempfile::tempdir().unwrap();
     let challenge = write_challenge(dir.path(), &[]);

@@ -131,6 +131,48 @@ fn every_tampering_is_a_finding_on_its_line() {
 }
 
 #[test]
+fn a_salt_changed_for_one_game_is_a_finding_on_its_rows() {
+    // Written with a client_seed column: Roobet's published salt on every row (as an empty
+    // one would be), but game 1,273,933's, whose crash point the operator picked with
+    // another salt (its hash is genuine: the links still join).
+    let rows = history();
+    let write_salted = |path: &Path, salt_of: &dyn Fn(&str) -> String| {
+        let mut writer = csv::Writer::from_path(path).unwrap();
+        writer
+            .write_record([
+                "player",
+                "nonce",
+                "server_seed",
+                "result",
+                "bet",
+                "stake",
+                "payout",
+                "client_seed",
+            ])
+            .unwrap();
+        for row in &rows {
+            writer.write_record(row.iter().cloned().chain([salt_of(&row[1])])).unwrap();
+        }
+        writer.flush().unwrap();
+    };
+    let published = fairaudit::scheme::crash::CrashVariant::Roobet.salt().to_owned();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("salted.csv");
+    write_salted(&path, &|_| published.clone());
+    audit(&path).assert().code(0);
+    write_salted(&path, &|game| if game == "1273933" { "x".into() } else { published.clone() });
+    let line = rows.iter().position(|r| r[1] == "1273933").unwrap() + 2;
+    audit(&path).assert().code(1).stdout(predicate::str::contains(format!(
+        "line {line} (player alice): salt: file has x, expected {published}, the salt of line 2"
+    )));
+    // Two published seeding events (a reseed) are not a finding between them.
+    let reseed = fairaudit::scheme::crash::CrashVariant::Roobet.published_salts()[1].to_owned();
+    write_salted(&path, &|game| if game == "1273915" { reseed.clone() } else { published.clone() });
+    let out = String::from_utf8(audit(&path).assert().get_output().stdout.clone()).unwrap();
+    assert!(!out.contains("salt:"), "{out}");
+}
+
+#[test]
 fn a_game_out_of_order_and_rows_of_one_game_that_disagree_are_findings() {
     let dir = tempfile::tempdir().unwrap();
     let mut rows = history();

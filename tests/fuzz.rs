@@ -15,7 +15,7 @@
 mod common;
 
 use fairaudit::audit::money::Money;
-use fairaudit::audit::{audit_history, AuditObserver, AuditOptions, Finding, Gap};
+use fairaudit::audit::{audit_history, revealed_seeds, AuditObserver, AuditOptions, Finding, Gap};
 use fairaudit::chain::seeds::SeedPair;
 use fairaudit::chain::Kernel;
 use fairaudit::games::GameId;
@@ -159,7 +159,14 @@ fn the_history_reader_never_panics_nor_its_battery() {
     };
     runner()
         .run(&(mutated(corpus), games), |(bytes, game)| {
-            match audit_history(game, bytes.as_slice(), &options, &mut Ignore) {
+            let revealed = match revealed_seeds(game, bytes.as_slice(), &options.layout) {
+                Ok(revealed) => revealed,
+                Err(error) => {
+                    assert_one_line(&error);
+                    return Ok(());
+                }
+            };
+            match audit_history(game, bytes.as_slice(), &revealed, &options, &mut Ignore) {
                 Ok(audit) => {
                     let _ = audit.battery(0.01);
                 }

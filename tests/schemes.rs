@@ -395,6 +395,37 @@ fn bad_rows_of_a_stake_history_are_one_line_errors() {
 }
 
 #[test]
+fn a_stake_row_showing_only_its_commitment_is_replayed_with_the_seed_revealed_elsewhere() {
+    // The history with a commitment column, its seed shown on the last row only, and the
+    // limbo row's result changed (the seeds give 1.41) and its doctored payout undone.
+    let commitment = fairaudit::scheme::stake::commitment("audit server");
+    let original = std::fs::read_to_string("tests/data/stake-history.csv").unwrap();
+    let lines: Vec<&str> = original.lines().collect();
+    let mut history = format!("{},commitment\n", lines[0]);
+    for (i, line) in lines[1..].iter().enumerate() {
+        let last = i == lines.len() - 2;
+        let line = if last { (*line).to_owned() } else { line.replacen(",audit server,", ",,", 1) };
+        let line = line.replacen(",1.41,", ",1.01,", 1).replacen("red,10,25", "red,10,20", 1);
+        history.push_str(&format!("{line},{commitment}\n"));
+    }
+    assert_eq!(history.matches(",audit server,").count(), 1, "{history}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("history.csv");
+    std::fs::write(&file, &history).unwrap();
+    let audit = |input: &str| {
+        let mut command = Command::cargo_bin("fairaudit").unwrap();
+        command.args(["audit", "--scheme", "stake", "--quiet", "--outcomes", input]);
+        command.write_stdin(history.clone()).assert()
+    };
+    // From the file and from standard input alike: every row replayed, the rig found.
+    for input in [file.to_str().unwrap(), "-"] {
+        let out = String::from_utf8(audit(input).code(1).get_output().stdout.clone()).unwrap();
+        assert!(out.contains("line 3: result: file has '1.01', the seeds give '1.41'"), "{out}");
+        assert!(out.contains("4 rounds read; 4 replayed from their revealed seeds"), "{out}");
+    }
+}
+
+#[test]
 fn a_stake_audit_writes_its_files() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("audit");

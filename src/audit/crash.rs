@@ -10,7 +10,9 @@
 //!   consecutive games' hashes linked (the higher hashes down to the lower, across gaps of
 //!   up to [`MAX_WALK`] games); the games in one order (rising or falling: a history lists
 //!   a game's bets together); the payout against stake × target when the target is at or
-//!   below the crash point (and the game did not crash at once), else nothing.
+//!   below the crash point (and the game did not crash at once), else nothing; every
+//!   row's salt the first row's, or both published (`salt`: a salt chosen per game could
+//!   give any crash point from a genuine hash).
 //! * **games missing**: every stretch of game numbers the history skips between its first
 //!   and last game, named (a full game log has none; a player's history skips the games
 //!   they sat out).
@@ -146,6 +148,8 @@ pub fn audit_crash_history<R: Read>(
     let mut audit = CrashAudit { tally: CrashTally::new(), ..CrashAudit::default() };
     let mut current: Option<Game> = None;
     let mut last_hashed: Option<Hashed> = None;
+    // The salt of the first row, and its line.
+    let mut first_salt: Option<(String, u64)> = None;
     // Rising (true) or falling, once two games have been seen.
     let mut rising: Option<bool> = None;
     // The games with hashes of each published chain, by salt, to walk after the last row.
@@ -204,6 +208,22 @@ pub fn audit_crash_history<R: Read>(
             salt => salt,
         };
         audit.other_salts += u64::from(!variant.published_salts().contains(&salt));
+        // One history, one chain, one salt: a salt chosen per game could give any crash
+        // point from a genuine hash, so a row whose salt differs from the first row's is
+        // a finding (and is replayed with its own salt, as the operator claims), unless
+        // both are published seeding events' (a history across a reseed).
+        let published = |salt: &str| variant.published_salts().contains(&salt);
+        match &first_salt {
+            None => first_salt = Some((salt.to_owned(), line)),
+            Some((first, at)) if first != salt && !(published(first) && published(salt)) => {
+                found(
+                    "salt",
+                    format!("{first}, the salt of line {at}: the games of a history share one salt"),
+                    salt.to_owned(),
+                );
+            }
+            Some(_) => {}
+        }
 
         // The game replayed from its hash.
         let point = match &hash {

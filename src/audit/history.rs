@@ -7,6 +7,7 @@
 
 use super::bets::{Outcome, Payouts, PlacedBet};
 use super::money::Money;
+use super::revealed::RevealedSeeds;
 use super::{
     find_columns, insert_nonce, replay_outcome_of, Audit, AuditObserver, AuditOptions, Columns, Finding, Gap,
     NonceIntegrity, OutcomeTallies, PairState, PlayerAudit, PlayerState, SeedPairScope, PARALLEL_GAP,
@@ -61,6 +62,8 @@ fn wins(multiplier: Money) -> bool {
 pub(super) struct Auditor<'o> {
     game: GameId,
     options: &'o AuditOptions,
+    /// The seeds the history reveals anywhere, for rows that show only the commitment.
+    revealed: &'o RevealedSeeds,
     columns: Columns,
     payouts: Payouts,
     wheel: Roulette,
@@ -88,6 +91,7 @@ impl<'o> Auditor<'o> {
     pub(super) fn new(
         game: GameId,
         headers: &csv::StringRecord,
+        revealed: &'o RevealedSeeds,
         options: &'o AuditOptions,
     ) -> Result<Self, RoundsError> {
         let columns = find_columns(headers, game, &options.layout)?;
@@ -101,6 +105,7 @@ impl<'o> Auditor<'o> {
         Ok(Auditor {
             game,
             options,
+            revealed,
             columns,
             payouts,
             wheel,
@@ -345,11 +350,14 @@ impl<'o> Auditor<'o> {
         let i = match self.pair_index.get(&key) {
             Some(&i) => i,
             None => {
+                // A pair shown by its commitment alone is replayed with the seed the
+                // history reveals for it, on rows above the reveal as below it.
+                let seed = self.revealed.seed_of(&pair_commitment).filter(|_| server_seed.is_empty());
                 self.pairs.push(PairState {
                     played: Vec::new(),
                     last_nonce: None,
-                    hasher: None,
-                    checked_seed: None,
+                    hasher: seed.map(|seed| RoundHasher::new(seed, client_seed)),
+                    checked_seed: seed.map(str::to_owned),
                 });
                 self.players[player].seed_pairs += 1;
                 self.integrity.seed_pairs += 1;

@@ -1,5 +1,5 @@
 //! Auditing an operator's bet history: outcomes, bets, payouts and the seed chain, read
-//! row by row in one streaming pass.
+//! row by row in a streaming pass (after a light one for the seeds it reveals: [`revealed`]).
 //!
 //! Every row's outcome is tallied for the same battery a sweep runs (per player, their sum
 //! `all`, and across players); rows that carry a nonce and both seeds are replayed against
@@ -23,6 +23,7 @@ pub mod bets;
 pub mod crash;
 mod history;
 pub mod money;
+pub mod revealed;
 pub mod stake;
 
 use crate::chain::RoundHasher;
@@ -37,6 +38,7 @@ use crate::tally::{Closed, KenoTally, RouletteTally};
 use crate::verify::RoundsError;
 use bets::Outcome;
 use money::Money;
+use revealed::RevealedSeeds;
 use std::io::Read;
 use std::ops::Range;
 
@@ -298,17 +300,31 @@ fn find_columns(
 pub fn audit_history<R: Read>(
     game: GameId,
     input: R,
+    revealed: &RevealedSeeds,
     options: &AuditOptions,
     observer: &mut dyn AuditObserver,
 ) -> Result<Audit, RoundsError> {
     let mut reader = options.layout.reader(input);
     let headers = reader.headers()?.clone();
-    let mut auditor = history::Auditor::new(game, &headers, options)?;
+    let mut auditor = history::Auditor::new(game, &headers, revealed, options)?;
     let mut record = csv::StringRecord::new();
     while reader.read_record(&mut record)? {
         auditor.audit_row(&record, observer)?;
     }
     Ok(auditor.finish())
+}
+
+/// The server seeds a history of `game` reveals anywhere in it ([`RevealedSeeds`]): the
+/// first of the two passes of [`audit_history`], over the same history.
+///
+/// # Errors
+/// The header names a field twice, or a row cannot be read as CSV.
+pub fn revealed_seeds<R: Read>(
+    game: GameId,
+    input: R,
+    layout: &CsvLayout,
+) -> Result<RevealedSeeds, RoundsError> {
+    RevealedSeeds::scan(input, layout, &fields(game), crate::chain::commitment)
 }
 
 /// Adds `nonce` to disjoint ascending ranges, joining neighbours.

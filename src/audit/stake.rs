@@ -3,7 +3,8 @@
 //! player experienced it.
 //!
 //! * **row checks** ([`Finding`]s with their lines): the result against the round replayed
-//!   from its seeds (rows whose server seed is revealed, in a history with client seeds);
+//!   from its seeds (rows whose server seed is revealed, on the row or on any other row of
+//!   its commitment, in a history with client seeds);
 //!   the commitment against SHA-256 of the revealed server seed; no nonce used twice for a
 //!   seed pair (a row names its pair by the revealed server seed or the commitment, with
 //!   the client seed; a row naming neither is in no pair, and a repeated round is not
@@ -27,6 +28,7 @@
 //! Memory is bounded by the seed pairs and games, not the rows.
 
 use super::money::Money;
+use super::revealed::RevealedSeeds;
 use super::{insert_nonce, Finding};
 use crate::columns::CsvLayout;
 use crate::fields::{parse_digest, parse_nonce, Excerpt};
@@ -136,6 +138,16 @@ impl Columns {
 /// with the client seed.
 type PairKey = (String, String);
 
+/// The server seeds a history of the family reveals anywhere in it ([`RevealedSeeds`],
+/// by SHA-256): the first of the two passes of [`audit_stake_history`], over the same
+/// history.
+///
+/// # Errors
+/// The header names a field twice, or a row cannot be read as CSV.
+pub fn stake_revealed_seeds<R: Read>(input: R, layout: &CsvLayout) -> Result<RevealedSeeds, RoundsError> {
+    RevealedSeeds::scan(input, layout, &FIELDS, stake::commitment)
+}
+
 /// Reads a bet history of the family (a header row; `game`, `nonce` and `result`
 /// required, the rest optional) and audits it; `on_finding` sees each finding as it is
 /// made (the terminal, a CSV file).
@@ -146,9 +158,12 @@ type PairKey = (String, String);
 ///
 /// `keno_paytable` is the operator's Keno paytable (the table of the risk level the
 /// history's Keno rounds were played at), which Keno payouts are judged against; without
-/// it they are unchecked.
+/// it they are unchecked. `revealed` holds the seeds the history reveals
+/// ([`stake_revealed_seeds`] of it): a row showing only its commitment is replayed with
+/// the seed revealed for it, wherever in the history that is.
 pub fn audit_stake_history<R: Read>(
     input: R,
+    revealed: &RevealedSeeds,
     layout: &CsvLayout,
     payout_tolerance: Money,
     keno_paytable: Option<&Paytable>,
@@ -220,7 +235,6 @@ pub fn audit_stake_history<R: Read>(
             ));
         }
         let recorded = game.read_result(field("result")).map_err(|p| bad("result", p))?;
-        let (server, client) = (field("server_seed"), field("client_seed"));
         let given = match field("commitment") {
             "" => None,
             text => Some(
@@ -228,6 +242,13 @@ pub fn audit_stake_history<R: Read>(
                     .map_err(|p| bad("commitment", p))?,
             ),
         };
+        // A row showing only the commitment is replayed with the seed the history reveals
+        // for it anywhere (above or below it), as if the row showed it.
+        let server = match (field("server_seed"), &given) {
+            ("", Some(given)) => revealed.seed_of(given).unwrap_or(""),
+            (server, _) => server,
+        };
+        let client = field("client_seed");
 
         // The seed pair: its commitment (computed from the revealed server seed, else as
         // given) and the client seed. A row naming neither seed nor commitment, or in a

@@ -10,7 +10,9 @@ use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::audit::money::Money;
-use fairaudit::audit::{audit_history, Audit, AuditObserver, AuditOptions, Finding, Gap, OutcomeTallies};
+use fairaudit::audit::{
+    audit_history, revealed_seeds, Audit, AuditObserver, AuditOptions, Finding, Gap, OutcomeTallies,
+};
 use fairaudit::fields::Shown;
 use fairaudit::games::GameId;
 use fairaudit::report::audit_html::{audit_verdict, AuditReport, FINDINGS_SHOWN};
@@ -405,7 +407,12 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         None => None,
     };
     install_stop_handler()?;
-    let (input, bar) = input::open_with_progress(&args.outcomes, args.quiet)?;
+    // Two passes: the seeds the history reveals anywhere, then the audit, which replays
+    // rows showing only a commitment with the seed revealed for it further down.
+    let history = input::rereadable(&args.outcomes).with_context(|| name.clone())?;
+    let revealed =
+        revealed_seeds(game, input::open(history.path())?, &layout).with_context(|| name.clone())?;
+    let (input, bar) = input::open_with_progress(history.path(), args.quiet)?;
     let options = AuditOptions {
         paytable: paytable.clone(),
         payout_tolerance: args.payout_tolerance,
@@ -417,7 +424,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     rayon::ThreadPoolBuilder::new()
         .build_global()
         .map_err(|error| anyhow::anyhow!("cannot start the worker threads: {error}"))?;
-    let audit = match audit_history(game, input, &options, &mut observer) {
+    let audit = match audit_history(game, input, &revealed, &options, &mut observer) {
         Err(error @ RoundsError::PaytableRequired) => bail!("{name}: {error}: pass it with --paytable FILE"),
         result => result.with_context(|| name.clone())?,
     };

@@ -7,7 +7,7 @@ use super::audit::{audit_stamp, claim_output, conclude_scheme_audit, finding_lin
 use super::input;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
-use fairaudit::audit::stake::{audit_stake_history, why_unchecked, StakeAudit, FIELDS};
+use fairaudit::audit::stake::{audit_stake_history, stake_revealed_seeds, why_unchecked, StakeAudit, FIELDS};
 use fairaudit::audit::Finding;
 use fairaudit::fields::Shown;
 use fairaudit::report::audit_html::made_by;
@@ -32,12 +32,20 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     // Claimed before reading a possibly huge file: a refusal writes nothing.
     let folder = args.out.as_deref().map(|dir| claim_output(dir, args.force)).transpose()?;
     let mut sink = FindingSink::new(folder.as_ref(), describe)?;
-    let (input, bar) = input::open_with_progress(&args.outcomes, args.quiet)?;
-    let audit =
-        audit_stake_history(input, &layout, args.payout_tolerance, paytable.as_ref(), |finding: &Finding| {
-            sink.take(finding)
-        })
-        .with_context(|| name.clone())?;
+    // Two passes: the seeds the history reveals anywhere, then the audit.
+    let history = input::rereadable(&args.outcomes).with_context(|| name.clone())?;
+    let revealed =
+        stake_revealed_seeds(input::open(history.path())?, &layout).with_context(|| name.clone())?;
+    let (input, bar) = input::open_with_progress(history.path(), args.quiet)?;
+    let audit = audit_stake_history(
+        input,
+        &revealed,
+        &layout,
+        args.payout_tolerance,
+        paytable.as_ref(),
+        |finding: &Finding| sink.take(finding),
+    )
+    .with_context(|| name.clone())?;
     drop(bar);
     let findings: u64 = audit.findings.values().sum();
     let findings_csv = sink.finish(findings)?;

@@ -619,7 +619,9 @@ fn load_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedAud
         args.replay_with(paytable, columns.as_deref()).with_context(|| record.dir.clone())?;
     let history = at(root, &record.outcomes);
     let mut findings = AuditFindings::new()?;
-    let audit = audit_history(game, input::open(&history)?, &options, &mut findings)
+    let revealed = fairaudit::audit::revealed_seeds(game, input::open(&history)?, &options.layout)
+        .with_context(|| record.outcomes.clone())?;
+    let audit = audit_history(game, input::open(&history)?, &revealed, &options, &mut findings)
         .with_context(|| record.outcomes.clone())?;
     // The audit's own files, made again at its own level from the audit, the paytable
     // named as its command named it, and who made it when as its run.json records: a
@@ -729,9 +731,13 @@ fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<Loa
         _ => None,
     };
     let (layout, history) = history_reader(root, &args, record, &fairaudit::audit::stake::FIELDS, true)?;
+    let revealed = fairaudit::audit::stake::stake_revealed_seeds(history, &layout)
+        .with_context(|| record.outcomes.clone())?;
+    let history = input::open(&at(root, &record.outcomes))?;
     let mut findings = AuditFindings::new()?;
     let audit = fairaudit::audit::stake::audit_stake_history(
         history,
+        &revealed,
         &layout,
         args.payout_tolerance,
         paytable.as_ref(),
@@ -1538,7 +1544,7 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
             dir: rel,
             source: display(dir),
             command_line,
-            outcomes_source: display(&outcomes),
+            outcomes_source: display(&named_outcomes),
             outcomes: history,
             paytable,
             columns,
@@ -2121,9 +2127,13 @@ fn check_signature(
             "UNSIGNED".into(),
             Some(format!("{SIGNATURE_FILE}: missing, and --allowed-signers asks for a signature")),
         ),
+        // The document names the key as the signer's whether or not a signature was ever
+        // made (it is rendered before `ssh-keygen -Y sign` runs, and naming a public key
+        // takes only a copy of it): without the signature it is not the certificate the
+        // manifest describes.
         (Some(s), None, None) => (
-            format!("UNSIGNED: the manifest names {}'s key {} but {SIGNATURE_FILE} is not there (sign it with ssh-keygen -Y sign)", s.identity, s.fingerprint),
-            None,
+            "UNSIGNED".into(),
+            Some(format!("{SIGNATURE_FILE}: missing, though the manifest names {}'s key {} as its signer and certificate.html says it is signed (sign it with ssh-keygen -Y sign)", s.identity, s.fingerprint)),
         ),
         (None, Some(_), _) => (
             "signature present, but the manifest names no signer".into(),

@@ -124,6 +124,34 @@ pub fn open(path: &Path) -> Result<Guarded<Box<dyn Read>>> {
     Ok(Guarded::waiting_on(Box::new(file), fd))
 }
 
+/// A history read twice (the seeds it reveals, then the audit): the file itself, or for
+/// standard input (`-`) a temporary copy of it, removed when this is dropped.
+pub struct Rereadable {
+    path: std::path::PathBuf,
+    _copy: Option<tempfile::TempPath>,
+}
+
+impl Rereadable {
+    /// Where to read it, as often as needed.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// `path` made [`Rereadable`]: standard input is copied to a temporary file as it is read
+/// (through [`open`]'s guards), which takes as much disk as the history.
+pub fn rereadable(path: &Path) -> Result<Rereadable> {
+    if path.as_os_str() != "-" {
+        return Ok(Rereadable { path: path.to_path_buf(), _copy: None });
+    }
+    let mut copy =
+        tempfile::NamedTempFile::new().context("cannot make a temporary copy of standard input")?;
+    io::copy(&mut open(path)?, copy.as_file_mut())
+        .context("cannot copy standard input to a temporary file")?;
+    let copy = copy.into_temp_path();
+    Ok(Rereadable { path: copy.to_path_buf(), _copy: Some(copy) })
+}
+
 /// Opens `path` like [`open`], with a progress bar of the bytes read: out of the file's
 /// size when it has one (a file, or standard input redirected from a file), a count
 /// without a total otherwise (a pipe). `quiet` hides the bar (see [`super::progress`]).

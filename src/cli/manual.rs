@@ -110,7 +110,8 @@ fn exit_status_section() -> Roff {
         (
             "3",
             "Nothing found, but not everything judged: a battery none of whose tests can fail at its \
-             size (INSUFFICIENT, not PASS), with no row checked. More rounds are needed.",
+             size (INSUFFICIENT, not PASS), with no row checked (more rounds are needed); a rounds \
+             file with no rounds.",
         ),
         ("130", "Interrupted by Ctrl-C or SIGTERM (a sweep saves its progress for --resume)."),
     ] {

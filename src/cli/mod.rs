@@ -4,7 +4,8 @@
 //! Exit status, for every command: 0 = everything checked out; 1 = a fairness finding
 //! (a mismatch, a failed test or claim); 2 = usage or input error; 3 = nothing found, but
 //! not everything judged (a battery none of whose tests can fail at its size, and no row
-//! checked); 130 = interrupted.
+//! checked; a rounds file with no rounds);
+//! 130 = interrupted.
 
 #[macro_use]
 mod print;

@@ -378,7 +378,17 @@ fn verify_file(
             outln!("  not judged (no row answers them): {}", unjudged.join(", "));
         }
     }
-    Ok(if mismatches == 0 && unanswered.is_empty() { Verdict::Clean } else { Verdict::Finding })
+    // Nothing found, but nothing judged (exit 3): a file with no rounds. (A challenge
+    // answer's games left out are named above but exit 0: a challenge written with
+    // `conformance --game` holds only the games asked for, and the answer cannot tell.)
+    if rounds == 0 {
+        outln!("nothing checked: the file holds no rounds");
+    }
+    Ok(match (mismatches == 0 && unanswered.is_empty(), rounds == 0) {
+        (false, _) => Verdict::Finding,
+        (true, true) => Verdict::Insufficient,
+        (true, false) => Verdict::Clean,
+    })
 }
 
 /// One mismatch printed, and written to the report when there is one.

@@ -488,7 +488,7 @@ impl CertificateDoc<'_> {
                 let _ = write!(
                     html,
                     "<div class=\"signature\">{auditor}<b>Signed</b>: manifest.json, which pins every file and verdict of this certificate, is signed in manifest.json.sig (OpenSSH signature, namespace <code>{ns}</code>) by the key <code>{fp}</code> of <code>{id}</code>. \
-                     Verify it with the auditor's published key in an allowed-signers file: <code>ssh-keygen -Y verify -f allowed_signers -I {id} -n {ns} -s manifest.json.sig &lt; manifest.json</code>, or <code>fairaudit certify --check DIR --allowed-signers allowed_signers</code>.</div>",
+                     This paragraph proves nothing by itself (naming a public key takes only a copy of it): verify the signature with the auditor's published key in an allowed-signers file: <code>ssh-keygen -Y verify -f allowed_signers -I {id} -n {ns} -s manifest.json.sig &lt; manifest.json</code>, or <code>fairaudit certify --check DIR --allowed-signers allowed_signers</code>.</div>",
                     ns = SIGNATURE_NAMESPACE,
                     fp = escape(&signer.fingerprint),
                     id = escape(&signer.identity),
