@@ -227,7 +227,9 @@ fn a_spliced_chain_is_caught_across_games_without_hashes() {
     let path = write(dir.path(), &rows);
     audit(&path).assert().code(0).stdout(predicate::str::contains(
         "42 bets on 21 games read; 20 games replayed from their hashes, 19 links between consecutive games walked",
-    )).stdout(predicate::str::contains("note: 1 game without a hash"));
+    )).stdout(predicate::str::contains(
+        "games given without their hash, checked through the link across them (its walk gives their hashes): 1",
+    ));
     // Game 1,273,930 replaced by a game of our own chain (hash and crash point both its).
     let own = "45c7aac99b649ed50b255430e66e63e0c581e199702d3cd25f94284be3a10b29";
     let shown = fairaudit::scheme::crash::CrashVariant::Roobet.shown(fairaudit::scheme::crash::crash_point(

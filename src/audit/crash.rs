@@ -65,6 +65,10 @@ pub struct CrashAudit {
     pub unlinked: u64,
     /// Games without a hash: neither replayed nor linked.
     pub hashless: u64,
+    /// Games without a hash between two linked games with hashes: the link's walk gave
+    /// their hashes, and their crash points were checked against them (not counted in
+    /// `hashless`).
+    pub derived: u64,
     /// Rows whose salt is none of the scheme's published seeding events'.
     pub other_salts: u64,
     /// Payouts checked.
@@ -96,7 +100,11 @@ impl CrashAudit {
     /// Whether any game was replayed from its hash, linked to the next one or to the
     /// published game, or had a payout checked (see [`super::Audit::has_row_checks`]).
     pub fn has_row_checks(&self) -> bool {
-        self.replayed > 0 || self.linked > 0 || self.on_published > 0 || self.payouts_checked > 0
+        self.replayed > 0
+            || self.linked > 0
+            || self.derived > 0
+            || self.on_published > 0
+            || self.payouts_checked > 0
     }
 }
 
@@ -106,6 +114,16 @@ struct Game {
     hash: Option<String>,
     shown: u64,
     line: u64,
+}
+
+/// A game given without its hash since the last game with one: its hash is known once the
+/// next game with one is linked across it.
+struct Unhashed {
+    number: u64,
+    shown: u64,
+    salt: String,
+    line: u64,
+    player: String,
 }
 
 /// The last game whose hash the history gave: the one the next hash is linked to.
@@ -150,6 +168,12 @@ pub fn audit_crash_history<R: Read>(
     let mut last_hashed: Option<Hashed> = None;
     // The salt of the first row, and its line.
     let mut first_salt: Option<(String, u64)> = None;
+    // The games without a hash since the last game with one (at most MAX_WALK: a link
+    // further apart is not walked).
+    let mut unhashed: Vec<Unhashed> = Vec::new();
+    // Findings on those games, made when the link across them is walked: reported after
+    // the row that walked it.
+    let mut late: Vec<Finding> = Vec::new();
     // Rising (true) or falling, once two games have been seen.
     let mut rising: Option<bool> = None;
     // The games with hashes of each published chain, by salt, to walk after the last row.
@@ -259,9 +283,12 @@ pub fn audit_crash_history<R: Read>(
                     (None, Some(now)) => {
                         game.hash = Some(now.clone());
                         audit.hashless -= 1;
+                        unhashed.pop_if(|game| game.number == number);
                         keep(number, now, salt, line, &mut audit.not_walked);
                         audit.first_hashed.get_or_insert_with(|| (number, now.clone(), salt.to_owned()));
-                        let link = link_hash(number, now, salt, line, &mut last_hashed);
+                        let link = link_hash(number, now, salt, line, &mut last_hashed, &unhashed);
+                        late.extend(check_unhashed(variant, &link, &unhashed, &mut audit.derived));
+                        unhashed.clear();
                         if let Some(expected) = count_link(link, &mut audit.linked, &mut audit.unlinked) {
                             found("link", expected, now.clone());
                         }
@@ -303,12 +330,25 @@ pub fn audit_crash_history<R: Read>(
                     Some(now) => {
                         keep(number, now, salt, line, &mut audit.not_walked);
                         audit.first_hashed.get_or_insert_with(|| (number, now.clone(), salt.to_owned()));
-                        let link = link_hash(number, now, salt, line, &mut last_hashed);
+                        let link = link_hash(number, now, salt, line, &mut last_hashed, &unhashed);
+                        late.extend(check_unhashed(variant, &link, &unhashed, &mut audit.derived));
+                        unhashed.clear();
                         if let Some(expected) = count_link(link, &mut audit.linked, &mut audit.unlinked) {
                             found("link", expected, now.clone());
                         }
                     }
-                    None => audit.hashless += 1,
+                    None => {
+                        audit.hashless += 1;
+                        if unhashed.len() < MAX_WALK as usize {
+                            unhashed.push(Unhashed {
+                                number,
+                                shown,
+                                salt: salt.to_owned(),
+                                line,
+                                player: field("player").to_owned(),
+                            });
+                        }
+                    }
                 }
                 match point {
                     Some(point) => {
@@ -363,7 +403,11 @@ pub fn audit_crash_history<R: Read>(
                 found("payout", expected.to_string(), payout_text.to_owned());
             }
         }
+        report_late(&mut late, &mut audit, &mut on_finding);
     }
+    report_late(&mut late, &mut audit, &mut on_finding);
+    // The games checked through a link are no longer "neither replayed nor linked".
+    audit.hashless -= audit.derived;
     walk_to_published(&mut audit, variant, published, &mut on_finding);
     Ok(audit)
 }
@@ -405,8 +449,10 @@ fn walk_to_published(
 enum Link {
     /// The first hash of the history.
     First,
-    /// Walked: `None` when the hashes join, else what the link needs.
-    Walked(Option<String>),
+    /// Walked: `None` when the hashes join, else what the link needs; with the hashes
+    /// the walk gave of the games without one in between (number, hash), which are
+    /// theirs only where the hashes join.
+    Walked(Option<String>, Vec<(u64, String)>),
     /// Not walked: another salt (another chain), or more than [`MAX_WALK`] games apart.
     Not,
 }
@@ -419,7 +465,7 @@ fn count_link(link: Link, linked: &mut u64, unlinked: &mut u64) -> Option<String
             *unlinked += 1;
             None
         }
-        Link::Walked(needs) => {
+        Link::Walked(needs, _) => {
             *linked += 1;
             needs
         }
@@ -427,31 +473,88 @@ fn count_link(link: Link, linked: &mut u64, unlinked: &mut u64) -> Option<String
 }
 
 /// Links game `number`'s hash to the last game whose hash the history gave (the higher
-/// one's hash, walked down, must give the lower one's), then makes it the last.
-fn link_hash(number: u64, hash: &str, salt: &str, line: u64, last: &mut Option<Hashed>) -> Link {
+/// one's hash, walked down, must give the lower one's), then makes it the last. The walk
+/// passes through the hashes of the games in between: those of `unhashed` are kept.
+fn link_hash(
+    number: u64,
+    hash: &str,
+    salt: &str,
+    line: u64,
+    last: &mut Option<Hashed>,
+    unhashed: &[Unhashed],
+) -> Link {
     let this = Hashed { number, hash: hash.to_owned(), salt: salt.to_owned(), line };
     let Some(earlier) = last.replace(this) else { return Link::First };
     let steps = number.abs_diff(earlier.number);
     if earlier.salt != salt || steps > MAX_WALK || steps == 0 {
         return Link::Not;
     }
-    let walk = |from: &str| (0..steps).fold(from.to_owned(), |h, _| crash::previous_hash(&h));
-    Link::Walked(if number > earlier.number {
-        (walk(hash) != earlier.hash).then(|| {
+    let mut between = Vec::new();
+    let mut walk = |from: &str, top: u64| {
+        (1..=steps).fold(from.to_owned(), |h, step| {
+            let below = crash::previous_hash(&h);
+            if step < steps && unhashed.iter().any(|game| game.number == top - step) {
+                between.push((top - step, below.clone()));
+            }
+            below
+        })
+    };
+    let needs = if number > earlier.number {
+        (walk(hash, number) != earlier.hash).then(|| {
             format!(
                 "a hash that reaches game {}'s, {} (line {}), in {steps} link(s)",
                 earlier.number, earlier.hash, earlier.line
             )
         })
     } else {
-        let reached = walk(&earlier.hash);
+        let reached = walk(&earlier.hash, earlier.number);
         (reached != hash).then(|| {
             format!(
                 "{reached} (game {}'s hash, on line {}, hashed {steps} time(s))",
                 earlier.number, earlier.line
             )
         })
-    })
+    };
+    Link::Walked(needs, between)
+}
+
+/// The games given without their hash across a link that joined: each one's crash point
+/// shown against the one its hash (from the link's walk) gives; the findings for those
+/// that differ. A link that did not join says nothing of the games in between.
+fn check_unhashed(
+    variant: CrashVariant,
+    link: &Link,
+    unhashed: &[Unhashed],
+    derived: &mut u64,
+) -> Vec<Finding> {
+    let Link::Walked(None, between) = link else { return Vec::new() };
+    let mut findings = Vec::new();
+    for (number, hash) in between {
+        let Some(game) = unhashed.iter().find(|game| game.number == *number) else { continue };
+        let point = crash::crash_point(variant, hash, &game.salt);
+        *derived += 1;
+        if variant.shown_hundredths(point) != game.shown {
+            findings.push(Finding {
+                line: game.line,
+                player: game.player.clone(),
+                check: "result",
+                expected: format!(
+                    "{} (from its hash {hash}, which the link across it gives)",
+                    variant.shown(point)
+                ),
+                found: crash::hundredths_text(game.shown),
+            });
+        }
+    }
+    findings
+}
+
+/// Reports the findings made on earlier games ([`check_unhashed`]), counting them.
+fn report_late(late: &mut Vec<Finding>, audit: &mut CrashAudit, on_finding: &mut impl FnMut(&Finding)) {
+    for finding in late.drain(..) {
+        on_finding(&finding);
+        *audit.findings.entry(finding.check).or_default() += 1;
+    }
 }
 
 #[cfg(test)]
@@ -493,9 +596,10 @@ mod tests {
     }
 
     #[test]
-    fn games_of_another_salt_are_counted_apart_and_not_linked() {
+    fn games_of_another_salt_are_counted_apart_not_linked_and_found() {
         // Roobet's games 1,273,935 and 1,273,934 (`data/vectors/crash.csv`): linked under
-        // the published salt; under another salt for the second, not linked, and said.
+        // the published salt; under another salt for the second, not linked, counted, and
+        // a `salt` finding (one history, one salt).
         let (high, low) = (
             "cc4a75236ecbc038c37729aa5ced461e36155319e88fa375c994933b6a42a0c4",
             "fa0bd7818e238aa613426eba7422ca364369c0ec55767c8e023ba6d3ba161aeb",
@@ -516,7 +620,51 @@ mod tests {
             shown(low, "a clone's salt")
         );
         let (audit, findings) = audited(CrashVariant::Roobet, "roobet", &file);
-        assert!(findings.is_empty(), "{findings:?}");
+        let checks: Vec<(u64, &str)> = findings.iter().map(|f| (f.line, f.check)).collect();
+        assert_eq!(checks, [(3, "salt")], "{findings:?}");
         assert_eq!((audit.linked, audit.unlinked, audit.other_salts), (0, 1, 1));
+    }
+
+    #[test]
+    fn a_game_without_its_hash_is_checked_through_the_link_across_it() {
+        // Roobet's games 1,273,935 down to 1,273,932, game 1,273,933 given without its hash:
+        // the link from 1,273,934 to 1,273,932 walks through it. In both orders.
+        let hashes = [
+            (1_273_935u64, "cc4a75236ecbc038c37729aa5ced461e36155319e88fa375c994933b6a42a0c4"),
+            (1_273_934, "fa0bd7818e238aa613426eba7422ca364369c0ec55767c8e023ba6d3ba161aeb"),
+        ];
+        let salt = CrashVariant::Roobet.salt();
+        // The chain below game 1,273,934, walked here.
+        let g933 = crash::previous_hash(hashes[1].1);
+        let g932 = crash::previous_hash(&g933);
+        let shown =
+            |hash: &str| CrashVariant::Roobet.shown(crash::crash_point(CrashVariant::Roobet, hash, salt));
+        let rows = |shown_933: &str| {
+            [
+                format!("{},{},{}", hashes[0].0, hashes[0].1, shown(hashes[0].1)),
+                format!("{},{},{}", hashes[1].0, hashes[1].1, shown(hashes[1].1)),
+                format!("1273933,,{shown_933}"),
+                format!("1273932,{g932},{}", shown(&g932)),
+            ]
+        };
+        for rising in [false, true] {
+            let file = |shown_933: &str| {
+                let mut rows = rows(shown_933).to_vec();
+                if rising {
+                    rows.reverse();
+                }
+                format!("nonce,server_seed,result\n{}\n", rows.join("\n"))
+            };
+            let (audit, findings) = audited(CrashVariant::Roobet, "roobet", &file(&shown(&g933)));
+            assert!(findings.is_empty(), "{findings:?}");
+            assert_eq!((audit.derived, audit.hashless, audit.linked), (1, 0, 2));
+            // Shown other than its hash gives: a finding on its line.
+            let (audit, findings) = audited(CrashVariant::Roobet, "roobet", &file("1.50"));
+            let line = if rising { 3 } else { 4 };
+            let checks: Vec<(u64, &str, &str)> =
+                findings.iter().map(|f| (f.line, f.check, f.found.as_str())).collect();
+            assert_eq!(checks, [(line, "result", "1.50")], "{findings:?}");
+            assert_eq!(audit.findings.get("result"), Some(&1));
+        }
     }
 }

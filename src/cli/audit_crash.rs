@@ -43,6 +43,12 @@ pub fn run(args: AuditArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
         audit.linked,
         audit.payouts_checked
     );
+    if audit.derived > 0 {
+        outln!(
+            "games given without their hash, checked through the link across them (its walk gives their hashes): {}",
+            audit.derived
+        );
+    }
     if audit.missing_games > 0 {
         let named: Vec<String> = audit
             .missing
