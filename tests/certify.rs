@@ -1103,3 +1103,49 @@ fn a_row_showing_only_its_commitment_is_replayed_by_the_audit_and_its_certificat
     certify(&[], &[&audited], &cert, false).code(1);
     check(&cert).success();
 }
+
+#[test]
+fn certify_refuses_a_folder_holding_a_users_file_and_shows_file_names_visibly() {
+    let dir = tempfile::tempdir().unwrap();
+    // A history whose file name reverses what follows it.
+    let log = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/american-log.csv"),
+    )
+    .unwrap();
+    let history = dir.path().join("bets\u{202E}SSAP.csv");
+    std::fs::write(&history, log).unwrap();
+    let audited = dir.path().join("audit");
+    fairaudit()
+        .args(["audit", "--game", "roulette-american", "--quiet", "--outcomes"])
+        .arg(&history)
+        .arg("--out")
+        .arg(&audited)
+        .assert()
+        .success();
+    // The certificate's folder already holds the user's notes: refused, even with
+    // --force, and the notes are left as they were.
+    let cert = dir.path().join("cert");
+    std::fs::create_dir(&cert).unwrap();
+    std::fs::write(cert.join("notes.txt"), "mine").unwrap();
+    for force in [false, true] {
+        let mut command = fairaudit();
+        command
+            .args(["certify", "--operator", "Op", "--no-pdf", "--audit"])
+            .arg(&audited)
+            .arg("--out")
+            .arg(&cert);
+        if force {
+            command.arg("--force");
+        }
+        command.assert().code(2).stderr(predicate::str::contains(
+            "holds notes.txt, which fairaudit did not write: a certificate's folder holds only its own files",
+        ));
+    }
+    assert_eq!(std::fs::read_to_string(cert.join("notes.txt")).unwrap(), "mine");
+    std::fs::remove_file(cert.join("notes.txt")).unwrap();
+    let out = stdout(&certify(&[], &[&audited], &cert, false).code(1));
+    assert!(!out.contains('\u{202E}') && out.contains("bets\\u{202e}SSAP.csv"), "{out}");
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    assert!(!html.contains('\u{202E}') && html.contains("bets&lt;U+202E&gt;SSAP.csv"));
+    check(&cert).success();
+}

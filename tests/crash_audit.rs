@@ -165,11 +165,17 @@ fn a_salt_changed_for_one_game_is_a_finding_on_its_rows() {
     audit(&path).assert().code(1).stdout(predicate::str::contains(format!(
         "line {line} (player alice): salt: file has x, expected {published}, the salt of line 2"
     )));
-    // Two published seeding events (a reseed) are not a finding between them.
+    // Two published seeding events (a reseed) are not a finding between them, once; a
+    // game moved to the other published salt and back is.
     let reseed = fairaudit::scheme::crash::CrashVariant::Roobet.published_salts()[1].to_owned();
     write_salted(&path, &|game| if game == "1273915" { reseed.clone() } else { published.clone() });
     let out = String::from_utf8(audit(&path).assert().get_output().stdout.clone()).unwrap();
     assert!(!out.contains("salt:"), "{out}");
+    write_salted(&path, &|game| if game == "1273925" { reseed.clone() } else { published.clone() });
+    let back = rows.iter().position(|r| r[1] == "1273924").unwrap() + 2;
+    audit(&path).assert().code(1).stdout(predicate::str::contains(format!(
+        "line {back} (player alice): salt: file has {published}, expected {reseed}"
+    )));
 }
 
 #[test]

@@ -26,7 +26,9 @@
 //!   the chain through the published hash is a `published` finding on its first line.
 //!
 //! Memory is bounded: the current game, the one before, the stretches of games missing,
-//! and one hash per game of a published chain (48 bytes, up to [`MAX_ROWS`] games).
+//! one hash per game of a published chain (48 bytes, up to [`MAX_ROWS`] games), and the
+//! games without a hash since the last one with a hash (up to [`MAX_WALK`] games and
+//! [`UNHASHED_BYTES`] of their player ids and salts).
 
 use super::money::Money;
 use super::Finding;
@@ -121,9 +123,23 @@ struct Game {
 struct Unhashed {
     number: u64,
     shown: u64,
-    salt: String,
+    /// Its salt, where its row states one (else the link's).
+    salt: Option<String>,
     line: u64,
     player: String,
+}
+
+/// The games without a hash kept at once, by the bytes of their player ids and salts: a
+/// hostile file's megabyte-long ids cannot make the buffer grow past this (a game not kept
+/// stays unchecked, as it was before links gave hashes).
+const UNHASHED_BYTES: usize = 16 << 20;
+
+/// The salt of the history's chain, the line that set it, and whether it has moved once
+/// from one published seeding event's to another's.
+struct ChainSalt {
+    salt: String,
+    line: u64,
+    reseeded: bool,
 }
 
 /// The last game whose hash the history gave: the one the next hash is linked to.
@@ -166,11 +182,12 @@ pub fn audit_crash_history<R: Read>(
     let mut audit = CrashAudit { tally: CrashTally::new(), ..CrashAudit::default() };
     let mut current: Option<Game> = None;
     let mut last_hashed: Option<Hashed> = None;
-    // The salt of the first row, and its line.
-    let mut first_salt: Option<(String, u64)> = None;
+    // The chain's salt, from the first row that states one.
+    let mut chain_salt: Option<ChainSalt> = None;
     // The games without a hash since the last game with one (at most MAX_WALK: a link
     // further apart is not walked).
     let mut unhashed: Vec<Unhashed> = Vec::new();
+    let mut unhashed_bytes = 0;
     // Findings on those games, made when the link across them is walked: reported after
     // the row that walked it.
     let mut late: Vec<Finding> = Vec::new();
@@ -233,20 +250,27 @@ pub fn audit_crash_history<R: Read>(
         };
         audit.other_salts += u64::from(!variant.published_salts().contains(&salt));
         // One history, one chain, one salt: a salt chosen per game could give any crash
-        // point from a genuine hash, so a row whose salt differs from the first row's is
-        // a finding (and is replayed with its own salt, as the operator claims), unless
-        // both are published seeding events' (a history across a reseed).
-        let published = |salt: &str| variant.published_salts().contains(&salt);
-        match &first_salt {
-            None => first_salt = Some((salt.to_owned(), line)),
-            Some((first, at)) if first != salt && !(published(first) && published(salt)) => {
-                found(
+        // point from a genuine hash, so a row whose salt differs from the chain's is a
+        // finding (and is replayed with its own salt, as the operator claims). The one
+        // change allowed is a reseed: once, from one published seeding event's salt to
+        // another's. A row without a hash and with an empty salt cell states no salt.
+        if hash.is_some() || !field("client_seed").is_empty() {
+            let is_published = |salt: &str| variant.published_salts().contains(&salt);
+            match &mut chain_salt {
+                None => chain_salt = Some(ChainSalt { salt: salt.to_owned(), line, reseeded: false }),
+                Some(chain) if chain.salt == salt => {}
+                Some(chain) if !chain.reseeded && is_published(&chain.salt) && is_published(salt) => {
+                    *chain = ChainSalt { salt: salt.to_owned(), line, reseeded: true };
+                }
+                Some(chain) => found(
                     "salt",
-                    format!("{first}, the salt of line {at}: the games of a history share one salt"),
+                    format!(
+                        "{}, the salt of line {}: the games of a history share one salt (or move once, at a reseed, from one published seeding event's to another's)",
+                        chain.salt, chain.line
+                    ),
                     salt.to_owned(),
-                );
+                ),
             }
-            Some(_) => {}
         }
 
         // The game replayed from its hash.
@@ -287,8 +311,9 @@ pub fn audit_crash_history<R: Read>(
                         keep(number, now, salt, line, &mut audit.not_walked);
                         audit.first_hashed.get_or_insert_with(|| (number, now.clone(), salt.to_owned()));
                         let link = link_hash(number, now, salt, line, &mut last_hashed, &unhashed);
-                        late.extend(check_unhashed(variant, &link, &unhashed, &mut audit.derived));
+                        late.extend(check_unhashed(variant, &link, salt, &unhashed, &mut audit.derived));
                         unhashed.clear();
+                        unhashed_bytes = 0;
                         if let Some(expected) = count_link(link, &mut audit.linked, &mut audit.unlinked) {
                             found("link", expected, now.clone());
                         }
@@ -331,21 +356,25 @@ pub fn audit_crash_history<R: Read>(
                         keep(number, now, salt, line, &mut audit.not_walked);
                         audit.first_hashed.get_or_insert_with(|| (number, now.clone(), salt.to_owned()));
                         let link = link_hash(number, now, salt, line, &mut last_hashed, &unhashed);
-                        late.extend(check_unhashed(variant, &link, &unhashed, &mut audit.derived));
+                        late.extend(check_unhashed(variant, &link, salt, &unhashed, &mut audit.derived));
                         unhashed.clear();
+                        unhashed_bytes = 0;
                         if let Some(expected) = count_link(link, &mut audit.linked, &mut audit.unlinked) {
                             found("link", expected, now.clone());
                         }
                     }
                     None => {
                         audit.hashless += 1;
-                        if unhashed.len() < MAX_WALK as usize {
+                        let (player, stated) = (field("player"), field("client_seed"));
+                        let bytes = unhashed_bytes + player.len() + stated.len();
+                        if unhashed.len() < MAX_WALK as usize && bytes <= UNHASHED_BYTES {
+                            unhashed_bytes = bytes;
                             unhashed.push(Unhashed {
                                 number,
                                 shown,
-                                salt: salt.to_owned(),
+                                salt: (!stated.is_empty()).then(|| stated.to_owned()),
                                 line,
-                                player: field("player").to_owned(),
+                                player: player.to_owned(),
                             });
                         }
                     }
@@ -489,11 +518,12 @@ fn link_hash(
     if earlier.salt != salt || steps > MAX_WALK || steps == 0 {
         return Link::Not;
     }
+    let wanted: std::collections::HashSet<u64> = unhashed.iter().map(|game| game.number).collect();
     let mut between = Vec::new();
     let mut walk = |from: &str, top: u64| {
         (1..=steps).fold(from.to_owned(), |h, step| {
             let below = crash::previous_hash(&h);
-            if step < steps && unhashed.iter().any(|game| game.number == top - step) {
+            if step < steps && wanted.contains(&(top - step)) {
                 between.push((top - step, below.clone()));
             }
             below
@@ -524,14 +554,16 @@ fn link_hash(
 fn check_unhashed(
     variant: CrashVariant,
     link: &Link,
+    link_salt: &str,
     unhashed: &[Unhashed],
     derived: &mut u64,
 ) -> Vec<Finding> {
     let Link::Walked(None, between) = link else { return Vec::new() };
+    let index: HashMap<u64, &Unhashed> = unhashed.iter().map(|game| (game.number, game)).collect();
     let mut findings = Vec::new();
     for (number, hash) in between {
-        let Some(game) = unhashed.iter().find(|game| game.number == *number) else { continue };
-        let point = crash::crash_point(variant, hash, &game.salt);
+        let Some(game) = index.get(number) else { continue };
+        let point = crash::crash_point(variant, hash, game.salt.as_deref().unwrap_or(link_salt));
         *derived += 1;
         if variant.shown_hundredths(point) != game.shown {
             findings.push(Finding {
@@ -647,6 +679,21 @@ mod tests {
                 format!("1273932,{g932},{}", shown(&g932)),
             ]
         };
+        // A clone's chain: its salt stated on the rows with a hash, the cell left empty on
+        // the one without: that game is judged with the link's salt.
+        let clone_shown = |hash: &str| {
+            CrashVariant::Roobet.shown(crash::crash_point(CrashVariant::Roobet, hash, "clone salt"))
+        };
+        let file = format!(
+            "nonce,server_seed,client_seed,result\n1273934,{},clone salt,{}\n1273933,,,{}\n1273932,{g932},clone salt,{}\n",
+            hashes[1].1,
+            clone_shown(hashes[1].1),
+            clone_shown(&g933),
+            clone_shown(&g932)
+        );
+        let (audit, findings) = audited(CrashVariant::Roobet, "roobet", &file);
+        assert!(findings.is_empty(), "{findings:?}");
+        assert_eq!(audit.derived, 1);
         for rising in [false, true] {
             let file = |shown_933: &str| {
                 let mut rows = rows(shown_933).to_vec();

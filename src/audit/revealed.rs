@@ -47,6 +47,9 @@ impl RevealedSeeds {
             return Ok(Self::none());
         };
         let mut revealed = Self::none();
+        // The seeds hashed already: one hash per distinct seed, however the rows of the
+        // pairs interleave.
+        let mut seen: std::collections::HashSet<Vec<u8>> = std::collections::HashSet::new();
         // Bytes, not text: only a seed not seen just before is checked as UTF-8 (the audit's
         // own pass reads every cell as text, and refuses a row that is not).
         let mut record = csv::ByteRecord::new();
@@ -58,6 +61,9 @@ impl RevealedSeeds {
                 continue;
             }
             seed.clone_into(&mut last);
+            if !seen.insert(seed.to_vec()) {
+                continue;
+            }
             if let Ok(seed) = std::str::from_utf8(seed) {
                 revealed.by_commitment.entry(commitment(seed)).or_insert_with(|| seed.to_owned());
             }

@@ -77,7 +77,8 @@ pub struct StakeAudit {
     pub findings: BTreeMap<&'static str, u64>,
     /// The recorded results counted per game, in the order the games first appear.
     pub tallies: Vec<(StakeGame, StakeTally)>,
-    /// The first row replayed from its revealed seeds (a certificate works it through).
+    /// The first row replayed from the server seed it shows itself (a certificate works it
+    /// through).
     pub first_replayed: Option<ReplayedRow>,
 }
 
@@ -271,7 +272,9 @@ pub fn audit_stake_history<R: Read>(
             let (_, _, pair, commitment) = prepared.as_ref().expect("prepared above");
             // The result and the commitment, the server seed being revealed.
             let round = stake::replay_with(&game, pair, String::new(), nonce);
-            if audit.replayed == 0 {
+            // The worked row shows its seed on its own line (a row replayed with a seed
+            // revealed on another is not the one to work through).
+            if audit.first_replayed.is_none() && !field("server_seed").is_empty() {
                 audit.first_replayed = Some(ReplayedRow {
                     line,
                     game,

@@ -94,7 +94,7 @@ pub fn parse_allowed_signers(text: &str) -> Result<Vec<AllowedSigner>, String> {
             (Some(fields[1].as_str()), 2)
         };
         let mut namespaces = None;
-        for option in options.map(|o| o.split(',').collect::<Vec<_>>()).unwrap_or_default() {
+        for option in options.map(split_options).unwrap_or_default() {
             let (name, value) = option.split_once('=').unwrap_or((option, ""));
             match name.to_ascii_lowercase().as_str() {
                 "namespaces" => {
@@ -111,6 +111,38 @@ pub fn parse_allowed_signers(text: &str) -> Result<Vec<AllowedSigner>, String> {
         return Err("names no key".into());
     }
     Ok(signers)
+}
+
+/// The options field split at its commas, but not at those inside quotes
+/// (`namespaces="git,fairaudit-certificate"` is one option).
+fn split_options(options: &str) -> Vec<&str> {
+    let (mut parts, mut start, mut quoted) = (Vec::new(), 0, false);
+    for (i, c) in options.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => {
+                parts.push(&options[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&options[start..]);
+    parts
+}
+
+/// Whether `name` matches a list of OpenSSH patterns as ssh does (`match_pattern_list`):
+/// some pattern matches it and no negated one (`!pattern`) does.
+fn matches_list(patterns: &[String], name: &str) -> bool {
+    let mut matched = false;
+    for pattern in patterns {
+        match pattern.strip_prefix('!') {
+            Some(negated) if matches(negated, name) => return false,
+            Some(_) => {}
+            None => matched |= matches(pattern, name),
+        }
+    }
+    matched
 }
 
 /// Whether `name` matches an OpenSSH pattern (`*` any run, `?` one character).
@@ -152,8 +184,8 @@ pub fn verify(
         .iter()
         .filter(|s| s.key.key_data() == signature.public_key())
         .find(|s| {
-            s.principals.iter().any(|p| matches(p, principal))
-                && s.namespaces.as_ref().is_none_or(|n| n.iter().any(|n| matches(n, NAMESPACE)))
+            matches_list(&s.principals, principal)
+                && s.namespaces.as_ref().is_none_or(|n| matches_list(n, NAMESPACE))
         })
         .ok_or_else(|| {
             format!(
@@ -234,6 +266,25 @@ mod tests {
         let signers = parse_allowed_signers(&line).unwrap();
         let signature = sign(&k, b"m").unwrap();
         assert!(verify(signature.as_bytes(), b"m", &signers, "a").is_err());
+    }
+
+    #[test]
+    fn quoted_option_lists_and_negated_patterns_are_read_as_openssh_reads_them() {
+        let k = key(5);
+        let public = k.public_key().to_openssh().unwrap();
+        let signature = sign(&k, b"m").unwrap();
+        // A namespace list with a comma inside its quotes is one option.
+        let line = format!("a namespaces=\"git,fairaudit-certificate\" {public}");
+        let signers = parse_allowed_signers(&line).unwrap();
+        assert!(verify(signature.as_bytes(), b"m", &signers, "a").is_ok());
+        let line = format!("a namespaces=\"git,!fairaudit-*,*\" {public}");
+        assert!(verify(signature.as_bytes(), b"m", &parse_allowed_signers(&line).unwrap(), "a").is_err());
+        // A negated principal is refused though another pattern matches it.
+        let signers = allowed("*@example.org,!x@example.org", &k);
+        assert!(verify(signature.as_bytes(), b"m", &signers, "y@example.org").is_ok());
+        assert!(verify(signature.as_bytes(), b"m", &signers, "x@example.org").is_err());
+        // A list of negations alone allows nobody.
+        assert!(verify(signature.as_bytes(), b"m", &allowed("!x@example.org", &k), "y@example.org").is_err());
     }
 
     #[test]

@@ -1587,6 +1587,24 @@ fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
     })
 }
 
+/// The first entry of folder `dir` (when it exists) that is none of the files fairaudit
+/// writes, shown as its name.
+fn foreign_entry(dir: &Path) -> Result<Option<String>> {
+    if !dir.is_dir() {
+        return Ok(None);
+    }
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .map(|entry| entry.map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect::<std::io::Result<_>>()
+        .with_context(|| format!("cannot read {}", dir.display()))?;
+    names.sort();
+    Ok(names
+        .into_iter()
+        .find(|name| !OUR_FILES.contains(&name.as_str()))
+        .map(|name| fairaudit::fields::Excerpt(&name).to_string()))
+}
+
 /// Copies the dossier's files into the staged folder and hashes the copies (and the
 /// histories left in place).
 fn write_dossier(folder: &OutputFolder, dossier: &Dossier) -> Result<Vec<FileHash>> {
@@ -1708,6 +1726,15 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
             out.display()
         );
     }
+    // A folder's own files are carried over by a run (they are the user's), but a
+    // certificate holds exactly the files its manifest lists: one carried in would fail
+    // its own --check. Refused, even with --force, which replaces only fairaudit's files.
+    if let Some(foreign) = foreign_entry(&out)? {
+        bail!(
+            "{} holds {foreign}, which fairaudit did not write: a certificate's folder holds only its own files (--check refuses any other), so choose another --out or move it",
+            out.display()
+        );
+    }
     install_stop_handler()?;
     let inputs = write_dossier(&folder, &dossier)?;
     let staged_root = folder.staged("");
@@ -1813,7 +1840,7 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         outln!(
             "  bet history {} ({}): {} rows, {} mismatches, row checks {}, battery {}",
             i + 1,
-            record.outcomes_source,
+            fairaudit::fields::Shown(&record.outcomes_source),
             a.audit.rounds,
             a.audit.mismatches,
             fairaudit::certify::rows_text(&a.audit),
@@ -1825,7 +1852,7 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         outln!(
             "  chain {} ({}): {} crash games {}..{}, {} to the published game, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
             i + 1,
-            record.source,
+            fairaudit::fields::Shown(&record.source),
             c.plan.scheme,
             c.plan.games[0],
             c.plan.games[1],
@@ -1843,7 +1870,7 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         outln!(
             "  stake sweep {} ({}): {}, {} rounds, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
             i + 1,
-            record.source,
+            fairaudit::fields::Shown(&record.source),
             s.game,
             s.rounds,
             s.battery.results.len(),
@@ -1858,7 +1885,7 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         outln!(
             "  stake bet history {} ({}): {} rows, {} replayed, row checks {}, battery {}",
             i + 1,
-            record.outcomes_source,
+            fairaudit::fields::Shown(&record.outcomes_source),
             a.audit.rows,
             a.audit.replayed,
             fairaudit::certify::stake_rows_text(&a.audit),
@@ -1869,7 +1896,7 @@ fn certify(args: CertifyArgs) -> Result<Verdict> {
         outln!(
             "  crash bet history {} ({}): {} bets on {} games, row checks {}, battery {}",
             i + 1,
-            record.outcomes_source,
+            fairaudit::fields::Shown(&record.outcomes_source),
             a.audit.rows,
             a.audit.games,
             fairaudit::certify::crash_rows_text(&a.audit),

@@ -138,10 +138,12 @@ impl Rereadable {
     }
 }
 
-/// `path` made [`Rereadable`]: standard input is copied to a temporary file as it is read
-/// (through [`open`]'s guards), which takes as much disk as the history.
+/// `path` made [`Rereadable`]: standard input, and anything else that is not a regular
+/// file (a pipe such as `<(zcat bets.csv.gz)`, `/dev/stdin`, a FIFO), is copied to a
+/// temporary file as it is read (through [`open`]'s guards), which takes as much disk as
+/// the history.
 pub fn rereadable(path: &Path) -> Result<Rereadable> {
-    if path.as_os_str() != "-" {
+    if path.as_os_str() != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         return Ok(Rereadable { path: path.to_path_buf(), _copy: None });
     }
     let mut copy =

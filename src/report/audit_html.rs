@@ -51,7 +51,7 @@ impl AuditReport<'_> {
         let subtitle = format!(
             "{} &middot; {} &middot; {} &middot; {} rounds, {} {}",
             escape(self.made_by),
-            escape(self.source),
+            visible(self.source),
             audit.game,
             audit.rounds,
             audit.players.len(),

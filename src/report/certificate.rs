@@ -426,7 +426,7 @@ impl CertificateDoc<'_> {
                 html,
                 "<tr><td>Bet history {n} ({}, {} rows): row checks</td><td>{}</td><td>§3.5</td></tr>\
                  <tr><td>Bet history {n}: outcome tests</td><td>{}</td><td>§3.5</td></tr>",
-                escape(shown.outcomes),
+                visible(shown.outcomes),
                 count(part.audit.rounds),
                 verdict_span(&rows_key(i + 1), rows_text(part.audit)),
                 verdict_span(&battery_key("audit", i + 1), part.battery.overall().as_str()),
@@ -536,7 +536,7 @@ impl CertificateDoc<'_> {
                 "<h3>1.{} Sweep {} (folder <code>{}</code>)</h3><p>Games {}; nonces {} (half-open) per game and seed pair: {} rounds per sequence, {} rounds in all; {}.</p>",
                 i + 1,
                 i + 1,
-                escape(part.dir),
+                visible(part.dir),
                 escape(&plan.games.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(", ")),
                 escape(&ranges.join(", ")),
                 count(plan.rounds_per_sequence()),
@@ -559,8 +559,8 @@ impl CertificateDoc<'_> {
                 "<h3>1.{} Bet history {} (<code>{}</code>, audit folder <code>{}</code>)</h3><p>{}: {} rows, {} replayed against the chain (rows with both seeds and a nonce); {} seed pairs; {} player group(s).</p>",
                 self.sweeps.len() + i + 1,
                 i + 1,
-                escape(shown.outcomes),
-                escape(shown.dir),
+                visible(shown.outcomes),
+                visible(shown.dir),
                 a.game,
                 count(a.rounds),
                 count(a.verified),
@@ -831,7 +831,7 @@ impl CertificateDoc<'_> {
                 let _ = write!(
                     html,
                     "<p>Bet history {k} (<code>{}</code>): {} rows read, {} replayed against the chain, {} mismatches; row checks: {} ({}). Nonces: {} seed pairs, {} gaps ({} nonces missing), {} rounds at skipped nonces replayed.</p>",
-                    escape(shown.outcomes),
+                    visible(shown.outcomes),
                     count(a.rounds),
                     count(a.verified),
                     count(a.mismatches),
@@ -1125,7 +1125,7 @@ impl CertificateDoc<'_> {
             escape(&m.binary.path),
             m.binary.sha256,
             m.binary.bytes,
-            escape(&shell_line(&m.command_line))
+            visible(&shell_line(&m.command_line))
         );
         for (i, sweep) in m.sweeps.iter().enumerate() {
             let _ = write!(
@@ -1136,7 +1136,7 @@ impl CertificateDoc<'_> {
                 if sweep.command_line.is_empty() {
                     "(not recorded)".to_owned()
                 } else {
-                    escape(&format!("fairaudit {}", shell_line(&sweep.command_line)))
+                    visible(&format!("fairaudit {}", shell_line(&sweep.command_line)))
                 }
             );
         }
@@ -1156,7 +1156,7 @@ impl CertificateDoc<'_> {
                 "<p>{what} {} (<code>{}</code>): <code>fairaudit {}</code></p>",
                 i + 1,
                 escape(dir),
-                escape(&shell_line(command))
+                visible(&shell_line(command))
             );
         }
         html.push_str("<table><thead><tr><th>input file</th><th>bytes</th><th>SHA-256</th></tr></thead>");

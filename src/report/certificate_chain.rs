@@ -9,7 +9,7 @@
 use super::certificate::{
     battery_sentence, count, findings_table, test_notes, test_rows, verdict_span, AuditShown,
 };
-use super::svg::escape;
+use super::svg::{escape, visible};
 use crate::certify::{
     battery_key, crash_rows_key, crash_rows_text, link_key, link_text, ChainPart, CrashAuditPart,
 };
@@ -89,7 +89,7 @@ pub fn audit_cover_rows(
         "<tr><td>Crash bet history {n} ({}, {}, {} bets on {} games): row checks</td><td>{}</td><td>§{section}</td></tr>\
          <tr><td>Crash bet history {n}: crash-point tests</td><td>{}</td><td>§{section}</td></tr>",
         scheme_title(shown.variant),
-        escape(shown.shown.outcomes),
+        visible(shown.shown.outcomes),
         count(part.audit.rows),
         count(part.audit.games),
         verdict_span(&crash_rows_key(n), crash_rows_text(part.audit)),
@@ -108,13 +108,14 @@ pub fn audit_scope(
     let a = part.audit;
     let _ = write!(
         html,
-        "<h3>{number} Crash bet history {n} (<code>{}</code>, audit folder <code>{}</code>)</h3><p>{} crash: {} bets on {} games; {} games replayed from their hashes, {} given without one; {} games walked to their chain's published game; {} games missing between the first and the last.</p>",
-        escape(shown.shown.outcomes),
-        escape(shown.shown.dir),
+        "<h3>{number} Crash bet history {n} (<code>{}</code>, audit folder <code>{}</code>)</h3><p>{} crash: {} bets on {} games; {} games replayed from their hashes, {} given without one and checked through the link across them, {} given without one and neither replayed nor linked; {} games walked to their chain's published game; {} games missing between the first and the last.</p>",
+        visible(shown.shown.outcomes),
+        visible(shown.shown.dir),
         scheme_title(shown.variant),
         count(a.rows),
         count(a.games),
         count(a.replayed),
+        count(a.derived),
         count(a.hashless),
         count(a.on_published),
         count(a.missing_games),
@@ -130,7 +131,7 @@ pub fn scope(html: &mut String, number: &str, n: usize, shown: &ChainShown, part
         html,
         "<h3>{number} Crash chain {n} (folder <code>{}</code>)</h3><p>{} crash games {}–{} ({} games), played from the hash of game {} down the chain, every link hashed and every crash point recomputed.</p>\
          <table><tbody><tr><th>salt</th><td><code>{}</code></td></tr><tr><th>hash of game {}</th><td><code>{}</code></td></tr><tr><th>hash of game {} (below the range)</th><td><code>{}</code></td></tr>",
-        escape(shown.dir),
+        visible(shown.dir),
         scheme_title(shown.variant),
         count(plan.games[0]),
         count(plan.games[1] - 1),
@@ -257,7 +258,7 @@ fn audit_results(html: &mut String, n: usize, shown: &CrashAuditShown, part: &Cr
     let _ = write!(
         html,
         "<p>Crash bet history {n} (<code>{}</code>): {} bets on {} games, {} replayed from their hashes, {} links between consecutive games walked, {} games walked to their published game ({} links), {} payouts checked; row checks: {} ({}).</p>",
-        escape(shown.shown.outcomes),
+        visible(shown.shown.outcomes),
         count(a.rows),
         count(a.games),
         count(a.replayed),

@@ -12,7 +12,7 @@ use super::certificate::{
     battery_sentence, count, findings_table, test_notes, test_rows, verdict_span, AuditShown,
     SEED_PAIRS_LISTED,
 };
-use super::svg::escape;
+use super::svg::{escape, visible};
 use crate::audit::stake::why_unchecked;
 use crate::certify::{battery_key, stake_rows_key, stake_rows_text, StakeAuditPart, StakeSweepPart};
 use crate::report::stake::StakePlan;
@@ -66,7 +66,7 @@ pub fn audit_cover_rows(
         html,
         "<tr><td>Stake bet history {n} ({}, {} rows): row checks</td><td>{}</td><td>§{section}</td></tr>\
          <tr><td>Stake bet history {n}: outcome tests against the exact laws</td><td>{}</td><td>§{section}</td></tr>",
-        escape(shown.outcomes),
+        visible(shown.outcomes),
         count(part.audit.rows),
         verdict_span(&stake_rows_key(n), stake_rows_text(part.audit)),
         verdict_span(&battery_key("stake audit", n), part.battery.overall().as_str()),
@@ -95,8 +95,8 @@ pub fn audit_scope(html: &mut String, number: &str, n: usize, shown: &AuditShown
     let _ = write!(
         html,
         "<h3>{number} Stake bet history {n} (<code>{}</code>, audit folder <code>{}</code>)</h3><p>The HMAC-SHA256 family: {} rows; games {}; {} rows replayed from their revealed seeds, {} not (no revealed server seed, or no client seeds in the history).</p>",
-        escape(shown.outcomes),
-        escape(shown.dir),
+        visible(shown.outcomes),
+        visible(shown.dir),
         count(a.rows),
         escape(&games_played(part)),
         count(a.replayed),
@@ -111,7 +111,7 @@ pub fn scope(html: &mut String, number: &str, n: usize, shown: &StakeSweepShown)
         html,
         "<h3>{number} Stake sweep {n} (folder <code>{}</code>)</h3><p>The HMAC-SHA256 family (Stake and its copies), game {}; nonces {}..{} (half-open) per seed pair: {} rounds per seed pair, {} rounds in all.</p>\
          <table><thead><tr><th>seed pair</th><th>server seed (revealed)</th><th>client seed</th><th>commitment = SHA-256(server seed)</th></tr></thead>",
-        escape(shown.dir),
+        visible(shown.dir),
         escape(&shown.game.to_string()),
         plan.nonces[0],
         plan.nonces[1],
@@ -249,7 +249,7 @@ fn audit_results(html: &mut String, n: usize, shown: &AuditShown, part: &StakeAu
     let _ = write!(
         html,
         "<p>Stake bet history {n} (<code>{}</code>): {} rows read, {} replayed from their revealed seeds, {} payouts checked against {}{}; row checks: {} ({}).</p>",
-        escape(shown.outcomes),
+        visible(shown.outcomes),
         count(a.rows),
         count(a.replayed),
         count(a.payouts_checked),

@@ -6,7 +6,7 @@
 use super::audit_html::{audit_verdict, findings_tables, FINDINGS_SHOWN};
 use super::html::{page_start, tests_table};
 use super::stake_html::returns_table;
-use super::svg::escape;
+use super::svg::{escape, visible};
 use crate::audit::stake::StakeAudit;
 use crate::audit::Finding;
 use crate::scheme::stake::StakeGame;
@@ -42,7 +42,7 @@ impl StakeAuditReport<'_> {
         let subtitle = format!(
             "{} &middot; scheme stake &middot; {} &middot; {} rows",
             escape(self.made_by),
-            escape(self.source),
+            visible(self.source),
             audit.rows
         );
         page_start(&mut html, "fairaudit audit", &subtitle, self.battery, self.verdict().as_str());
