@@ -350,6 +350,15 @@ fn output_folder_rules_protect_other_runs() {
     sweep_cmd(&dir.path().join("none"), "0..100", &["--resume"])
         .code(2)
         .stderr(predicate::str::contains("nothing to resume"));
+    // A folder of the user's own files, one named as fairaudit names its outputs: refused,
+    // saying so (not that some tally.json is unusable), and left as it was.
+    let theirs = dir.path().join("theirs");
+    std::fs::create_dir(&theirs).unwrap();
+    std::fs::write(theirs.join("tests.csv"), "mine").unwrap();
+    sweep_cmd(&theirs, "0..100", &["--game", "keno"]).code(2).stderr(predicate::str::contains(
+        "holds files named as fairaudit names its outputs, but no tally.json or run.json of a sweep",
+    ));
+    assert_eq!(std::fs::read_to_string(theirs.join("tests.csv")).unwrap(), "mine");
 }
 
 #[test]

@@ -302,6 +302,10 @@ fn earlier_sweep(
         Existing::Run { kind } if kind == "sweep" && earlier_scheme(folder).as_deref() == Some("stake") => {
             bail!("{dir} holds a sweep of scheme stake; choose another --out, or pass --force to replace it")
         }
+        // Files named as fairaudit names its own (a user's tests.csv, say), but no sweep's.
+        Existing::Run { kind } if kind.is_empty() && !tally_path.exists() => bail!(
+            "{dir} holds files named as fairaudit names its outputs, but no {TALLY_FILE} or run.json of a sweep; choose another --out, or pass --force to replace them"
+        ),
         Existing::Run { kind } if kind.is_empty() || kind == "sweep" => {
             let existing = read_tally(&tally_path).with_context(|| {
                 format!("{dir} holds a {TALLY_FILE} fairaudit cannot use; pass --force to replace it")
