@@ -11,8 +11,10 @@
 //!   up to [`MAX_WALK`] games); the games in one order (rising or falling: a history lists
 //!   a game's bets together); the payout against stake × target when the target is at or
 //!   below the crash point (and the game did not crash at once), else nothing; every
-//!   row's salt the first row's, or both published (`salt`: a salt chosen per game could
-//!   give any crash point from a genuine hash).
+//!   row's salt the chain's, set by the first row stating one and moved once at most, at
+//!   a reseed between two published seeding events' salts (`salt`: a salt chosen per game
+//!   could give any crash point from a genuine hash); a game without its hash between two
+//!   linked ones against the hash the link's walk gives it (`result`).
 //! * **games missing**: every stretch of game numbers the history skips between its first
 //!   and last game, named (a full game log has none; a player's history skips the games
 //!   they sat out).
