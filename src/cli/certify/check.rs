@@ -1,0 +1,409 @@
+//! `certify --check DIR`: exactly the listed files, every hash, every verdict and figure
+//! recomputed from the copies, the document rendered again and compared byte for byte, and
+//! the signature.
+
+use super::document::render;
+use super::load::{at, first_difference, load, Records};
+use super::{binary_hash, revision, CertifyArgs};
+use crate::cli::input::{self, install_stop_handler, STOP};
+use crate::cli::Verdict;
+use anyhow::{anyhow, bail, Context, Result};
+use fairaudit::certify::signature::{self, AllowedSigner, SIGNATURE_FILE};
+use fairaudit::certify::{
+    compare_hashes, compare_verdicts, open_regular, sha256_hex, unlisted_entries, Manifest, Mismatch,
+    Unreadable, MANIFEST_FILE, MANIFEST_LIMIT,
+};
+use fairaudit::chain::{KeccakRequest, Kernel};
+use fairaudit::sweep::{self, SweepControl, DEFAULT_CHUNK};
+use fairaudit::tally::file::{TallyFile, TALLY_FILE};
+use std::io::Read;
+use std::path::Path;
+
+/// The largest signature file `--check` reads.
+const SIGNATURE_LIMIT: u64 = 64 << 10;
+
+/// Re-sweeps a sweep's plan and says whether the tallies come out byte for byte.
+pub(super) fn resweep(tallies: &TallyFile, tally_bytes: &[u8]) -> Result<bool> {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|error| anyhow!("cannot start {threads} worker threads: {error}"))?;
+    let kernel = Kernel::select(KeccakRequest::Auto)?;
+    let progress = |_: u64| {};
+    let control =
+        SweepControl { chunk: DEFAULT_CHUNK, stop: &STOP, progress: &progress, kernel, device: None };
+    let mut again = pool.install(|| sweep::run(&tallies.plan, None, &control))?;
+    if !again.complete {
+        return Err(anyhow::Error::new(input::Interrupted));
+    }
+    // Which shard of which cut the tallies are (or which shards a partial merge lacks) is
+    // a record about the plan, not a count: the pinned file's, checked when it was read.
+    // Without it, a certified shard never matched its own re-sweep.
+    again.shard = tallies.shard;
+    again.partial.clone_from(&tallies.partial);
+    Ok(again.to_bytes() == tally_bytes)
+}
+
+/// Reads a regular file of at most `limit` bytes; the error says why not.
+pub(super) fn read_bounded(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    open_regular(path)?.take(limit + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read ({e})"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("larger than {limit} bytes"));
+    }
+    Ok(bytes)
+}
+
+/// Whether anything under the dossier, or a history it pins in place, is not a regular
+/// file or a folder (`unlisted_entries` names each).
+pub(super) fn special_files(dir: &Path, manifest: &Manifest) -> bool {
+    pub(super) fn any_special(path: &Path) -> bool {
+        let Ok(entries) = std::fs::read_dir(path) else { return true };
+        entries.flatten().any(|entry| match entry.file_type() {
+            Ok(t) if t.is_dir() => any_special(&entry.path()),
+            Ok(t) => !t.is_file(),
+            Err(_) => true,
+        })
+    }
+    any_special(dir)
+        || manifest
+            .histories()
+            .any(|a| Path::new(&a.outcomes).is_absolute() && open_regular(Path::new(&a.outcomes)).is_err())
+}
+
+/// The signature's part of a check: what to print, and the mismatch when it fails.
+pub(super) fn check_signature(
+    dir: &Path,
+    manifest: &Manifest,
+    manifest_bytes: &[u8],
+    allowed: Option<&[AllowedSigner]>,
+) -> Result<(String, Option<Mismatch>)> {
+    let path = dir.join(SIGNATURE_FILE);
+    let present = std::fs::symlink_metadata(&path).is_ok();
+    let signature = if present {
+        Some(read_bounded(&path, SIGNATURE_LIMIT).map_err(|why| anyhow!("{SIGNATURE_FILE}: {why}"))?)
+    } else {
+        None
+    };
+    Ok(match (&manifest.signer, signature, allowed) {
+        (None, None, None) => ("UNSIGNED: nothing ties this certificate to an auditor; compare the manifest's SHA-256 with the one the auditor published (--expect-manifest)".into(), None),
+        (None, None, Some(_)) | (Some(_), None, Some(_)) => (
+            "UNSIGNED".into(),
+            Some(format!("{SIGNATURE_FILE}: missing, and --allowed-signers asks for a signature")),
+        ),
+        // The document names the key as the signer's whether or not a signature was ever
+        // made (it is rendered before `ssh-keygen -Y sign` runs, and naming a public key
+        // takes only a copy of it): without the signature it is not the certificate the
+        // manifest describes.
+        (Some(s), None, None) => (
+            "UNSIGNED".into(),
+            Some(format!("{SIGNATURE_FILE}: missing, though the manifest names {}'s key {} as its signer and certificate.html says it is signed (sign it with ssh-keygen -Y sign)", s.identity, s.fingerprint)),
+        ),
+        (None, Some(_), _) => (
+            "signature present, but the manifest names no signer".into(),
+            Some(format!("{SIGNATURE_FILE}: the manifest names no signer to check it against")),
+        ),
+        (Some(s), Some(sig), Some(allowed)) => match signature::verify(&sig, manifest_bytes, allowed, &s.identity) {
+            Ok(good) if good.fingerprint == s.fingerprint => {
+                (format!("signature: GOOD, by {} with key {}", good.principal, good.fingerprint), None)
+            }
+            Ok(good) => (
+                "signature: BAD".into(),
+                Some(format!("{SIGNATURE_FILE}: made with key {}, the manifest names {}", good.fingerprint, s.fingerprint)),
+            ),
+            Err(why) => ("signature: BAD".into(), Some(format!("{SIGNATURE_FILE}: {why}"))),
+        },
+        (Some(s), Some(sig), None) => {
+            let own = ssh_key::PublicKey::from_openssh(&s.public_key)
+                .map_err(|e| anyhow!("{MANIFEST_FILE}: the signer's public key is not readable ({e})"))?;
+            let signers = [AllowedSigner { principals: vec![s.identity.clone()], namespaces: None, key: own }];
+            match signature::verify(&sig, manifest_bytes, &signers, &s.identity) {
+                Ok(good) => (
+                    format!("signature: valid for the key the manifest names ({}), which proves nothing about who holds it: pass --allowed-signers FILE with the auditor's published key", good.fingerprint),
+                    None,
+                ),
+                Err(why) => ("signature: BAD".into(), Some(format!("{SIGNATURE_FILE}: {why}"))),
+            }
+        }
+    })
+}
+
+/// What an input's dossier copy gives of the count its manifest record states.
+pub(super) struct Recorded<'a> {
+    /// `rounds`, `rows` or `games`.
+    pub(super) unit: &'a str,
+    /// Where the count comes from, as a phrase: `its tallies hold`.
+    pub(super) holder: &'a str,
+    pub(super) count: u64,
+}
+
+/// Where the manifest's record of the input in `dir` disagrees with its dossier copy: the
+/// count it records against the one `found`, and its command against the copy's run.json.
+pub(super) fn record_mismatches(
+    dir: &str,
+    recorded: u64,
+    found: &Recorded,
+    recorded_command: &[String],
+    command: &[String],
+) -> Vec<Mismatch> {
+    let mut mismatches = Vec::new();
+    if found.count != recorded {
+        mismatches.push(format!(
+            "{MANIFEST_FILE}: {dir} records {recorded} {}, {} {}",
+            found.unit, found.holder, found.count
+        ));
+    }
+    if command != recorded_command {
+        mismatches.push(format!("{MANIFEST_FILE}: {dir}'s command differs from its run.json"));
+    }
+    mismatches
+}
+
+pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
+    let manifest_path = dir.join(MANIFEST_FILE);
+    let bytes = read_bounded(&manifest_path, MANIFEST_LIMIT)
+        .map_err(|why| anyhow!("{}: {why} (not a certificate folder?)", manifest_path.display()))?;
+    let digest = sha256_hex(&bytes);
+    let expected = args
+        .expect_manifest
+        .as_deref()
+        .map(|e| {
+            let e = e.trim().to_ascii_lowercase();
+            let e = e.strip_prefix("sha256:").unwrap_or(&e).to_owned();
+            if e.len() == 64 && e.bytes().all(|b| b.is_ascii_hexdigit()) {
+                Ok(e)
+            } else {
+                Err(anyhow!("--expect-manifest must be a SHA-256 as 64 hex digits"))
+            }
+        })
+        .transpose()?;
+    let allowed = match &args.allowed_signers {
+        Some(path) => {
+            let text =
+                read_bounded(path, MANIFEST_LIMIT).map_err(|why| anyhow!("{}: {why}", path.display()))?;
+            let text = String::from_utf8(text).map_err(|_| anyhow!("{}: not UTF-8 text", path.display()))?;
+            Some(signature::parse_allowed_signers(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    let manifest = Manifest::from_bytes(&bytes).map_err(|e| anyhow!("{}: {e}", manifest_path.display()))?;
+    install_stop_handler()?;
+    outln!("manifest SHA-256: {digest}");
+    let mut mismatches: Vec<Mismatch> = Vec::new();
+    if let Some(expected) = &expected {
+        if *expected != digest {
+            mismatches.push(format!("{MANIFEST_FILE}: SHA-256 {digest}, not the expected {expected}"));
+        }
+    }
+    let (signature_line, signature_mismatch) = check_signature(dir, &manifest, &bytes, allowed.as_deref())?;
+    mismatches.extend(signature_mismatch);
+
+    // Exactly the listed files.
+    let mut listed: Vec<&str> = manifest
+        .outputs
+        .iter()
+        .chain(&manifest.inputs)
+        .map(|f| f.path.as_str())
+        .filter(|p| !Path::new(p).is_absolute())
+        .collect();
+    listed.push(MANIFEST_FILE);
+    if std::fs::symlink_metadata(dir.join(SIGNATURE_FILE)).is_ok() {
+        listed.push(SIGNATURE_FILE);
+    }
+    mismatches.extend(unlisted_entries(dir, &listed));
+    let mut unreadable: Vec<Unreadable> = Vec::new();
+    for files in [&manifest.outputs, &manifest.inputs] {
+        let (changed, missing) = compare_hashes(files, |p| at(dir, p));
+        mismatches.extend(changed);
+        unreadable.extend(missing);
+    }
+    let files = manifest.outputs.len() + manifest.inputs.len();
+
+    let records = Records {
+        sweeps: &manifest.sweeps,
+        audits: &manifest.audits,
+        chains: &manifest.chains,
+        crash_audits: &manifest.crash_audits,
+        stake_sweeps: &manifest.stake_sweeps,
+        stake_audits: &manifest.stake_audits,
+        paytable: manifest.paytable.as_deref(),
+        claims: manifest.claims.as_deref(),
+        vectors: manifest.vectors.as_deref(),
+    };
+    let mut reswept = 0u64;
+    let mut replayed_games = 0u64;
+    let mut not_reswept = Vec::new();
+    let mut unchecked: Vec<String> = Vec::new();
+    // Recompute only from files known to be regular and of their recorded size: a pinned
+    // tally replaced by a link to /dev/zero must be refused, not read.
+    let loaded = if unreadable.is_empty() && special_files(dir, &manifest) {
+        Err(anyhow!("the dossier holds special files or links (named above); nothing was read from it"))
+    } else if unreadable.is_empty() {
+        load(dir, &records, manifest.alpha, args.resweep_limit)
+    } else {
+        Err(anyhow!("pinned files could not be read (named above)"))
+    };
+    match loaded {
+        Err(error) if input::is_interrupted(&error) => return Err(error),
+        Err(error) => unreadable.push(Unreadable(format!("cannot recompute the verdicts: {error:#}"))),
+        Ok(loaded) => {
+            for (sweep, record) in loaded.sweeps.iter().zip(&manifest.sweeps) {
+                mismatches.extend(sweep.differing.iter().cloned());
+                unchecked.extend(sweep.unchecked.iter().cloned());
+                let rounds = sweep.tallies.rounds();
+                let found = Recorded { unit: "rounds", holder: "its tallies hold", count: rounds };
+                mismatches.extend(record_mismatches(
+                    &record.dir,
+                    record.rounds,
+                    &found,
+                    &record.command_line,
+                    &sweep.command_line,
+                ));
+                if rounds > args.resweep_limit {
+                    not_reswept.push(format!("{} ({rounds} rounds)", record.source));
+                    continue;
+                }
+                let tally_path = at(dir, &record.dir).join(TALLY_FILE);
+                let bytes =
+                    std::fs::read(&tally_path).with_context(|| format!("{}/{TALLY_FILE}", record.dir))?;
+                if !resweep(&sweep.tallies, &bytes)? {
+                    mismatches.push(format!(
+                        "{}/{TALLY_FILE}: re-sweeping its plan gives different tallies",
+                        record.dir
+                    ));
+                }
+                reswept += rounds;
+            }
+            for (audit, record) in loaded.audits.iter().zip(&manifest.audits) {
+                mismatches.extend(audit.differing.iter().cloned());
+                let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rounds };
+                mismatches.extend(record_mismatches(
+                    &record.dir,
+                    record.rows,
+                    &found,
+                    &record.command_line,
+                    &audit.command_line,
+                ));
+            }
+            for (chain, record) in loaded.chains.iter().zip(&manifest.chains) {
+                let games = chain.played.tally.games;
+                let found = Recorded { unit: "games", holder: "its chain's range holds", count: games };
+                mismatches.extend(record_mismatches(
+                    &record.dir,
+                    record.games,
+                    &found,
+                    &record.command_line,
+                    &chain.command_line,
+                ));
+                mismatches.extend(chain.differing.iter().cloned());
+                replayed_games += games;
+            }
+            for (audit, record) in loaded.crash_audits.iter().zip(&manifest.crash_audits) {
+                mismatches.extend(audit.differing.iter().cloned());
+                let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rows };
+                mismatches.extend(record_mismatches(
+                    &record.dir,
+                    record.rows,
+                    &found,
+                    &record.command_line,
+                    &audit.command_line,
+                ));
+            }
+            for (audit, record) in loaded.stake_audits.iter().zip(&manifest.stake_audits) {
+                mismatches.extend(audit.differing.iter().cloned());
+                let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rows };
+                mismatches.extend(record_mismatches(
+                    &record.dir,
+                    record.rows,
+                    &found,
+                    &record.command_line,
+                    &audit.command_line,
+                ));
+            }
+            for (sweep, record) in loaded.stake_sweeps.iter().zip(&manifest.stake_sweeps) {
+                let found =
+                    Recorded { unit: "rounds", holder: "its recorded command sweeps", count: sweep.rounds };
+                mismatches.extend(record_mismatches(
+                    &record.dir,
+                    record.rounds,
+                    &found,
+                    &record.command_line,
+                    &sweep.command_line,
+                ));
+                mismatches.extend(sweep.differing.iter().cloned());
+                reswept += sweep.rounds;
+            }
+            let recomputed = loaded.conclusions().verdicts();
+            mismatches.extend(compare_verdicts(MANIFEST_FILE, &manifest.verdicts, &recomputed, true));
+            let html = render(&manifest, &loaded);
+            match read_bounded(&dir.join("certificate.html"), MANIFEST_LIMIT) {
+                Ok(shown) if shown == html.as_bytes() => {}
+                Ok(shown) => mismatches.push(format!(
+                    "certificate.html: differs from the document its pinned inputs give, from line {}{}",
+                    first_difference(&shown, html.as_bytes()),
+                    match (&manifest.source_revision, revision()) {
+                        (Some(theirs), Some(ours)) if *theirs != ours => format!(
+                            " (it was written by fairaudit {theirs}, this is {ours}: a document written by another version is checked with that version)"
+                        ),
+                        _ => String::new(),
+                    }
+                )),
+                Err(why) => unreadable.push(Unreadable(format!("certificate.html: {why}"))),
+            }
+            outln!(
+                "recomputed {} verdicts from {} sweep(s), {} bet history(ies), {} crash chain(s) and {} worked rounds; certificate.html rendered again",
+                recomputed.len(),
+                loaded.sweeps.len() + loaded.stake_sweeps.len(),
+                loaded.audits.len() + loaded.crash_audits.len() + loaded.stake_audits.len(),
+                loaded.chains.len(),
+                loaded.worked.len()
+            );
+        }
+    }
+    outln!("hashed {files} files; re-swept {reswept} rounds");
+    if !manifest.chains.is_empty() {
+        outln!("played {replayed_games} crash games again and walked them to their published games");
+    }
+    if !not_reswept.is_empty() {
+        outln!(
+            "not re-swept (beyond --resweep-limit {}): {}; their verdicts were recomputed from their pinned tallies",
+            args.resweep_limit,
+            not_reswept.join(", ")
+        );
+    }
+    for note in &unchecked {
+        outln!("note: {note}");
+    }
+    if let Ok(binary) = binary_hash() {
+        if binary.sha256 != manifest.binary.sha256 {
+            outln!(
+                "note: checked with another fairaudit binary ({}, SHA-256 {}) than the one that wrote the certificate ({} {})",
+                env!("CARGO_PKG_VERSION"),
+                &binary.sha256[..16],
+                manifest.fairaudit_version,
+                &manifest.binary.sha256[..16]
+            );
+        }
+    }
+    outln!("{signature_line}");
+    for mismatch in &mismatches {
+        outln!("MISMATCH {mismatch}");
+    }
+    for Unreadable(why) in &unreadable {
+        outln!("CANNOT CHECK {why}");
+    }
+    if !mismatches.is_empty() {
+        outln!("check: {} mismatch(es) in {}", mismatches.len(), dir.display());
+        return Ok(Verdict::Finding);
+    }
+    if !unreadable.is_empty() {
+        bail!(
+            "{}: {} pinned file(s) or figure(s) could not be checked (listed above)",
+            dir.display(),
+            unreadable.len()
+        );
+    }
+    outln!("check: every file, hash, figure and verdict of {} matches", dir.display());
+    Ok(Verdict::Clean)
+}

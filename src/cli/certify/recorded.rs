@@ -1,0 +1,215 @@
+//! What an input folder's run.json records of the run that made it: its kind, command
+//! line and working directory, the command parsed back as fairaudit parses arguments, and
+//! where the files it named are now.
+
+use crate::cli::args::ReportArgs;
+use crate::cli::audit::AuditArgs;
+use crate::cli::{Cli, Command};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Parser;
+use fairaudit::report::stake::{StakePlan, StakeRun};
+use fairaudit::scheme::crash::CrashVariant;
+use std::path::{Path, PathBuf};
+
+/// What an output folder's run.json records of the run that made it, read once.
+#[derive(Default)]
+pub(super) struct RunJson {
+    /// `sweep`, `merge`, `audit`; empty where it records none.
+    pub(super) kind: String,
+    pub(super) command_line: Vec<String>,
+    /// The directory the run ran in (none for folders written before it was recorded).
+    pub(super) working_dir: Option<PathBuf>,
+    /// The whole record, for the fields only some kinds of run have.
+    pub(super) value: serde_json::Value,
+}
+
+impl RunJson {
+    /// The run.json of folder `dir`, when it is there and is JSON.
+    pub(super) fn read(dir: &Path) -> Option<RunJson> {
+        let bytes = std::fs::read(dir.join("run.json")).ok()?;
+        let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+        let kind = value.get("kind").and_then(|k| k.as_str()).unwrap_or_default().to_owned();
+        let command_line = value
+            .get("command_line")
+            .and_then(|c| c.as_array())
+            .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default();
+        let working_dir = value.get("working_dir").and_then(|w| w.as_str()).map(PathBuf::from);
+        Some(RunJson { kind, command_line, working_dir, value })
+    }
+
+    /// Where a file that the run's command `named` is now. A relative name is read from
+    /// the directory the run ran in when the file is there: two sweeps run in different
+    /// directories can each name their own `paytable.csv`. Otherwise it is read from
+    /// here, as for folders written before the directory was recorded, or moved since.
+    /// Either way the copy is what the certificate pins, and a file other than the one the
+    /// run read shows as a mismatch of the files made from it.
+    pub(super) fn named_file(&self, named: &Path) -> PathBuf {
+        match &self.working_dir {
+            Some(dir) if named.is_relative() && dir.join(named).is_file() => dir.join(named),
+            _ => named.to_path_buf(),
+        }
+    }
+
+    /// The end of the message for a file the run's command named that is not found.
+    pub(super) fn not_found_hint(&self) -> String {
+        let kind = &self.kind;
+        match &self.working_dir {
+            Some(dir) => format!("neither in {}, where the {kind} ran, nor here", dir.display()),
+            None => format!("run certify from the directory the {kind} ran in"),
+        }
+    }
+
+    /// Who made the folder and when, as an audit's report.html says it (and is made again
+    /// from the same).
+    pub(super) fn made_by(&self) -> String {
+        let text = |field: &str| self.value[field].as_str().unwrap_or_default().to_owned();
+        fairaudit::report::audit_html::made_by(
+            &text("fairaudit_version"),
+            &text("fairaudit_revision"),
+            &text("finished_at"),
+        )
+    }
+}
+
+/// A command line a run.json records, parsed as fairaudit parses its arguments; `name`
+/// names the folder.
+pub(super) fn recorded_command(command_line: &[String], name: &str) -> Result<Cli> {
+    Cli::try_parse_from(std::iter::once("fairaudit".to_owned()).chain(command_line.iter().cloned())).map_err(
+        |e| {
+            anyhow!(
+                "{name}: its run.json records a command fairaudit cannot parse: {}",
+                e.render().to_string().lines().next().unwrap_or_default()
+            )
+        },
+    )
+}
+
+/// The audit command recorded in `dir`'s run.json, parsed, and the run.json; `name` names
+/// the folder.
+pub(super) fn audit_command(dir: &Path, name: &str) -> Result<(RunJson, AuditArgs)> {
+    let Some(run) = RunJson::read(dir) else {
+        bail!("{name}: not an audit's output folder (no readable run.json)");
+    };
+    let kind = &run.kind;
+    if kind != "audit" {
+        bail!(
+            "{name}: holds the output of a fairaudit {}, not of an audit",
+            if kind.is_empty() { "run" } else { &kind }
+        );
+    }
+    let parsed = recorded_command(&run.command_line, name)?;
+    let Command::Audit(args) = parsed.command else {
+        bail!("{name}: its run.json records a command that is not an audit");
+    };
+    if let Some(scheme) = args.scheme.filter(|&scheme| scheme != fairaudit::scheme::SchemeId::Sha3) {
+        if scheme.crash_variant().is_none() && scheme != fairaudit::scheme::SchemeId::Stake {
+            bail!("{name}: an audit of scheme {scheme} cannot be certified yet (docs/schemes.md)");
+        }
+    }
+    Ok((run, args))
+}
+
+/// A sweep of a scheme other than the default, as its run.json records it.
+pub(super) enum SchemeSweep {
+    /// Of a crash chain.
+    Chain(ChainCommand),
+    /// Of a game of the HMAC-SHA256 family: a sweep, or a complete merge.
+    Stake { command_line: Vec<String>, source: StakeSource },
+}
+
+/// What a sweep of the HMAC-SHA256 family is swept again from.
+pub(super) enum StakeSource {
+    /// A sweep: its recorded command.
+    Sweep(Box<crate::cli::sweep::SweepArgs>),
+    /// A complete merge (of shards, or of adjacent sweeps): what its run.json records it
+    /// merged (its plan; the commitments are computed again) and the `--alpha` of its
+    /// recorded command. A complete merge writes the files of one sweep of the whole
+    /// range, so it is checked against that sweep.
+    Merge { plan: StakePlan, alpha: f64 },
+}
+
+/// A sweep of a crash chain as its run.json records it.
+pub(super) struct ChainCommand {
+    pub(super) command_line: Vec<String>,
+    pub(super) args: crate::cli::sweep::SweepArgs,
+    pub(super) scheme: fairaudit::scheme::SchemeId,
+    pub(super) variant: CrashVariant,
+}
+
+/// The sweep of a scheme other than the default recorded in `dir`'s run.json, when it
+/// holds one; an error when it holds a sweep's command fairaudit cannot parse, or a sweep
+/// of a scheme that cannot be certified. `name` names the folder.
+pub(super) fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>> {
+    let Some(RunJson { kind, command_line, value: recorded, .. }) = RunJson::read(dir) else {
+        return Ok(None);
+    };
+    if kind == "merge" && recorded["plan"]["scheme"] == "stake" {
+        let Command::Merge(merge) = recorded_command(&command_line, name)?.command else {
+            bail!("{name}: its run.json records a merge's output but a command that is not a merge");
+        };
+        let run: StakeRun = serde_json::from_value(recorded)
+            .with_context(|| format!("{name}/run.json: not the run.json of a merge of scheme stake"))?;
+        if run.partial.is_some() || !run.complete {
+            bail!("{name}: a partial merge of shards (--allow-partial), which speaks only for the shards it holds, cannot be certified; sweep the missing shards and merge them all");
+        }
+        crate::cli::merge_stake::refuse_unsupported(&merge)
+            .with_context(|| format!("{name}: its run.json records a merge command that merge refuses"))?;
+        let source = StakeSource::Merge { plan: run.plan, alpha: merge.report.alpha };
+        return Ok(Some(SchemeSweep::Stake { command_line, source }));
+    }
+    if kind != "sweep" {
+        return Ok(None);
+    }
+    let parsed = recorded_command(&command_line, name)?;
+    let Command::Sweep(args) = parsed.command else { return Ok(None) };
+    let Some(scheme) = args.scheme.filter(|&scheme| scheme != fairaudit::scheme::SchemeId::Sha3) else {
+        return Ok(None);
+    };
+    if scheme == fairaudit::scheme::SchemeId::Stake {
+        if args.cluster.shards.is_some() {
+            bail!("{name}: one shard of a sweep of scheme stake, which speaks for its slice of the nonces only; certify the merge of all its shards, or a sweep of the whole range");
+        }
+        if recorded["complete"] == false {
+            bail!("{name}: the sweep is not complete (it was interrupted), and a partial sweep cannot be certified; finish it first (the same command continues it)");
+        }
+        return Ok(Some(SchemeSweep::Stake { command_line, source: StakeSource::Sweep(Box::new(args)) }));
+    }
+    let Some(variant) = scheme.crash_variant() else {
+        bail!("{name}: a sweep of scheme {scheme} cannot be certified yet (docs/schemes.md)");
+    };
+    Ok(Some(SchemeSweep::Chain(ChainCommand { command_line, args, scheme, variant })))
+}
+
+/// The command a default-scheme sweep's or merge's run.json records, parsed.
+pub(super) enum RecordedRun {
+    Sweep(Box<crate::cli::sweep::SweepArgs>),
+    Merge(Box<crate::cli::merge::MergeArgs>),
+}
+
+impl RecordedRun {
+    /// The command `command_line` records; `name` names its folder.
+    pub(super) fn parse(command_line: &[String], name: &str) -> Result<RecordedRun> {
+        match recorded_command(command_line, name)?.command {
+            Command::Sweep(args) => Ok(RecordedRun::Sweep(Box::new(args))),
+            Command::Merge(args) => Ok(RecordedRun::Merge(Box::new(args))),
+            _ => bail!("{name}: its run.json records a command that is neither a sweep nor a merge"),
+        }
+    }
+
+    /// Its level, paytable and claims files.
+    pub(super) fn report(&self) -> &ReportArgs {
+        match self {
+            RecordedRun::Sweep(args) => &args.report,
+            RecordedRun::Merge(args) => &args.report,
+        }
+    }
+
+    /// `sweep` or `merge`, as run.json's kind names it.
+    pub(super) fn kind(&self) -> &'static str {
+        match self {
+            RecordedRun::Sweep(_) => "sweep",
+            RecordedRun::Merge(_) => "merge",
+        }
+    }
+}

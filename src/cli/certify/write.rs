@@ -1,0 +1,343 @@
+//! Writing a certificate: the names and signer checked, the dossier copied and loaded
+//! back, every input refused whose files are not what running it again gives, the
+//! document, the PDF, the manifest and its signature written, and the verdict printed.
+
+use super::document::render;
+use super::dossier::{foreign_entry, plan_dossier, write_dossier};
+use super::load::load;
+use super::pdf::render_pdf;
+use super::{binary_hash, revision, CertifyArgs, PaperArg};
+use crate::cli::args::command_line;
+use crate::cli::folder::{Existing, OutputFolder};
+use crate::cli::input::install_stop_handler;
+use crate::cli::Verdict;
+use anyhow::{anyhow, bail, Result};
+use fairaudit::certify::signature::{self, SIGNATURE_FILE};
+use fairaudit::certify::worked::WorkedRound;
+use fairaudit::certify::{
+    hash_file, sha256_hex, Manifest, Mismatch, Signer, INPUTS_DIR, MANIFEST_FILE, MANIFEST_FORMAT,
+    MANIFEST_VERSION,
+};
+use fairaudit::games::GameId;
+use fairaudit::report::certificate::Paper;
+use std::time::SystemTime;
+
+/// Characters that reorder or hide text (bidirectional controls, zero-width marks): in a
+/// name they could make a FINDINGS certificate's title read PASS.
+pub(super) fn is_hidden_format(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// One line of at most 200 characters, neither control nor reordering characters.
+pub(super) fn check_name(flag: &str, name: &str) -> Result<()> {
+    if name.trim().is_empty() {
+        bail!("{flag} is empty: name the {} the certificate is for", &flag[2..]);
+    }
+    if name.chars().count() > 200 || name.chars().any(char::is_control) {
+        bail!("{flag} must be one line of at most 200 characters");
+    }
+    if let Some(c) = name.chars().find(|&c| is_hidden_format(c)) {
+        bail!("{flag} holds the invisible formatting character U+{:04X}, which can reorder what a reader sees: remove it", c as u32);
+    }
+    Ok(())
+}
+
+/// The signer the arguments name: the identity and the key (from the private key for
+/// --sign, the public key for --signer-key); the private key when fairaudit signs.
+pub(super) fn signer(args: &CertifyArgs) -> Result<(Option<Signer>, Option<ssh_key::PrivateKey>)> {
+    let Some(auditor) = &args.auditor else { return Ok((None, None)) };
+    let (public, private) = match (&args.sign, &args.signer_key) {
+        (Some(path), _) => {
+            let key = ssh_key::PrivateKey::read_openssh_file(path)
+                .map_err(|e| anyhow!("{}: not an OpenSSH private key ({e})", path.display()))?;
+            if key.is_encrypted() {
+                bail!("{}: the key has a passphrase, which fairaudit does not ask for: pass its public key with --signer-key and sign manifest.json with ssh-keygen -Y sign (docs/certify.md)", path.display());
+            }
+            (key.public_key().clone(), Some(key))
+        }
+        (None, Some(path)) => (
+            ssh_key::PublicKey::read_openssh_file(path)
+                .map_err(|e| anyhow!("{}: not an OpenSSH public key ({e})", path.display()))?,
+            None,
+        ),
+        (None, None) => return Ok((None, None)),
+    };
+    let identity = args.auditor_id.clone().unwrap_or_else(|| auditor.clone());
+    if identity.is_empty()
+        || identity.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, ',' | '"' | '*' | '?'))
+    {
+        bail!("the signer's identity '{identity}' holds spaces, commas, quotes or wildcards, which an allowed-signers file cannot list: pass --auditor-id, e.g. an e-mail address");
+    }
+    let signer = Signer {
+        identity,
+        public_key: public.to_openssh().map_err(|e| anyhow!("cannot encode the public key: {e}"))?,
+        fingerprint: signature::fingerprint(&public),
+    };
+    Ok((Some(signer), private))
+}
+
+/// Refuses an input folder whose files are not what running it again gives; `run` is
+/// what made it (`sweep`, `audit`).
+pub(super) fn refuse_differing(source: &str, differing: &[Mismatch], run: &str) -> Result<()> {
+    match differing.first() {
+        Some(first) => bail!(
+            "{source}: {first}: the folder's files are not those of the {run} its run.json records (run the {run} again)"
+        ),
+        None => Ok(()),
+    }
+}
+
+pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
+    let started = SystemTime::now();
+    let operator = args.operator.clone().expect("clap requires --operator without --check");
+    check_name("--operator", &operator)?;
+    if let Some(auditor) = &args.auditor {
+        check_name("--auditor", auditor)?;
+    }
+    let out = args.out.clone().expect("clap requires --out without --check");
+    for dir in args.sweeps.iter().chain(&args.audits) {
+        if dir.canonicalize().ok().is_some_and(|d| out.canonicalize().ok() == Some(d)) {
+            bail!("--out {} is one of the input folders: choose another", out.display());
+        }
+    }
+    let (signer, private_key) = signer(&args)?;
+    let dossier = plan_dossier(&args)?;
+    // Claim the folder before the work: a refusal writes nothing.
+    let (folder, existing) = OutputFolder::claim(&out)?;
+    if let (Existing::Run { kind }, false) = (existing, args.force) {
+        let what = if kind.is_empty() { "an earlier run".to_owned() } else { format!("a fairaudit {kind}") };
+        bail!(
+            "{} holds the output of {what}; choose another --out, or pass --force to replace it",
+            out.display()
+        );
+    }
+    // A folder's own files are carried over by a run (they are the user's), but a
+    // certificate holds exactly the files its manifest lists: one carried in would fail
+    // its own --check. Refused, even with --force, which replaces only fairaudit's files.
+    if let Some(foreign) = foreign_entry(&out)? {
+        bail!(
+            "{} holds {foreign}, which fairaudit did not write: a certificate's folder holds only its own files (--check refuses any other), so choose another --out or move it",
+            out.display()
+        );
+    }
+    install_stop_handler()?;
+    let inputs = write_dossier(&folder, &dossier)?;
+    let staged_root = folder.staged("");
+    let loaded = load(&staged_root, &dossier.records(), args.alpha, args.resweep_limit)?;
+    let paper = match args.paper {
+        PaperArg::A4 => Paper::A4,
+        PaperArg::Letter => Paper::Letter,
+    };
+    let conclusions = loaded.conclusions();
+    let mut sweeps = dossier.sweeps.clone();
+    for (record, s) in sweeps.iter_mut().zip(&loaded.sweeps) {
+        refuse_differing(&record.source, &s.differing, "sweep")?;
+        record.rounds = s.tallies.rounds();
+    }
+    let mut audits = dossier.audits.clone();
+    for (record, a) in audits.iter_mut().zip(&loaded.audits) {
+        refuse_differing(&record.source, &a.differing, "audit")?;
+        record.rows = a.audit.rounds;
+    }
+    let mut chains = dossier.chains.clone();
+    for (record, c) in chains.iter_mut().zip(&loaded.chains) {
+        refuse_differing(&record.source, &c.differing, "sweep")?;
+        record.games = c.played.tally.games;
+    }
+    let mut crash_audits = dossier.crash_audits.clone();
+    for (record, a) in crash_audits.iter_mut().zip(&loaded.crash_audits) {
+        refuse_differing(&record.source, &a.differing, "audit")?;
+        record.rows = a.audit.rows;
+    }
+    let mut stake_audits = dossier.stake_audits.clone();
+    for (record, a) in stake_audits.iter_mut().zip(&loaded.stake_audits) {
+        refuse_differing(&record.source, &a.differing, "audit")?;
+        record.rows = a.audit.rows;
+    }
+    let mut stake_sweeps = dossier.stake_sweeps.clone();
+    for (record, s) in stake_sweeps.iter_mut().zip(&loaded.stake_sweeps) {
+        refuse_differing(&record.source, &s.differing, "sweep")?;
+        record.rounds = s.rounds;
+    }
+    let mut manifest = Manifest {
+        format: MANIFEST_FORMAT.into(),
+        version: MANIFEST_VERSION,
+        fairaudit_version: env!("CARGO_PKG_VERSION").into(),
+        source_revision: revision(),
+        binary: binary_hash()?,
+        created_at: humantime::format_rfc3339_seconds(started).to_string(),
+        operator: operator.clone(),
+        auditor: args.auditor.clone(),
+        signer,
+        resweep_limit: args.resweep_limit,
+        command_line: command_line(),
+        alpha: args.alpha,
+        paper: paper.name().into(),
+        paytable: dossier.paytable.clone(),
+        claims: dossier.claims.clone(),
+        vectors: dossier.vectors.clone(),
+        sweeps,
+        audits,
+        chains,
+        crash_audits,
+        stake_sweeps,
+        stake_audits,
+        inputs,
+        outputs: Vec::new(),
+        pdf_pages: None,
+        verdicts: conclusions.verdicts(),
+    };
+    let html = render(&manifest, &loaded);
+    folder.write("certificate.html", html.as_bytes())?;
+    let mut outputs = vec![hash_file(&folder.staged("certificate.html"), "certificate.html".into())?];
+    if !args.no_pdf {
+        if let Some(pages) = render_pdf(&folder)? {
+            outputs.push(hash_file(&folder.staged("certificate.pdf"), "certificate.pdf".into())?);
+            manifest.pdf_pages = Some(pages);
+        }
+    }
+    manifest.outputs = outputs;
+    let manifest_bytes = manifest.to_bytes();
+    folder.write(MANIFEST_FILE, &manifest_bytes)?;
+    if let Some(key) = &private_key {
+        let armoured = signature::sign(key, &manifest_bytes).map_err(|e| anyhow!("{e}"))?;
+        folder.write(SIGNATURE_FILE, armoured.as_bytes())?;
+    }
+    folder.commit()?;
+
+    outln!("certificate for {operator}: {}", conclusions.overall());
+    for (i, (s, record)) in loaded.sweeps.iter().zip(&manifest.sweeps).enumerate() {
+        let counts = s.results.battery.counts();
+        outln!(
+            "  sweep {} ({}): {} rounds, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
+            i + 1,
+            record.source,
+            s.tallies.rounds(),
+            s.results.battery.results.len(),
+            counts.pass,
+            counts.weak,
+            counts.fail,
+            counts.insufficient,
+            s.results.battery.overall().as_str()
+        );
+    }
+    for (i, (a, record)) in loaded.audits.iter().zip(&manifest.audits).enumerate() {
+        outln!(
+            "  bet history {} ({}): {} rows, {} mismatches, row checks {}, battery {}",
+            i + 1,
+            fairaudit::fields::Shown(&record.outcomes_source),
+            a.audit.rounds,
+            a.audit.mismatches,
+            fairaudit::certify::rows_text(&a.audit),
+            a.battery.overall().as_str()
+        );
+    }
+    for (i, (c, record)) in loaded.chains.iter().zip(&manifest.chains).enumerate() {
+        let counts = c.battery.counts();
+        outln!(
+            "  chain {} ({}): {} crash games {}..{}, {} to the published game, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
+            i + 1,
+            fairaudit::fields::Shown(&record.source),
+            c.plan.scheme,
+            c.plan.games[0],
+            c.plan.games[1],
+            fairaudit::certify::link_text(&c.link),
+            c.battery.results.len(),
+            counts.pass,
+            counts.weak,
+            counts.fail,
+            counts.insufficient,
+            c.battery.overall().as_str()
+        );
+    }
+    for (i, (s, record)) in loaded.stake_sweeps.iter().zip(&manifest.stake_sweeps).enumerate() {
+        let counts = s.battery.counts();
+        outln!(
+            "  stake sweep {} ({}): {}, {} rounds, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
+            i + 1,
+            fairaudit::fields::Shown(&record.source),
+            s.game,
+            s.rounds,
+            s.battery.results.len(),
+            counts.pass,
+            counts.weak,
+            counts.fail,
+            counts.insufficient,
+            s.battery.overall().as_str()
+        );
+    }
+    for (i, (a, record)) in loaded.stake_audits.iter().zip(&manifest.stake_audits).enumerate() {
+        outln!(
+            "  stake bet history {} ({}): {} rows, {} replayed, row checks {}, battery {}",
+            i + 1,
+            fairaudit::fields::Shown(&record.outcomes_source),
+            a.audit.rows,
+            a.audit.replayed,
+            fairaudit::certify::stake_rows_text(&a.audit),
+            a.battery.overall().as_str()
+        );
+    }
+    for (i, (a, record)) in loaded.crash_audits.iter().zip(&manifest.crash_audits).enumerate() {
+        outln!(
+            "  crash bet history {} ({}): {} bets on {} games, row checks {}, battery {}",
+            i + 1,
+            fairaudit::fields::Shown(&record.outcomes_source),
+            a.audit.rows,
+            a.audit.games,
+            fairaudit::certify::crash_rows_text(&a.audit),
+            a.battery.overall().as_str()
+        );
+    }
+    let illustrative = loaded.paytable.is_illustrative();
+    for claim in &loaded.claims {
+        outln!(
+            "  claim {} rtp {}%: {}{}",
+            claim.claim.game,
+            claim.claim.figure_text,
+            conclusions.claim_text(claim),
+            if claim.claim.game == GameId::Keno && illustrative {
+                " (no operator paytable: the ILLUSTRATIVE example's figures are not the operator's)"
+            } else {
+                ""
+            }
+        );
+    }
+    let reproduced = loaded.worked.iter().filter(|w| w.matches()).count();
+    let rejections: usize = loaded.worked.iter().map(WorkedRound::rejections).sum();
+    if !loaded.worked.is_empty() {
+        outln!(
+            "  worked rounds: {reproduced} of {} reproduce their vectors ({rejections} rejected word(s) shown)",
+            loaded.worked.len()
+        );
+    }
+    let pdf = match manifest.pdf_pages {
+        Some(pages) => format!(", certificate.pdf ({pages} pages)"),
+        None => String::new(),
+    };
+    outln!(
+        "output: {} (certificate.html{pdf}, {MANIFEST_FILE}; inputs copied to {INPUTS_DIR}/)",
+        out.display()
+    );
+    match (&manifest.signer, &private_key) {
+        (Some(s), Some(_)) => {
+            outln!("signature: {SIGNATURE_FILE}, by {} with key {}", s.identity, s.fingerprint)
+        }
+        (Some(s), None) => outln!(
+            "signature: not made yet: ssh-keygen -Y sign -f KEY -n {} {} (key {})",
+            signature::NAMESPACE,
+            out.join(MANIFEST_FILE).display(),
+            s.fingerprint
+        ),
+        (None, _) => outln!(
+            "signature: UNSIGNED (publish the manifest's SHA-256, or sign with --sign: docs/certify.md)"
+        ),
+    }
+    outln!("manifest SHA-256: {}", sha256_hex(&manifest_bytes));
+    Ok(if conclusions.has_finding() {
+        Verdict::Finding
+    } else if conclusions.judged_nothing() {
+        Verdict::Insufficient
+    } else {
+        Verdict::Clean
+    })
+}
