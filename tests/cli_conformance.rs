@@ -134,6 +134,51 @@ fn an_answer_that_leaves_a_game_out_names_it_and_a_file_without_rounds_exits_3()
     ));
 }
 
+// An answer leaving a game out exits 0 (above): a CI job gating an adapter could not tell
+// a skipped game from one the operator does not offer. `--expect-game` says which games
+// the answer must hold; a game it names that no row answers then fails its cases.
+#[test]
+fn expected_games_must_be_answered_and_an_unknown_one_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let challenge = write_challenge(dir.path(), &[]);
+    let filled = dir.path().join("filled.csv");
+    let rows = answer(&challenge, &filled);
+    let no_keno: Vec<csv::StringRecord> = rows
+        .iter()
+        .enumerate()
+        .filter(|(i, row)| *i == 0 || &row[0] != "keno")
+        .map(|(_, r)| r.clone())
+        .collect();
+    write_records(&filled, &no_keno);
+    let expect = |games: &str| {
+        fairaudit().arg("verify").arg("--rounds").arg(&filled).args(["--expect-game", games]).assert()
+    };
+    expect("roulette-european,roulette-american")
+        .code(0)
+        .stdout(predicate::str::contains("148 of 148 cases pass"));
+    expect("keno")
+        .code(1)
+        .stdout(predicate::str::contains(
+            "(keno, roulette-european, roulette-american): 148 of 232 cases pass, 84 fail",
+        ))
+        .stdout(predicate::str::contains("MISSING Keno ordinary round 1: no row answers it"))
+        .stdout(predicate::str::contains("not judged").not());
+    expect("craps").code(2).stderr(predicate::str::contains(
+        "--expect-game: 'craps' is no game of the conformance challenge this file is checked against; its games are keno, roulette-european, roulette-american",
+    ));
+    // A rounds file that answers no challenge is read as an answer: each of its rows is a
+    // round no case asked for, and every expected case is missing.
+    let vectors = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors/reference-rounds.csv");
+    fairaudit()
+        .arg("verify")
+        .arg("--rounds")
+        .arg(&vectors)
+        .args(["--expect-game", "roulette-american"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("0 of 73 cases pass, 73 fail"));
+}
+
 #[test]
 fn a_wrong_answer_is_named_by_its_case_on_the_terminal_and_in_the_out_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -102,6 +102,22 @@ fn a_correct_answer_passes_every_case_and_one_group_is_judged_on_its_own() {
         .stdout(predicate::str::contains(
             "not judged (no row answers them): dice, limbo-stake_page, limbo-verifierform, keno, roulette, plinko, mines",
         ));
+    // Expected to answer its formula's group, it passes; the game's name is three groups,
+    // an input error naming them; a group the answer leaves out fails.
+    let expect = |games: &str| {
+        fairaudit().args(["verify", "--rounds"]).arg(&filled).args(["--expect-game", games]).assert()
+    };
+    expect("limbo-fair")
+        .code(0)
+        .stdout(predicate::str::contains(format!("(limbo-fair): {n} of {n} cases pass")));
+    expect("limbo").code(2).stderr(predicate::str::contains(
+        "'limbo' is no game of the conformance challenge this file is checked against; its games are dice, limbo-stake_page, limbo-verifierform, limbo-fair, keno",
+    ));
+    expect("limbo-fair,dice").code(1).stdout(predicate::str::contains("(dice, limbo-fair): ")).stdout(
+        predicate::str::contains(
+            "not judged (no row answers them): limbo-stake_page, limbo-verifierform, keno",
+        ),
+    );
     // Answered with another formula, it fails the cases where the formulas differ.
     let mut other = fair.clone();
     for row in other.iter_mut().skip(1) {

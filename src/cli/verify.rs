@@ -52,6 +52,12 @@ pub struct VerifyArgs {
     /// Check every round of a CSV bet history (SPEC §7 columns); `-` reads stdin.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "server_seed", "client_seed", "nonce", "commitment", "params"])]
     rounds: Option<PathBuf>,
+    /// With --rounds: the file must answer the conformance challenge for this game (repeat,
+    /// or separate by commas): each of its cases no row answers fails, where a game no
+    /// row answers is otherwise only named as not judged. The stake challenge's games are
+    /// its groups (limbo-fair, not limbo). For CI jobs gating an adapter.
+    #[arg(long = "expect-game", value_name = "G", requires = "rounds", value_delimiter = ',')]
+    expect_games: Vec<String>,
     /// With --rounds: also write the mismatches as CSV to this file.
     #[arg(long, value_name = "FILE", requires = "rounds")]
     out: Option<PathBuf>,
@@ -69,7 +75,8 @@ pub fn run(args: VerifyArgs) -> Result<Verdict> {
     match args.rounds.clone() {
         Some(path) => {
             let layout = args.layout.layout(&ALL_FIELDS)?;
-            verify_file(path, &layout, args.scheme, args.out, args.force, args.quiet)
+            let file = FileCheck { scheme: args.scheme, expect_games: args.expect_games, quiet: args.quiet };
+            verify_file(path, &layout, &file, args.out, args.force)
         }
         None if args.layout.given() => {
             bail!("--column, --columns and --delimiter describe a --rounds file; there is none")
@@ -271,21 +278,30 @@ fn check_commitment(given: Option<&str>, computed: &str) -> Verdict {
     }
 }
 
+/// How a `--rounds` file is read and judged.
+struct FileCheck {
+    scheme: Option<SchemeId>,
+    /// The games a conformance answer must answer (`--expect-game`).
+    expect_games: Vec<String>,
+    quiet: bool,
+}
+
 fn verify_file(
     path: PathBuf,
     layout: &CsvLayout,
-    scheme: Option<SchemeId>,
+    file: &FileCheck,
     out: Option<PathBuf>,
     force: bool,
-    quiet: bool,
 ) -> Result<Verdict> {
+    let quiet = file.quiet;
     let name = path.display().to_string();
     // Refuse an existing --out before reading anything; Ctrl-C then leaves no temporary
     // file behind (the reader stops, the unfinished file is dropped and removed).
     let report_file = out.as_deref().map(|target| AtomicFile::create(target, force)).transpose()?;
     install_stop_handler()?;
     let (input, bar) = input::open_with_progress(&path, quiet)?;
-    let mut checker = Rounds::open(input, layout, scheme).with_context(|| name.clone())?;
+    let mut checker = Rounds::open(input, layout, file.scheme).with_context(|| name.clone())?;
+    checker.expect_games(&file.expect_games).context("--expect-game")?;
     let challenge = checker.is_challenge();
     let mut report = match report_file {
         Some(file) => {
@@ -380,7 +396,8 @@ fn verify_file(
     }
     // Nothing found, but nothing judged (exit 3): a file with no rounds. (A challenge
     // answer's games left out are named above but exit 0: a challenge written with
-    // `conformance --game` holds only the games asked for, and the answer cannot tell.)
+    // `conformance --game` holds only the games asked for, and the answer cannot tell;
+    // --expect-game says which it must hold.)
     if rounds == 0 {
         outln!("nothing checked: the file holds no rounds");
     }

@@ -18,6 +18,8 @@ pub(super) struct Answers<C: ChallengeCase> {
     by_inputs: HashMap<C::Inputs, usize>,
     /// The line answering each case.
     answered: Vec<Option<u64>>,
+    /// The groups the file must answer whether or not a row does ([`Answers::expect`]).
+    expected: Vec<&'static str>,
 }
 
 impl<C: ChallengeCase> Answers<C> {
@@ -26,7 +28,37 @@ impl<C: ChallengeCase> Answers<C> {
         let by_label = cases.iter().enumerate().map(|(i, case)| (case.label().to_owned(), i)).collect();
         let by_inputs = cases.iter().enumerate().map(|(i, case)| (case.inputs(), i)).collect();
         let answered = vec![None; cases.len()];
-        Self { column, cases, by_label, by_inputs, answered }
+        Self { column, cases, by_label, by_inputs, answered, expected: Vec::new() }
+    }
+
+    /// Requires the file to answer group `name`: its cases are judged, and each one no
+    /// row answers fails, even when no row answers the group at all. Without it, a group
+    /// no row answers is not judged (an operator without the game leaves it out), and a CI
+    /// job cannot tell that from an adapter that skipped it. An error names the groups
+    /// when `name` is none of them.
+    pub(super) fn expect(&mut self, name: &str) -> Result<(), RoundsError> {
+        let all = self.all_groups();
+        let Some(&group) = all.iter().find(|&&group| group == name) else {
+            return Err(RoundsError::UnknownGroup {
+                name: Excerpt(name).to_string(),
+                groups: all.join(", "),
+            });
+        };
+        if !self.expected.contains(&group) {
+            self.expected.push(group);
+        }
+        Ok(())
+    }
+
+    /// Every group of the challenge, in its order.
+    fn all_groups(&self) -> Vec<&'static str> {
+        let mut all: Vec<&'static str> = Vec::new();
+        for case in &self.cases {
+            if !all.contains(&case.group()) {
+                all.push(case.group());
+            }
+        }
+        all
     }
 
     /// The case whose round these inputs are, if any.
@@ -63,16 +95,13 @@ impl<C: ChallengeCase> Answers<C> {
         Ok(&self.cases[index])
     }
 
-    /// The groups (games) the file answers, in the challenge's order: those of the
-    /// answered cases, or every group when nothing was answered (an empty answer answers
-    /// nothing, and must not pass).
+    /// The groups (games) the file is judged on, in the challenge's order: those of the
+    /// answered cases and those it is expected to answer, or every group when there are
+    /// none (an empty answer answers nothing, and must not pass).
     pub(super) fn groups(&self) -> Vec<&'static str> {
-        let mut all: Vec<&'static str> = Vec::new();
-        let mut answered: Vec<&'static str> = Vec::new();
+        let all = self.all_groups();
+        let mut answered: Vec<&'static str> = self.expected.clone();
         for (case, line) in self.cases.iter().zip(&self.answered) {
-            if !all.contains(&case.group()) {
-                all.push(case.group());
-            }
             if line.is_some() && !answered.contains(&case.group()) {
                 answered.push(case.group());
             }

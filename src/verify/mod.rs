@@ -108,6 +108,15 @@ pub enum RoundsError {
     /// A file that names its rows' schemes has a column only SPEC §7 files are checked on.
     #[error("column '{0}' is checked in SPEC §7 rounds files, which have no scheme column; a file with a scheme column (or read with --scheme stake) is checked on result and commitment: leave the column out, or the scheme column")]
     NotInSchemeFiles(&'static str),
+    /// A game the answer is expected to answer ([`Rounds::expect_games`]) that the
+    /// conformance challenge it is checked against does not have.
+    #[error("'{name}' is no game of the conformance challenge this file is checked against; its games are {groups}")]
+    UnknownGroup {
+        /// The name given.
+        name: String,
+        /// The challenge's games (groups), listed.
+        groups: String,
+    },
     /// A field holds a value that cannot be used.
     #[error("line {line}: column '{column}': {problem}")]
     BadField {
@@ -278,6 +287,12 @@ impl<R: Read> RoundsChecker<R> {
     /// first row has a seed pair derived for the challenge).
     pub fn is_challenge(&self) -> bool {
         self.answers.is_some()
+    }
+
+    /// The answers to the challenge, begun (matched by inputs) when the file was not read
+    /// as one: it is expected to be one ([`Rounds::expect_games`]).
+    fn answers_expected(&mut self) -> &mut Answers<Case> {
+        self.answers.get_or_insert_with(|| Answers::new(None, challenge(&GameId::ALL)))
     }
 
     /// The conformance cases no row answered, among the games the file answers (every
@@ -536,6 +551,30 @@ impl<R: Read> Rounds<R> {
         match self {
             Rounds::Sha3(checker) => checker.answered_games(),
             Rounds::Schemes(checker) => checker.answered_groups(),
+        }
+    }
+
+    /// Requires the file to be an answer to the conformance challenge that answers each of
+    /// `games` (the challenge's game names; the stake challenge's groups: `limbo-fair`, not
+    /// `limbo`). Each case of them that no row answers then fails, even when no row
+    /// answers the game at all, where it would otherwise be named as not judged. A file
+    /// that answers no challenge is read as an answer matched by inputs, so each of its
+    /// rows that is not a case's round is a mismatch. The challenge is the default
+    /// scheme's for SPEC §7 files, the stake scheme's for files checked in their scheme.
+    /// Call it before reading the rows.
+    pub fn expect_games(&mut self, games: &[String]) -> Result<(), RoundsError> {
+        if games.is_empty() {
+            return Ok(());
+        }
+        match self {
+            Rounds::Sha3(checker) => {
+                let answers = checker.answers_expected();
+                games.iter().try_for_each(|game| answers.expect(game))
+            }
+            Rounds::Schemes(checker) => {
+                let answers = checker.answers_expected();
+                games.iter().try_for_each(|game| answers.expect(game))
+            }
         }
     }
 }

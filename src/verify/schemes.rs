@@ -127,6 +127,12 @@ impl<R: Read> SchemeRoundsChecker<R> {
         self.answers.is_some()
     }
 
+    /// The answers to the stake challenge, begun (matched by inputs) when the file was not
+    /// read as one: it is expected to be one ([`super::Rounds::expect_games`]).
+    pub(super) fn answers_expected(&mut self) -> &mut Answers<StakeCase> {
+        self.answers.get_or_insert_with(|| Answers::new(None, stake_challenge(&STAKE_GROUPS)))
+    }
+
     /// The cases of the stake challenge no row answered, among the groups the file
     /// answers (every case when it answers none); empty for other files. Complete once
     /// every row has been read.
