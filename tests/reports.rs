@@ -122,6 +122,56 @@ fn report_html_is_self_contained_and_has_every_chart() {
     assert!(html.contains("does not hold"), "the American 97% claim is shown failing");
 }
 
+// Carried over since stop 49: the histogram of per-pair p-values left out the tests too
+// short to judge without a word, so a reader counting its bars saw only passes.
+#[test]
+fn the_per_pair_histogram_says_how_many_tests_it_does_not_draw() {
+    // (per-pair rows the note counts, per-pair rows tests.csv calls INSUFFICIENT)
+    let counts = |out: &Path| {
+        let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+        let noted = match html.split_once(" per-pair tests had too few rounds") {
+            Some((before, _)) => {
+                before.rsplit("diagnostics. ").next().unwrap().split(' ').next().unwrap().parse().unwrap()
+            }
+            None => 0,
+        };
+        let tests = std::fs::read_to_string(out.join("tests.csv")).unwrap();
+        let short = tests
+            .lines()
+            .filter(|line| line.split(',').nth(1).is_some_and(|pair| pair.parse::<u32>().is_ok()))
+            .filter(|line| line.contains("INSUFFICIENT"))
+            .count();
+        (noted, short)
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let short = dir.path().join("short");
+    Command::cargo_bin("fairaudit")
+        .unwrap()
+        .args([
+            "sweep",
+            "--nonces",
+            "0..40",
+            "--seed-pairs",
+            "4",
+            "--game",
+            "roulette-european",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&short)
+        .assert()
+        .code(0);
+    let (noted, insufficient) = counts(&short);
+    assert!(insufficient > 0, "a 40-round pair has tests too short to judge");
+    assert_eq!(noted, insufficient, "the note counts exactly the per-pair rows tests.csv calls INSUFFICIENT");
+    // Longer pairs judge more of their tests, and the note follows.
+    let long = dir.path().join("long");
+    sweep(&long, &["--seed-pairs", "2", "--game", "roulette-european"]);
+    let (noted_long, insufficient_long) = counts(&long);
+    assert!(insufficient_long < insufficient);
+    assert_eq!(noted_long, insufficient_long);
+}
+
 #[test]
 fn user_text_in_the_report_is_escaped() {
     let dir = tempfile::tempdir().unwrap();

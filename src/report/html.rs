@@ -120,15 +120,19 @@ impl HtmlReport<'_> {
         if self.tallies.plan.seed_pairs.len() < 2 {
             return;
         }
-        let p_values: Vec<f64> = self
-            .results
-            .battery
-            .results
-            .iter()
-            .filter(|r| r.seed_pair.parse::<usize>().is_ok())
-            .filter_map(|r| r.outcome.p_value)
-            .collect();
-        html.push_str("<h2 id=\"across\">Across seed pairs</h2><p class=\"note\">The p-values of every valid test on every seed pair. With many rounds per pair they are uniform under fairness and the bars level; with few, they take few distinct values and the bars are uneven even for a fair game. The verdicts across pairs are the dispersion and smallest-p tests in the table above; each pair's own rows are diagnostics.</p>");
+        let per_pair: Vec<_> =
+            self.results.battery.results.iter().filter(|r| r.seed_pair.parse::<usize>().is_ok()).collect();
+        let p_values: Vec<f64> = per_pair.iter().filter_map(|r| r.outcome.p_value).collect();
+        // A reader counting the bars must not take the tests too short to judge for
+        // passes: they are said, not drawn.
+        let undrawn = match per_pair.len() - p_values.len() {
+            0 => String::new(),
+            n => format!(
+                " {n} of the {} per-pair tests had too few rounds to give a p-value (INSUFFICIENT) and are not drawn.",
+                per_pair.len()
+            ),
+        };
+        html.push_str(&format!("<h2 id=\"across\">Across seed pairs</h2><p class=\"note\">The p-values of every valid test on every seed pair. With many rounds per pair they are uniform under fairness and the bars level; with few, they take few distinct values and the bars are uneven even for a fair game. The verdicts across pairs are the dispersion and smallest-p tests in the table above; each pair's own rows are diagnostics.{undrawn}</p>"));
         html.push_str(&p_value_histogram("p-values of all tests on all seed pairs", &p_values));
     }
 
