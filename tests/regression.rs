@@ -1605,3 +1605,62 @@ fn a_raw_delimiter_value_is_shown_escaped() {
         assert!(!stderr.trim_end_matches('\n').contains(['\n', '\r', '\u{1b}']), "{stderr:?}");
     }
 }
+
+/// Red team of stop 54, F2: `merge --out M` replaced, without --force, an earlier partial
+/// merge in M of another sweep cut the same way (same range, same shard count): only the
+/// cut was compared. A partial merge is replaced only by the merge of more shards of the
+/// same sweep.
+#[test]
+fn a_partial_merge_of_another_sweep_is_not_replaced_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = |out: &Path, index: &str, extra: &[&str]| {
+        fairaudit()
+            .args([
+                "sweep",
+                "--nonces",
+                "0..4000",
+                "--shards",
+                "2",
+                "--shard-index",
+                index,
+                "--quiet",
+                "--out",
+            ])
+            .arg(out)
+            .args(extra)
+            .assert()
+            .code(predicate::in_iter([0, 1]));
+    };
+    let (a, b, merged) = (dir.path().join("a"), dir.path().join("b"), dir.path().join("m"));
+    shard(&a, "0", &["--game", "roulette-european"]);
+    fairaudit()
+        .arg("merge")
+        .arg(&a)
+        .args(["--allow-partial", "--quiet", "--out"])
+        .arg(&merged)
+        .assert()
+        .code(predicate::in_iter([0, 1]));
+    let before = std::fs::read(merged.join("tally.json")).unwrap();
+    for index in ["0", "1"] {
+        shard(&b, index, &["--game", "keno", "--seed-pairs", "2", "--master-seed", "other"]);
+    }
+    fairaudit()
+        .arg("merge")
+        .arg(&b)
+        .args(["--quiet", "--out"])
+        .arg(&merged)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("holds the output of a different run"));
+    assert_eq!(std::fs::read(merged.join("tally.json")).unwrap(), before, "the partial merge is left alone");
+    // The same sweep's missing shard done, its merge replaces the partial one.
+    shard(&a, "1", &["--game", "roulette-european"]);
+    fairaudit()
+        .arg("merge")
+        .arg(&a)
+        .args(["--quiet", "--out"])
+        .arg(&merged)
+        .assert()
+        .code(predicate::in_iter([0, 1]));
+    assert_ne!(std::fs::read(merged.join("tally.json")).unwrap(), before);
+}

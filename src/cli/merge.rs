@@ -158,8 +158,14 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
             // array finished does.
             let same = read_tally(&args.out.join(TALLY_FILE)).is_ok_and(|earlier| {
                 let same_merge = earlier.plan == merged.plan && earlier.partial == merged.partial;
+                // The same sweep (its games and seed pairs) cut the same way: another
+                // sweep that happens to share the range and shard count is another run.
+                let same_sweep = earlier.plan.games == merged.plan.games
+                    && earlier.plan.seed_source == merged.plan.seed_source
+                    && earlier.plan.seed_pairs == merged.plan.seed_pairs;
                 let same_cut = |p: &PartialOf| coverage.as_ref().is_some_and(|c| c.sharding == p.sharding());
-                (same_merge && earlier.complete) || earlier.partial.as_ref().is_some_and(same_cut)
+                (same_merge && earlier.complete)
+                    || (same_sweep && earlier.partial.as_ref().is_some_and(same_cut))
             });
             if !same {
                 bail!(

@@ -125,10 +125,17 @@ pub fn spreadsheet_safe(text: &str) -> Cow<'_, str> {
     // shows of it starts like a formula, or it shows nothing and a tab or carriage
     // return, itself a formula start, follows.
     let runs = |part: &str, next: Option<char>| {
-        let seen =
-            part.trim_start_matches(|c: char| c == ' ' || c == '\u{a0}' || crate::fields::is_invisible(c));
+        // Any Unicode space (U+3000, U+2028 too) and the Mongolian vowel separator, which
+        // Unicode no longer counts as a space but renders as nothing, are skipped as well;
+        // the fullwidth forms of the formula starts are caught too (an IME keyboard types
+        // them, and some spreadsheets read them as the ASCII ones).
+        let seen = part.trim_start_matches(|c: char| {
+            c.is_whitespace() || c == '\u{a0}' || c == '\u{180e}' || crate::fields::is_invisible(c)
+        });
         match seen.chars().next() {
-            Some(first) => matches!(first, '=' | '+' | '-' | '@'),
+            Some(first) => {
+                matches!(first, '=' | '+' | '-' | '@' | '\u{ff1d}' | '\u{ff0b}' | '\u{ff0d}' | '\u{ff20}')
+            }
             None => matches!(next, Some('\t' | '\r')),
         }
     };
@@ -173,6 +180,13 @@ mod tests {
         assert_eq!(spreadsheet_safe("a\r\n=1+1\r-2"), "a\r\n'=1+1\r'-2");
         assert_eq!(spreadsheet_safe("x\t@SUM(A1)"), "x\t'@SUM(A1)");
         assert_eq!(spreadsheet_safe("\rx"), "'\rx");
+        // Red team of stop 54: other spaces, the Mongolian vowel separator, fullwidth signs.
+        for hostile in
+            ["\u{3000}=1+1", "\u{2028}=1+1", "\u{180e}@x", "\u{ff1d}1+1", "\u{ff0b}1", "a;\u{3000}\u{ff20}x"]
+        {
+            assert_ne!(spreadsheet_safe(hostile), hostile, "{hostile:?}");
+        }
+        assert_eq!(spreadsheet_safe("\u{3000}text"), "\u{3000}text");
         assert_eq!(spreadsheet_safe("line1\r\nline2"), "line1\r\nline2");
         for hidden in [" =1+1", "\u{200b}=1+1", "\u{feff}=1+1", "\u{a0}@SUM(A1)"] {
             assert!(spreadsheet_safe(hidden).starts_with('\''), "{hidden:?}");
