@@ -1051,7 +1051,10 @@ fn runs_in_different_directories_are_certified_with_the_files_they_read() {
     // The paytable gone from where the first sweep ran: read from here, it is not the file
     // the sweep read, and the files made from it say so.
     std::fs::remove_file(dir.path().join("a/paytable.csv")).unwrap();
-    certify_from(&elsewhere).code(2).stderr(predicate::str::contains("has changed since it ran"));
+    // run.json records the SHA-256 of each file the run read: the error says so.
+    certify_from(&elsewhere).code(2).stderr(predicate::str::contains(
+        "../a/sweep: paytable.csv has changed since the sweep ran: its run.json records SHA-256",
+    ));
     // Found nowhere: refused, naming both places looked in.
     let nowhere = dir.path().join("nowhere");
     std::fs::create_dir(&nowhere).unwrap();
@@ -1059,6 +1062,15 @@ fn runs_in_different_directories_are_certified_with_the_files_they_read() {
         "../a/sweep: its paytable file paytable.csv (from run.json) is not found: neither in {}, where the sweep ran, nor here",
         dir.path().join("a").display()
     )));
+    // Where the run ran, its history has changed since; here is the file it read (found
+    // by the SHA-256 its run.json records), and the certificate is of that one.
+    std::fs::write(dir.path().join("a/paytable.csv"), &operators[0].1).unwrap();
+    std::fs::write(dir.path().join("b/history.csv"), "nonce,server_seed,client_seed,result\n").unwrap();
+    std::fs::write(elsewhere.join("history.csv"), &operators[1].2).unwrap();
+    certify_from(&elsewhere).code(1);
+    let copied = std::fs::read_to_string(cert.join("inputs/audit-2/history/history.csv")).unwrap();
+    assert_eq!(copied, operators[1].2, "the history the audit read, from here");
+    check(&cert).success();
 }
 
 #[test]

@@ -248,6 +248,24 @@ pub fn command_line() -> Vec<String> {
     std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect()
 }
 
+/// The SHA-256 of each file of `named` (the paths a command named), for `run.json`:
+/// `certify` finds by it the file the run read, wherever it is run. Standard input, pipes
+/// and files that cannot be read are left out (they cannot be read again either).
+pub fn input_hashes(named: &[Option<&Path>]) -> Vec<fairaudit::report::run_info::InputHash> {
+    named
+        .iter()
+        .flatten()
+        .filter(|path| path.as_os_str() != "-" && path.is_file())
+        .filter_map(|path| {
+            let hashed = fairaudit::certify::hash_file(path, String::new()).ok()?;
+            Some(fairaudit::report::run_info::InputHash {
+                path: path.display().to_string(),
+                sha256: hashed.sha256,
+            })
+        })
+        .collect()
+}
+
 /// The directory this run runs in, for `run.json`: `certify` reads the files a command
 /// named by relative paths from there, wherever it is run itself.
 pub fn working_dir() -> Option<String> {

@@ -248,8 +248,14 @@ pub(super) fn claim_output(dir: &std::path::Path, force: bool) -> Result<OutputF
     Ok(folder)
 }
 
-/// `run.json` of an audit that started at `started` and ends now.
-pub(super) fn audit_stamp(started: SystemTime) -> RunStamp {
+/// `run.json` of an audit that started at `started` and ends now, with the SHA-256 of the
+/// files its arguments name when they are given (`written`: only when run.json is
+/// written, for hashing reads the history once more).
+pub(super) fn audit_stamp(started: SystemTime, written: Option<&AuditArgs>) -> RunStamp {
+    let inputs = written.map_or_else(Vec::new, |args| {
+        let (history, paytable, columns) = args.files();
+        super::args::input_hashes(&[Some(&history), paytable.as_deref(), columns.as_deref()])
+    });
     RunStamp {
         format: RUN_FORMAT,
         kind: "audit",
@@ -257,6 +263,7 @@ pub(super) fn audit_stamp(started: SystemTime) -> RunStamp {
         fairaudit_revision: fairaudit::REVISION,
         command_line: command_line(),
         working_dir: super::args::working_dir(),
+        inputs,
         started_at: humantime::format_rfc3339_seconds(started).to_string(),
         finished_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
     }
@@ -473,7 +480,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     }
     if let Some(folder) = folder {
         let report_paytable = paytable.clone().unwrap_or_else(fairaudit::rtp::Paytable::example);
-        let stamp = audit_stamp(started);
+        let stamp = audit_stamp(started, Some(&args));
         let made_by = fairaudit::report::audit_html::made_by(
             stamp.fairaudit_version,
             stamp.fairaudit_revision,

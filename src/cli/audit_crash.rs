@@ -107,13 +107,14 @@ pub fn run(args: AuditArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
         );
     }
     let battery = battery(variant, &audit.tally, args.alpha);
+    let stamp = audit_stamp(started, folder.is_some().then_some(&args));
     conclude_scheme_audit(
         audit.has_row_checks(),
         &audit.findings,
         folder.map(|folder| (folder, findings_csv)),
         &battery,
         "chains",
-        &audit_stamp(started),
+        &stamp,
         Vec::new(),
     )
 }

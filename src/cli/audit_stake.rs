@@ -61,7 +61,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         outln!("payouts of {game} not checked on {rows}: {}", why_unchecked(game));
     }
     let battery = log_battery(&audit.tallies, args.alpha);
-    let stamp = audit_stamp(started);
+    let stamp = audit_stamp(started, folder.is_some().then_some(&args));
     let more_files = match folder {
         Some(_) => {
             let made_by = made_by(stamp.fairaudit_version, stamp.fairaudit_revision, &stamp.finished_at);

@@ -181,6 +181,8 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
     }
     let mut info = RunInfo::for_tallies("merge", &merged, command_line());
     info.working_dir = super::args::working_dir();
+    info.inputs =
+        super::args::input_hashes(&[args.report.paytable.as_deref(), args.report.claims.as_deref()]);
     fill_timing(&mut info, started, 0);
     let results = RunResults::compute(&merged, &paytable, &claims, args.report.alpha);
     stop_point()?;

@@ -118,6 +118,8 @@ struct SweepRequest {
     prior: Option<TallyFile>,
     shard: Option<ShardTask>,
     checkpoint_every: Duration,
+    /// The SHA-256 of its paytable and claims files, as they were read, for run.json.
+    inputs: Vec<fairaudit::report::run_info::InputHash>,
 }
 
 impl SweepRequest {
@@ -161,6 +163,10 @@ impl SweepRequest {
             prior,
             shard,
             checkpoint_every: args.cluster.checkpoint_interval(),
+            inputs: super::args::input_hashes(&[
+                args.report.paytable.as_deref(),
+                args.report.claims.as_deref(),
+            ]),
         };
         Ok((request, folder))
     }
@@ -175,6 +181,7 @@ impl SweepRequest {
     ) -> RunInfo {
         let mut info = RunInfo::for_tallies("sweep", tallies, command_line());
         info.working_dir = super::args::working_dir();
+        info.inputs = self.inputs.clone();
         info.threads = Some(self.threads);
         info.chunk_size = Some(self.chunk);
         info.keccak_path = Some(self.kernel.path());

@@ -29,6 +29,11 @@ pub struct RunInfo {
     /// it was recorded, and where the directory is not UTF-8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub working_dir: Option<String>,
+    /// The SHA-256 of each file the command named (its paytable and claims files), by
+    /// which `certify` finds the file the run read (absent where it named none, and from
+    /// folders written before it was recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<InputHash>,
     /// Games swept.
     pub games: Vec<GameId>,
     /// Nonce ranges (half-open).
@@ -70,6 +75,15 @@ pub struct RunInfo {
     pub device: Option<String>,
 }
 
+/// A file a run's command named, and its SHA-256 when the run read it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputHash {
+    /// The path as the command named it.
+    pub path: String,
+    /// Lowercase hex SHA-256 of its bytes.
+    pub sha256: String,
+}
+
 /// A shard's record in `run.json`: the tally file's, and where the index came from.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ShardRun {
@@ -90,6 +104,7 @@ impl RunInfo {
             fairaudit_revision: crate::REVISION.into(),
             command_line,
             working_dir: None,
+            inputs: Vec::new(),
             games: tallies.plan.games.clone(),
             nonces: tallies.plan.nonces.clone(),
             seed_source: tallies.plan.seed_source.clone(),
@@ -136,6 +151,10 @@ pub struct RunStamp {
     /// history, paytable and `--columns` file) are read again by `certify`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub working_dir: Option<String>,
+    /// The SHA-256 of each file the command named (an audit's history, paytable and
+    /// `--columns` file), by which `certify` finds the file the run read.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<InputHash>,
     /// When the run started (RFC 3339, UTC).
     pub started_at: String,
     /// When it ended.

@@ -118,10 +118,15 @@ pub(super) fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
             (None, None)
         } else {
             let recorded = RecordedRun::parse(&run.command_line, &display(dir))?;
-            let named = |file: &Option<PathBuf>| {
-                file.as_deref().map(|file| (file.to_path_buf(), run.named_file(file)))
+            let named = |file: &Option<PathBuf>| -> Result<Option<(PathBuf, PathBuf)>> {
+                match file.as_deref() {
+                    Some(file) => {
+                        Ok(Some((file.to_path_buf(), run.named_file(file).with_context(|| display(dir))?)))
+                    }
+                    None => Ok(None),
+                }
             };
-            (named(&recorded.report().paytable), named(&recorded.report().claims))
+            (named(&recorded.report().paytable)?, named(&recorded.report().claims)?)
         };
         let mut own = |file: Option<(PathBuf, PathBuf)>, what: &str| -> Result<Option<String>> {
             let Some((named, from)) = file else { return Ok(None) };
@@ -169,7 +174,7 @@ pub(super) fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
         if named_outcomes.as_os_str() == "-" {
             bail!("{}: the audit read its history from standard input, which cannot be read again: audit the file itself to certify it", dir.display());
         }
-        let outcomes = run.named_file(&named_outcomes);
+        let outcomes = run.named_file(&named_outcomes).with_context(|| display(dir))?;
         if !outcomes.is_file() {
             bail!(
                 "{}: its bet history {} (from run.json) is not found: {}",
@@ -178,8 +183,10 @@ pub(super) fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
                 run.not_found_hint()
             );
         }
-        let (paytable, columns) =
-            (paytable.map(|file| run.named_file(&file)), columns.map(|file| run.named_file(&file)));
+        let (paytable, columns) = (
+            paytable.map(|file| run.named_file(&file)).transpose().with_context(|| display(dir))?,
+            columns.map(|file| run.named_file(&file)).transpose().with_context(|| display(dir))?,
+        );
         let rel = format!("{INPUTS_DIR}/{name}-{}", list.len() + 1);
         copies.extend(folder_copies(dir, &rel));
         let history = if args.no_copy_histories {

@@ -7,6 +7,7 @@ use crate::cli::audit::AuditArgs;
 use crate::cli::{Cli, Command};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Parser;
+use fairaudit::report::run_info::InputHash;
 use fairaudit::report::stake::{StakePlan, StakeRun};
 use fairaudit::scheme::crash::CrashVariant;
 use std::path::{Path, PathBuf};
@@ -19,6 +20,9 @@ pub(super) struct RunJson {
     pub(super) command_line: Vec<String>,
     /// The directory the run ran in (none for folders written before it was recorded).
     pub(super) working_dir: Option<PathBuf>,
+    /// The SHA-256 of each file the command named, by the path as named (none for folders
+    /// written before they were recorded).
+    pub(super) inputs: Vec<InputHash>,
     /// The whole record, for the fields only some kinds of run have.
     pub(super) value: serde_json::Value,
 }
@@ -35,20 +39,49 @@ impl RunJson {
             .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
             .unwrap_or_default();
         let working_dir = value.get("working_dir").and_then(|w| w.as_str()).map(PathBuf::from);
-        Some(RunJson { kind, command_line, working_dir, value })
+        let inputs =
+            value.get("inputs").and_then(|i| serde_json::from_value(i.clone()).ok()).unwrap_or_default();
+        Some(RunJson { kind, command_line, working_dir, inputs, value })
     }
 
-    /// Where a file that the run's command `named` is now. A relative name is read from
-    /// the directory the run ran in when the file is there: two sweeps run in different
-    /// directories can each name their own `paytable.csv`. Otherwise it is read from
-    /// here, as for folders written before the directory was recorded, or moved since.
-    /// Either way the copy is what the certificate pins, and a file other than the one the
-    /// run read shows as a mismatch of the files made from it.
-    pub(super) fn named_file(&self, named: &Path) -> PathBuf {
-        match &self.working_dir {
-            Some(dir) if named.is_relative() && dir.join(named).is_file() => dir.join(named),
-            _ => named.to_path_buf(),
+    /// Where a file that the run's command `named` is now. A relative name is looked for
+    /// in the directory the run ran in, then here (an absolute one where it is): two
+    /// sweeps run in different directories can each name their own `paytable.csv`. Where
+    /// run.json records the file's SHA-256, the first of these with it is the file, and
+    /// when one is there but none has it, the file has changed since the run (an error
+    /// saying so). Without a recorded hash (folders written before it was recorded), the
+    /// first that is there; a file other than the one the run read then shows as a
+    /// mismatch of the files made from it. When none is there, `named` itself (its caller
+    /// says it is not found).
+    pub(super) fn named_file(&self, named: &Path) -> Result<PathBuf> {
+        let mut places = Vec::new();
+        if let Some(dir) = self.working_dir.as_ref().filter(|_| named.is_relative()) {
+            places.push(dir.join(named));
         }
+        places.push(named.to_path_buf());
+        places.retain(|place| place.is_file());
+        let Some(first) = places.first() else { return Ok(named.to_path_buf()) };
+        let shown = named.display().to_string();
+        let Some(recorded) = self.inputs.iter().find(|input| input.path == shown) else {
+            return Ok(first.clone());
+        };
+        let mut found = Vec::new();
+        for place in &places {
+            let hash = fairaudit::certify::hash_file(place, String::new())
+                .with_context(|| format!("{}: cannot read", place.display()))?;
+            if hash.sha256 == recorded.sha256 {
+                return Ok(place.clone());
+            }
+            found.push(format!("{} has {}", place.display(), &hash.sha256[..16]));
+        }
+        bail!(
+            "{} has changed since the {} ran: its run.json records SHA-256 {}…, and {} (run the {} again on the file as it is, or restore the file it read)",
+            fairaudit::fields::Shown(&shown),
+            self.kind,
+            &recorded.sha256[..16.min(recorded.sha256.len())],
+            found.join(", "),
+            self.kind
+        )
     }
 
     /// The end of the message for a file the run's command named that is not found.
