@@ -1071,6 +1071,32 @@ fn runs_in_different_directories_are_certified_with_the_files_they_read() {
     let copied = std::fs::read_to_string(cert.join("inputs/audit-2/history/history.csv")).unwrap();
     assert_eq!(copied, operators[1].2, "the history the audit read, from here");
     check(&cert).success();
+
+    // What each run read is in its run.json, by the path its command named.
+    let run_json = |folder: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(dir.path().join(folder).join("run.json")).unwrap()).unwrap()
+    };
+    assert_eq!(run_json("a/audit")["inputs"][0]["path"], "history.csv");
+    assert_eq!(run_json("a/sweep")["inputs"][0]["path"], "paytable.csv");
+    // The history an audit read is nowhere any more: refused, naming it and both places.
+    std::fs::write(elsewhere.join("history.csv"), "changed\n").unwrap();
+    certify_from(&elsewhere).code(2).stderr(predicate::str::contains(
+        "../b/audit: history.csv has changed since the audit ran: its run.json records SHA-256",
+    ));
+    // A recorded hash that is no hash (a run.json written by hand): one line, no panic.
+    let mut run = run_json("b/audit");
+    run["inputs"][0]["sha256"] =
+        serde_json::Value::from("a\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}");
+    std::fs::write(dir.path().join("b/audit/run.json"), serde_json::to_vec_pretty(&run).unwrap()).unwrap();
+    certify_from(&elsewhere)
+        .code(2)
+        .stderr(predicate::str::contains("a SHA-256 that is not 64 lowercase hex digits"))
+        .stderr(predicate::str::contains("panicked").not());
+    // Without recorded hashes (a folder written before them) the first file found is
+    // taken, the one where the audit ran, and what it gives is not the audit's.
+    run.as_object_mut().unwrap().remove("inputs");
+    std::fs::write(dir.path().join("b/audit/run.json"), serde_json::to_vec_pretty(&run).unwrap()).unwrap();
+    certify_from(&elsewhere).code(2).stderr(predicate::str::contains("../b/audit"));
 }
 
 #[test]

@@ -118,6 +118,15 @@ fn a_correct_answer_passes_every_case_and_one_group_is_judged_on_its_own() {
             "not judged (no row answers them): limbo-stake_page, limbo-verifierform, keno",
         ),
     );
+    // A crash scheme has no challenge to answer.
+    let crash = dir.path().join("crash.csv");
+    std::fs::write(&crash, "game,server_seed,client_seed,nonce,result\n").unwrap();
+    fairaudit()
+        .args(["verify", "--scheme", "roobet", "--expect-game", "crash", "--rounds"])
+        .arg(&crash)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("scheme roobet has no conformance challenge"));
     // Answered with another formula, it fails the cases where the formulas differ.
     let mut other = fair.clone();
     for row in other.iter_mut().skip(1) {

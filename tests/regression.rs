@@ -1653,6 +1653,18 @@ fn a_partial_merge_of_another_sweep_is_not_replaced_without_force() {
         .code(2)
         .stderr(predicate::str::contains("holds the output of a different run"));
     assert_eq!(std::fs::read(merged.join("tally.json")).unwrap(), before, "the partial merge is left alone");
+    // A merge of the same sweep's other shard alone would lose the one merged: refused too.
+    let other_shard = dir.path().join("a1");
+    shard(&other_shard, "1", &["--game", "roulette-european"]);
+    fairaudit()
+        .arg("merge")
+        .arg(&other_shard)
+        .args(["--allow-partial", "--quiet", "--out"])
+        .arg(&merged)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("holds the output of a different run"));
+    assert_eq!(std::fs::read(merged.join("tally.json")).unwrap(), before);
     // The same sweep's missing shard done, its merge replaces the partial one.
     shard(&a, "1", &["--game", "roulette-european"]);
     fairaudit()

@@ -129,7 +129,7 @@ fn the_per_pair_histogram_says_how_many_tests_it_does_not_draw() {
     // (per-pair rows the note counts, per-pair rows tests.csv calls INSUFFICIENT)
     let counts = |out: &Path| {
         let html = std::fs::read_to_string(out.join("report.html")).unwrap();
-        let noted = match html.split_once(" per-pair tests had too few rounds") {
+        let noted = match html.split_once(" per-pair tests had too few rounds to be judged") {
             Some((before, _)) => {
                 before.rsplit("diagnostics. ").next().unwrap().split(' ').next().unwrap().parse().unwrap()
             }

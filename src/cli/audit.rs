@@ -17,7 +17,7 @@ use fairaudit::fields::Shown;
 use fairaudit::games::GameId;
 use fairaudit::report::audit_html::{audit_verdict, AuditReport, FINDINGS_SHOWN};
 use fairaudit::report::results::{rtp_table, summary_json, summary_json_with, tests_table, RowChecks};
-use fairaudit::report::run_info::{RunStamp, RUN_FORMAT};
+use fairaudit::report::run_info::{InputHash, RunStamp, RUN_FORMAT};
 use fairaudit::report::{csv_writer, spreadsheet_safe, Table};
 use fairaudit::rtp::empirical::{rtp_rows_of, GameTallies};
 use fairaudit::scheme::SchemeId;
@@ -248,14 +248,20 @@ pub(super) fn claim_output(dir: &std::path::Path, force: bool) -> Result<OutputF
     Ok(folder)
 }
 
+/// The SHA-256 of the files an audit's arguments name (its history, paytable and
+/// `--columns` file), hashed before the audit reads them, for its run.json; none without
+/// `--out`, which writes no run.json (hashing reads the history once more).
+pub(super) fn written_inputs(args: &AuditArgs) -> Vec<InputHash> {
+    if args.out.is_none() {
+        return Vec::new();
+    }
+    let (history, paytable, columns) = args.files();
+    super::args::input_hashes(&[Some(&history), paytable.as_deref(), columns.as_deref()])
+}
+
 /// `run.json` of an audit that started at `started` and ends now, with the SHA-256 of the
-/// files its arguments name when they are given (`written`: only when run.json is
-/// written, for hashing reads the history once more).
-pub(super) fn audit_stamp(started: SystemTime, written: Option<&AuditArgs>) -> RunStamp {
-    let inputs = written.map_or_else(Vec::new, |args| {
-        let (history, paytable, columns) = args.files();
-        super::args::input_hashes(&[Some(&history), paytable.as_deref(), columns.as_deref()])
-    });
+/// files it read ([`written_inputs`]).
+pub(super) fn audit_stamp(started: SystemTime, inputs: Vec<InputHash>) -> RunStamp {
     RunStamp {
         format: RUN_FORMAT,
         kind: "audit",
@@ -413,6 +419,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         }
         None => None,
     };
+    let inputs = written_inputs(&args);
     install_stop_handler()?;
     // Two passes: the seeds the history reveals anywhere, then the audit, which replays
     // rows showing only a commitment with the seed revealed for it further down.
@@ -480,7 +487,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     }
     if let Some(folder) = folder {
         let report_paytable = paytable.clone().unwrap_or_else(fairaudit::rtp::Paytable::example);
-        let stamp = audit_stamp(started, Some(&args));
+        let stamp = audit_stamp(started, inputs);
         let made_by = fairaudit::report::audit_html::made_by(
             stamp.fairaudit_version,
             stamp.fairaudit_revision,

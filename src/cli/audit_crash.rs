@@ -3,7 +3,9 @@
 //! crash points tested against the exact law; with `--out`, findings.csv, tests.csv,
 //! summary.json and run.json.
 
-use super::audit::{audit_stamp, claim_output, conclude_scheme_audit, finding_line, AuditArgs, FindingSink};
+use super::audit::{
+    audit_stamp, claim_output, conclude_scheme_audit, finding_line, written_inputs, AuditArgs, FindingSink,
+};
 use super::input;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
@@ -25,6 +27,7 @@ pub fn run(args: AuditArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
     let name = args.outcomes.display().to_string();
     let layout = args.layout.layout(&FIELDS)?;
     let folder = args.out.as_deref().map(|dir| claim_output(dir, args.force)).transpose()?;
+    let inputs = written_inputs(&args);
     let mut sink = FindingSink::new(folder.as_ref(), describe)?;
     let (input, bar) = input::open_with_progress(&args.outcomes, args.quiet)?;
     let audit =
@@ -107,7 +110,7 @@ pub fn run(args: AuditArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
         );
     }
     let battery = battery(variant, &audit.tally, args.alpha);
-    let stamp = audit_stamp(started, folder.is_some().then_some(&args));
+    let stamp = audit_stamp(started, inputs);
     conclude_scheme_audit(
         audit.has_row_checks(),
         &audit.findings,

@@ -3,7 +3,9 @@
 //! results tested against the exact laws; with `--out`, findings.csv, tests.csv,
 //! summary.json, rtp.csv, report.html and run.json.
 
-use super::audit::{audit_stamp, claim_output, conclude_scheme_audit, finding_line, AuditArgs, FindingSink};
+use super::audit::{
+    audit_stamp, claim_output, conclude_scheme_audit, finding_line, written_inputs, AuditArgs, FindingSink,
+};
 use super::input;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
@@ -31,6 +33,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     let layout = args.layout.layout(&FIELDS)?;
     // Claimed before reading a possibly huge file: a refusal writes nothing.
     let folder = args.out.as_deref().map(|dir| claim_output(dir, args.force)).transpose()?;
+    let inputs = written_inputs(&args);
     let mut sink = FindingSink::new(folder.as_ref(), describe)?;
     // Two passes: the seeds the history reveals anywhere, then the audit.
     let history = input::rereadable(&args.outcomes).with_context(|| name.clone())?;
@@ -61,7 +64,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         outln!("payouts of {game} not checked on {rows}: {}", why_unchecked(game));
     }
     let battery = log_battery(&audit.tallies, args.alpha);
-    let stamp = audit_stamp(started, folder.is_some().then_some(&args));
+    let stamp = audit_stamp(started, inputs);
     let more_files = match folder {
         Some(_) => {
             let made_by = made_by(stamp.fairaudit_version, stamp.fairaudit_revision, &stamp.finished_at);

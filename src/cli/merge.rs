@@ -163,7 +163,15 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
                 let same_sweep = earlier.plan.games == merged.plan.games
                     && earlier.plan.seed_source == merged.plan.seed_source
                     && earlier.plan.seed_pairs == merged.plan.seed_pairs;
-                let same_cut = |p: &PartialOf| coverage.as_ref().is_some_and(|c| c.sharding == p.sharding());
+                // ... and holding every shard the earlier merge held (a merge of fewer would
+                // lose what it merged).
+                let same_cut = |p: &PartialOf| {
+                    coverage.as_ref().is_some_and(|c| c.sharding == p.sharding())
+                        && merged
+                            .partial
+                            .as_ref()
+                            .is_none_or(|now| now.missing.iter().all(|m| p.missing.contains(m)))
+                };
                 (same_merge && earlier.complete)
                     || (same_sweep && earlier.partial.as_ref().is_some_and(same_cut))
             });

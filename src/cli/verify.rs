@@ -301,7 +301,9 @@ fn verify_file(
     install_stop_handler()?;
     let (input, bar) = input::open_with_progress(&path, quiet)?;
     let mut checker = Rounds::open(input, layout, file.scheme).with_context(|| name.clone())?;
-    checker.expect_games(&file.expect_games).context("--expect-game")?;
+    // `--expect-game "keno, roulette-european"`: the spaces of a list typed by hand.
+    let expected: Vec<String> = file.expect_games.iter().map(|game| game.trim().to_owned()).collect();
+    checker.expect_games(&expected).context("--expect-game")?;
     let challenge = checker.is_challenge();
     let mut report = match report_file {
         Some(file) => {

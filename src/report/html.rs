@@ -128,7 +128,7 @@ impl HtmlReport<'_> {
         let undrawn = match per_pair.len() - p_values.len() {
             0 => String::new(),
             n => format!(
-                " {n} of the {} per-pair tests had too few rounds to give a p-value (INSUFFICIENT) and are not drawn.",
+                " {n} of the {} per-pair tests had too few rounds to be judged (INSUFFICIENT) and are not drawn.",
                 per_pair.len()
             ),
         };

@@ -120,7 +120,8 @@ pub fn format_number(value: f64) -> String {
 /// the separator and starts a new row at the line break, and would run `a;=1+1`'s or
 /// `a\n=1+1`'s second part. JSON output keeps the exact value.
 pub fn spreadsheet_safe(text: &str) -> Cow<'_, str> {
-    const BREAKS: [char; 4] = [';', '\t', '\n', '\r'];
+    // Line and page breaks beyond CR and LF too: an importer may start a row at any.
+    const BREAKS: [char; 9] = [';', '\t', '\n', '\r', '\u{0b}', '\u{0c}', '\u{85}', '\u{2028}', '\u{2029}'];
     // Whether a part (the text's start, or what follows a break) runs: what a spreadsheet
     // shows of it starts like a formula, or it shows nothing and a tab or carriage
     // return, itself a formula start, follows.
@@ -134,7 +135,23 @@ pub fn spreadsheet_safe(text: &str) -> Cow<'_, str> {
         });
         match seen.chars().next() {
             Some(first) => {
-                matches!(first, '=' | '+' | '-' | '@' | '\u{ff1d}' | '\u{ff0b}' | '\u{ff0d}' | '\u{ff20}')
+                // Fullwidth and small forms, and the minus sign: a spreadsheet that folds
+                // compatibility forms reads them as the ASCII ones.
+                matches!(
+                    first,
+                    '=' | '+'
+                        | '-'
+                        | '@'
+                        | '\u{ff1d}'
+                        | '\u{ff0b}'
+                        | '\u{ff0d}'
+                        | '\u{ff20}'
+                        | '\u{fe66}'
+                        | '\u{fe62}'
+                        | '\u{fe63}'
+                        | '\u{fe6b}'
+                        | '\u{2212}'
+                )
             }
             None => matches!(next, Some('\t' | '\r')),
         }
@@ -187,6 +204,10 @@ mod tests {
             assert_ne!(spreadsheet_safe(hostile), hostile, "{hostile:?}");
         }
         assert_eq!(spreadsheet_safe("\u{3000}text"), "\u{3000}text");
+        // Review of stop 54: breaks an importer may start a row at, small forms, the minus sign.
+        for hostile in ["a\u{2028}=1+1", "a\u{85}@x", "a\u{0b}+1", "\u{fe66}1+1", "\u{2212}1"] {
+            assert_ne!(spreadsheet_safe(hostile), hostile, "{hostile:?}");
+        }
         assert_eq!(spreadsheet_safe("line1\r\nline2"), "line1\r\nline2");
         for hidden in [" =1+1", "\u{200b}=1+1", "\u{feff}=1+1", "\u{a0}@SUM(A1)"] {
             assert!(spreadsheet_safe(hidden).starts_with('\''), "{hidden:?}");

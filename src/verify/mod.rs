@@ -108,6 +108,10 @@ pub enum RoundsError {
     /// A file that names its rows' schemes has a column only SPEC §7 files are checked on.
     #[error("column '{0}' is checked in SPEC §7 rounds files, which have no scheme column; a file with a scheme column (or read with --scheme stake) is checked on result and commitment: leave the column out, or the scheme column")]
     NotInSchemeFiles(&'static str),
+    /// Answers to a conformance challenge expected of a file of a scheme that has none
+    /// (the crash schemes).
+    #[error("scheme {0} has no conformance challenge: a file of its rounds answers none")]
+    NoChallenge(SchemeId),
     /// A game the answer is expected to answer ([`Rounds::expect_games`]) that the
     /// conformance challenge it is checked against does not have.
     #[error("'{name}' is no game of the conformance challenge this file is checked against; its games are {groups}")]
@@ -572,7 +576,7 @@ impl<R: Read> Rounds<R> {
                 games.iter().try_for_each(|game| answers.expect(game))
             }
             Rounds::Schemes(checker) => {
-                let answers = checker.answers_expected();
+                let answers = checker.answers_expected()?;
                 games.iter().try_for_each(|game| answers.expect(game))
             }
         }

@@ -129,8 +129,11 @@ impl<R: Read> SchemeRoundsChecker<R> {
 
     /// The answers to the stake challenge, begun (matched by inputs) when the file was not
     /// read as one: it is expected to be one ([`super::Rounds::expect_games`]).
-    pub(super) fn answers_expected(&mut self) -> &mut Answers<StakeCase> {
-        self.answers.get_or_insert_with(|| Answers::new(None, stake_challenge(&STAKE_GROUPS)))
+    pub(super) fn answers_expected(&mut self) -> Result<&mut Answers<StakeCase>, RoundsError> {
+        if let Some(scheme) = self.given.filter(|scheme| scheme.crash_variant().is_some()) {
+            return Err(RoundsError::NoChallenge(scheme));
+        }
+        Ok(self.answers.get_or_insert_with(|| Answers::new(None, stake_challenge(&STAKE_GROUPS))))
     }
 
     /// The cases of the stake challenge no row answered, among the groups the file

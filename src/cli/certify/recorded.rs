@@ -7,6 +7,7 @@ use crate::cli::audit::AuditArgs;
 use crate::cli::{Cli, Command};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Parser;
+use fairaudit::fields::Shown;
 use fairaudit::report::run_info::InputHash;
 use fairaudit::report::stake::{StakePlan, StakeRun};
 use fairaudit::scheme::crash::CrashVariant;
@@ -39,8 +40,12 @@ impl RunJson {
             .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
             .unwrap_or_default();
         let working_dir = value.get("working_dir").and_then(|w| w.as_str()).map(PathBuf::from);
-        let inputs =
-            value.get("inputs").and_then(|i| serde_json::from_value(i.clone()).ok()).unwrap_or_default();
+        // Entry by entry: one entry that is not a path and a hash does not hide the others.
+        let inputs = value
+            .get("inputs")
+            .and_then(|i| i.as_array())
+            .map(|entries| entries.iter().filter_map(|e| serde_json::from_value(e.clone()).ok()).collect())
+            .unwrap_or_default();
         Some(RunJson { kind, command_line, working_dir, inputs, value })
     }
 
@@ -65,20 +70,34 @@ impl RunJson {
         let Some(recorded) = self.inputs.iter().find(|input| input.path == shown) else {
             return Ok(first.clone());
         };
+        let is_digest =
+            |text: &str| text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        if !is_digest(&recorded.sha256) {
+            bail!(
+                "its run.json records for {} a SHA-256 that is not 64 lowercase hex digits ('{}')",
+                Shown(&shown),
+                fairaudit::fields::Excerpt(&recorded.sha256)
+            );
+        }
+        // Each place's hash, or why it could not be read: an unreadable file where the
+        // run ran does not stop the search here.
         let mut found = Vec::new();
         for place in &places {
-            let hash = fairaudit::certify::hash_file(place, String::new())
-                .with_context(|| format!("{}: cannot read", place.display()))?;
-            if hash.sha256 == recorded.sha256 {
-                return Ok(place.clone());
+            match fairaudit::certify::hash_file(place, String::new()) {
+                Ok(hash) if hash.sha256 == recorded.sha256 => return Ok(place.clone()),
+                Ok(hash) => {
+                    found.push(format!("{} has {}…", Shown(&place.display().to_string()), &hash.sha256[..16]))
+                }
+                Err(error) => {
+                    found.push(format!("{} cannot be read ({error})", Shown(&place.display().to_string())))
+                }
             }
-            found.push(format!("{} has {}", place.display(), &hash.sha256[..16]));
         }
         bail!(
             "{} has changed since the {} ran: its run.json records SHA-256 {}…, and {} (run the {} again on the file as it is, or restore the file it read)",
-            fairaudit::fields::Shown(&shown),
+            Shown(&shown),
             self.kind,
-            &recorded.sha256[..16.min(recorded.sha256.len())],
+            &recorded.sha256[..16],
             found.join(", "),
             self.kind
         )
@@ -88,7 +107,9 @@ impl RunJson {
     pub(super) fn not_found_hint(&self) -> String {
         let kind = &self.kind;
         match &self.working_dir {
-            Some(dir) => format!("neither in {}, where the {kind} ran, nor here", dir.display()),
+            Some(dir) => {
+                format!("neither in {}, where the {kind} ran, nor here", Shown(&dir.display().to_string()))
+            }
             None => format!("run certify from the directory the {kind} ran in"),
         }
     }

@@ -6,6 +6,7 @@ use super::document::render;
 use super::dossier::{foreign_entry, plan_dossier, write_dossier};
 use super::load::load;
 use super::pdf::render_pdf;
+use super::recorded::RunJson;
 use super::{binary_hash, revision, CertifyArgs, PaperArg};
 use crate::cli::args::command_line;
 use crate::cli::folder::{Existing, OutputFolder};
@@ -20,6 +21,7 @@ use fairaudit::certify::{
 };
 use fairaudit::games::GameId;
 use fairaudit::report::certificate::Paper;
+use std::path::Path;
 use std::time::SystemTime;
 
 /// Characters that reorder or hide text (bidirectional controls, zero-width marks): in a
@@ -79,12 +81,23 @@ pub(super) fn signer(args: &CertifyArgs) -> Result<(Option<Signer>, Option<ssh_k
 /// Refuses an input folder whose files are not what running it again gives; `run` is
 /// what made it (`sweep`, `audit`).
 pub(super) fn refuse_differing(source: &str, differing: &[Mismatch], run: &str) -> Result<()> {
-    match differing.first() {
-        Some(first) => bail!(
-            "{source}: {first}: the folder's files are not those of the {run} its run.json records (run the {run} again)"
+    let Some(first) = differing.first() else { return Ok(()) };
+    // A folder is made again as this version writes it: one written by another version
+    // can differ without being altered, and the message must not read as an accusation.
+    let written_by = RunJson::read(Path::new(source))
+        .and_then(|recorded| recorded.value["fairaudit_revision"].as_str().map(str::to_owned))
+        .filter(|theirs| {
+            !theirs.is_empty() && theirs != "unknown" && Some(theirs.as_str()) != revision().as_deref()
+        });
+    let what_to_do = match written_by {
+        Some(theirs) => format!(
+            "its run.json says fairaudit {} wrote it, and this is {}: certify it with that version, or run the {run} again with this one",
+            fairaudit::fields::Shown(&theirs),
+            revision().as_deref().unwrap_or("unknown")
         ),
-        None => Ok(()),
-    }
+        None => format!("run the {run} again"),
+    };
+    bail!("{source}: {first}: the folder's files are not those of the {run} its run.json records ({what_to_do})")
 }
 
 pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
