@@ -37,6 +37,11 @@ fn write_records(path: &Path, records: &[csv::StringRecord]) {
     writer.flush().unwrap();
 }
 
+/// The header and every row but `game`'s: an answer that leaves the game out.
+fn without_game(rows: &[csv::StringRecord], game: &str) -> Vec<csv::StringRecord> {
+    rows.iter().enumerate().filter(|(i, row)| *i == 0 || &row[0] != game).map(|(_, r)| r.clone()).collect()
+}
+
 /// Fills every row's outcome columns from fairaudit's own replay: a correct answer.
 fn answer(challenge: &Path, filled: &Path) -> Vec<csv::StringRecord> {
     let mut rows = records(challenge);
@@ -112,12 +117,7 @@ fn an_answer_that_leaves_a_game_out_names_it_and_a_file_without_rounds_exits_3()
     let rows = answer(&challenge, &filled);
     // Keno's rows dropped: every case answered passes, and Keno is named as not judged
     // (exit 0: a challenge written with `conformance --game` has no Keno either).
-    let no_keno: Vec<csv::StringRecord> = rows
-        .iter()
-        .enumerate()
-        .filter(|(i, row)| *i == 0 || &row[0] != "keno")
-        .map(|(_, r)| r.clone())
-        .collect();
+    let no_keno = without_game(&rows, "keno");
     write_records(&filled, &no_keno);
     let n = no_keno.len() - 1;
     verify(&filled)
@@ -143,12 +143,7 @@ fn expected_games_must_be_answered_and_an_unknown_one_is_an_input_error() {
     let challenge = write_challenge(dir.path(), &[]);
     let filled = dir.path().join("filled.csv");
     let rows = answer(&challenge, &filled);
-    let no_keno: Vec<csv::StringRecord> = rows
-        .iter()
-        .enumerate()
-        .filter(|(i, row)| *i == 0 || &row[0] != "keno")
-        .map(|(_, r)| r.clone())
-        .collect();
+    let no_keno = without_game(&rows, "keno");
     write_records(&filled, &no_keno);
     let expect = |games: &str| {
         fairaudit().arg("verify").arg("--rounds").arg(&filled).args(["--expect-game", games]).assert()

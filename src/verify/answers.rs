@@ -31,21 +31,23 @@ impl<C: ChallengeCase> Answers<C> {
         Self { column, cases, by_label, by_inputs, answered, expected: Vec::new() }
     }
 
-    /// Requires the file to answer group `name`: its cases are judged, and each one no
-    /// row answers fails, even when no row answers the group at all. Without it, a group
-    /// no row answers is not judged (an operator without the game leaves it out), and a CI
-    /// job cannot tell that from an adapter that skipped it. An error names the groups
-    /// when `name` is none of them.
-    pub(super) fn expect(&mut self, name: &str) -> Result<(), RoundsError> {
+    /// Requires the file to answer each group of `names`: their cases are judged, and each
+    /// one no row answers fails, even when no row answers the group at all. Without it, a
+    /// group no row answers is not judged (an operator without the game leaves it out),
+    /// and a CI job cannot tell that from an adapter that skipped it. An error names the
+    /// groups when a name is none of them.
+    pub(super) fn expect(&mut self, names: &[String]) -> Result<(), RoundsError> {
         let all = self.all_groups();
-        let Some(&group) = all.iter().find(|&&group| group == name) else {
-            return Err(RoundsError::UnknownGroup {
-                name: Excerpt(name).to_string(),
-                groups: all.join(", "),
-            });
-        };
-        if !self.expected.contains(&group) {
-            self.expected.push(group);
+        for name in names {
+            let Some(&group) = all.iter().find(|&&group| group == name) else {
+                return Err(RoundsError::UnknownGroup {
+                    name: Excerpt(name).to_string(),
+                    groups: all.join(", "),
+                });
+            };
+            if !self.expected.contains(&group) {
+                self.expected.push(group);
+            }
         }
         Ok(())
     }

@@ -571,14 +571,8 @@ impl<R: Read> Rounds<R> {
             return Ok(());
         }
         match self {
-            Rounds::Sha3(checker) => {
-                let answers = checker.answers_expected();
-                games.iter().try_for_each(|game| answers.expect(game))
-            }
-            Rounds::Schemes(checker) => {
-                let answers = checker.answers_expected()?;
-                games.iter().try_for_each(|game| answers.expect(game))
-            }
+            Rounds::Sha3(checker) => checker.answers_expected().expect(games),
+            Rounds::Schemes(checker) => checker.answers_expected()?.expect(games),
         }
     }
 }
