@@ -131,13 +131,17 @@ fn claims_are_data_a_supplied_file_replaces_the_shipped_one() {
         .code(1)
         .stdout(predicate::str::contains("DOES NOT HOLD for 1 of 14 bet types"))
         .stdout(predicate::str::contains("verdict: 2 of 2 claims DO NOT HOLD"));
+    // A file with no claim about the games shown checks nothing: exit 3, not a pass (it
+    // once exited 0, as if every claim held).
     let only_european = write(dir.path(), "eu.csv", "game,metric,figure\nroulette-european,rtp,97.3\n");
     fairaudit()
         .args(["rtp", "--game", "roulette-american", "--claims"])
         .arg(&only_european)
         .assert()
-        .code(0)
-        .stdout(predicate::str::contains("no claims about the games shown"));
+        .code(3)
+        .stdout(predicate::str::contains(
+            "no claims about the games shown: no claim was checked (not a pass)",
+        ));
 }
 
 #[test]
