@@ -249,21 +249,51 @@ fn empty_draw_order_cells_do_not_fake_a_position_bias() {
 #[test]
 fn a_run_that_judges_nothing_exits_3_at_every_command() {
     let dir = tempfile::tempdir().unwrap();
+    // Three rounds: the roulettes' zeros tests can fail already, but no Keno test can, and
+    // the count of rejected words says nothing about the outcomes: Keno is not judged, so
+    // the battery does not pass (this once read PASS).
     fairaudit()
         .args(["sweep", "--nonces", "0..3", "--out"])
         .arg(dir.path().join("three"))
         .assert()
-        .code(0)
+        .code(3)
         .stdout(predicate::str::contains(
             "INSUFFICIENT roulette-european 0 colour: 3 red of 3 non-zero spins, 0 black (exact binomial); p 0.25, but it cannot fail at this size: its smallest possible p-value is 0.25, above alpha 0.01",
+        ))
+        .stdout(predicate::str::contains(
+            "battery at alpha 0.01: 54 tests, 5 PASS, 0 WEAK, 0 FAIL, 49 INSUFFICIENT: INSUFFICIENT",
+        ))
+        .stdout(predicate::str::contains(
+            "no test of the outcomes of keno is valid at this size, so it is not judged (not a PASS)",
         ));
+    // One round: only the rejection counts are valid, and no game is judged.
+    let one = dir.path().join("one");
+    fairaudit()
+        .args(["sweep", "--nonces", "0..1", "--quiet", "--out"])
+        .arg(&one)
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("3 PASS, 0 WEAK, 0 FAIL, 51 INSUFFICIENT: INSUFFICIENT"))
+        .stdout(predicate::str::contains(
+            "no test of the outcomes of keno, roulette-european, roulette-american is valid at this size, so they are not judged (not a PASS)",
+        ));
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(one.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["verdict"], "INSUFFICIENT");
+    assert_eq!(
+        summary["unjudged_games"],
+        serde_json::json!(["keno", "roulette-european", "roulette-american"])
+    );
+    let page = std::fs::read_to_string(one.join("report.html")).unwrap();
+    assert!(page.contains("class=\"verdict INSUFFICIENT\""));
+    assert!(page.contains("No test of the outcomes of keno, roulette-european, roulette-american is valid at this size, so they are not judged: more rounds are needed."));
     let dice = dir.path().join("dice");
     fairaudit()
         .args(["sweep", "--scheme", "stake", "--game", "dice", "--nonces", "0..1", "--out"])
         .arg(&dice)
         .assert()
         .code(3)
-        .stdout(predicate::str::contains("so it judges nothing (not a PASS)"));
+        .stdout(predicate::str::contains("so the battery judges nothing (not a PASS)"));
     let summary = std::fs::read_to_string(dice.join("summary.json")).unwrap();
     assert!(summary.contains("\"verdict\": \"INSUFFICIENT\""), "{summary}");
     let shards = dir.path().join("shards");

@@ -125,7 +125,7 @@ fn forcing_a_keccak_path_does_not_change_a_byte_and_is_recorded() {
     }
     // Unforced, the widest path is used.
     let auto = dir.path().join("auto");
-    sweep_cmd(&auto, "0..10", &[]).code(0);
+    sweep_cmd(&auto, "0..100", &[]).code(0);
     let run: serde_json::Value =
         serde_json::from_slice(&std::fs::read(auto.join("run.json")).unwrap()).unwrap();
     assert_eq!(run["keccak_path"], Kernel::best().path().name());
@@ -158,7 +158,7 @@ fn a_forced_keccak_path_the_cpu_lacks_exits_2_with_one_line() {
     // Auto skips hidden paths instead of failing.
     fairaudit()
         .env("FAIRAUDIT_KECCAK_HIDE", "avx512,avx2")
-        .args(["sweep", "--nonces", "0..10", "--quiet", "--out"])
+        .args(["sweep", "--nonces", "0..100", "--quiet", "--out"])
         .arg(dir.path().join("auto"))
         .assert()
         .code(0);
@@ -195,7 +195,8 @@ fn shards_merged_equal_one_run_including_the_boundary_pair() {
     sweep_cmd(&whole, "100..20100", &[]).code(0);
     let (a, b, c) = (dir.path().join("a"), dir.path().join("b"), dir.path().join("c"));
     sweep_cmd(&a, "100..7331", &["--chunk-size", "1000"]).code(0);
-    sweep_cmd(&b, "7331..7332", &[]).code(0);
+    // One round judges no game's outcomes: exit 3, and its tallies merge all the same.
+    sweep_cmd(&b, "7331..7332", &[]).code(3);
     sweep_cmd(&c, "7332..20100", &["--threads", "1"]).code(0);
     let merged = dir.path().join("merged");
     // Inputs in any order.

@@ -525,8 +525,9 @@ pub struct Conclusions<'a> {
     pub illustrative_keno: bool,
 }
 
-/// Whether a battery has no test valid at its size ([`Battery::overall`] INSUFFICIENT).
-fn judged_nothing<G>(battery: &Battery<G>) -> bool {
+/// Whether a battery left some game unjudged: no test of its outcomes valid at its size
+/// ([`Battery::overall`] INSUFFICIENT).
+fn judged_nothing<G: PartialEq>(battery: &Battery<G>) -> bool {
     battery.overall() == Verdict::Insufficient
 }
 
@@ -574,9 +575,10 @@ impl Conclusions<'_> {
             || self.worked.iter().any(|w| !w.matches())
     }
 
-    /// Whether a sweep, chain or audit in it judged nothing: its battery has no test that
-    /// can fail at its size (a sweep of a few rounds), and, for an audit, which is judged
-    /// by its rows, no row was checked on its own either (bare outcomes).
+    /// Whether a sweep, chain or audit in it judged nothing of some game: its battery has
+    /// no test of that game's outcomes that can fail at its size (a sweep of a few rounds),
+    /// and, for an audit, which is judged by its rows, no row was checked on its own either
+    /// (bare outcomes).
     pub fn judged_nothing(&self) -> bool {
         self.sweeps.iter().any(|r| judged_nothing(&r.battery))
             || self.stake_sweeps.iter().any(|s| judged_nothing(s.battery))
@@ -610,7 +612,7 @@ impl Conclusions<'_> {
 
     /// Every verdict the certificate states, keyed.
     pub fn verdicts(&self) -> Vec<RecordedVerdict> {
-        fn battery<G: std::fmt::Display>(
+        fn battery<G: std::fmt::Display + PartialEq>(
             out: &mut Vec<RecordedVerdict>,
             kind: &str,
             index: usize,

@@ -369,7 +369,7 @@ pub(super) fn conclude_scheme_audit<G: Serialize + Copy + Ord + std::fmt::Displa
 /// An audit's exit verdict: its summary's ([`audit_verdict`]). An audit is judged by its
 /// rows: a battery too short for any test leaves it clean when some row was checked
 /// against the chain or the paytable, and insufficient (exit 3) when none was.
-fn judged_by_rows<G>(findings: u64, battery: &Battery<G>, row_checks: bool) -> Verdict {
+fn judged_by_rows<G: PartialEq>(findings: u64, battery: &Battery<G>, row_checks: bool) -> Verdict {
     match audit_verdict(findings, battery, row_checks) {
         TestVerdict::Fail => Verdict::Finding,
         TestVerdict::Insufficient => Verdict::Insufficient,

@@ -6,7 +6,7 @@ use fairaudit::stats::battery::{p_value_text, Battery, TestResult, Verdict as Te
 
 /// The battery's counts in one sentence (the terminal's first line about it; the HTML
 /// report shows the same counts).
-pub fn counts_line<G>(battery: &Battery<G>) -> String {
+pub fn counts_line<G: PartialEq>(battery: &Battery<G>) -> String {
     let counts = battery.counts();
     format!(
         "battery at alpha {}: {} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
@@ -23,9 +23,9 @@ pub fn counts_line<G>(battery: &Battery<G>) -> String {
 /// Prints the battery's verdict line, every FAIL and WEAK test, and the INSUFFICIENT tests
 /// grouped by name (one line per test and game, however many groups); with several rows
 /// per test, a count of PASS and INSUFFICIENT per test name. `groups` names what the rows
-/// are (seed pairs, players); and when no test is valid at this size, that the battery
-/// judges nothing. Returns the verdict: a finding when a test FAILs, insufficient when no
-/// test can fail at this size, else clean.
+/// are (seed pairs, players); and when the battery is INSUFFICIENT, why (it judges nothing,
+/// or which games it does not judge). Returns the verdict: a finding when a test FAILs,
+/// insufficient when some game's outcomes no test can judge at this size, else clean.
 pub fn print_battery<G: Copy + Ord + std::fmt::Display>(battery: &Battery<G>, groups: &str) -> Verdict {
     outln!("{}", counts_line(battery));
     let by_test = battery.counts_by_test();
@@ -69,7 +69,8 @@ pub fn print_battery<G: Copy + Ord + std::fmt::Display>(battery: &Battery<G>, gr
     match battery.overall() {
         TestVerdict::Fail => Verdict::Finding,
         TestVerdict::Insufficient => {
-            outln!("  no test of the battery can fail at this size, so it judges nothing (not a PASS): more rounds are needed");
+            let reason = battery.insufficient_reason().unwrap_or_default();
+            outln!("  {reason} (not a PASS): more rounds are needed");
             Verdict::Insufficient
         }
         _ => Verdict::Clean,

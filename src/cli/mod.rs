@@ -80,8 +80,8 @@ pub enum Verdict {
     Clean,
     /// Something that matters for fairness was found (exit 1).
     Finding,
-    /// Nothing was found, but nothing was judged either: no test of the battery can fail
-    /// at the run's size and no row was checked (exit 3). Not 0, because a CI gate that
+    /// Nothing was found, but not everything was judged: no test of some game's outcomes
+    /// can fail at the run's size and no row was checked (exit 3). Not 0, because a CI gate that
     /// reads only the exit status would take a run that judged nothing for a PASS; not 1,
     /// because nothing was found.
     Insufficient,

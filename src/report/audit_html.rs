@@ -110,7 +110,7 @@ impl AuditReport<'_> {
 /// judged by its rows: PASS when some row was checked on its own (`row_checks`: replayed
 /// against the chain, a payout checked) or the battery could judge, INSUFFICIENT when
 /// neither (bare outcomes too few for any test).
-pub fn audit_verdict<G>(findings: u64, battery: &Battery<G>, row_checks: bool) -> Verdict {
+pub fn audit_verdict<G: PartialEq>(findings: u64, battery: &Battery<G>, row_checks: bool) -> Verdict {
     match battery.overall() {
         Verdict::Fail => Verdict::Fail,
         _ if findings > 0 => Verdict::Fail,

@@ -408,7 +408,7 @@ impl CertificateDoc<'_> {
             html.push_str("<p>A bet history too short for any of its tests (its battery INSUFFICIENT) is judged by its rows alone.</p>");
         }
         if overall == crate::certify::INSUFFICIENT {
-            html.push_str("<p>INSUFFICIENT means: nothing above fails, but a sweep or crash chain below is too short for any of its tests to be able to fail at its size, or an audited history below had no row checked against the chain or a paytable and too few for any test. It judged nothing, so this certificate does not pass it: more rounds are needed.</p>");
+            html.push_str("<p>INSUFFICIENT means: nothing above fails, but a sweep or crash chain below is too short for any test of some game's outcomes to be able to fail at its size, or an audited history below had no row checked against the chain or a paytable and too few for any test. That game was not judged, so this certificate does not pass it: more rounds are needed.</p>");
         }
         html.push_str("<table><thead><tr><th>what</th><th>verdict</th><th>where</th></tr></thead>");
         for (i, part) in self.sweeps.iter().enumerate() {
@@ -1197,7 +1197,7 @@ fn tests_table(html: &mut String, kind: &str, index: usize, battery: &Battery) {
 
 /// A battery's counts and verdict, the verdict under its key (`kind index battery`):
 /// "12 tests, 11 PASS, 1 WEAK, 0 FAIL, 0 INSUFFICIENT: **PASS**".
-pub(super) fn battery_sentence<G>(battery: &Battery<G>, kind: &str, index: usize) -> String {
+pub(super) fn battery_sentence<G: PartialEq>(battery: &Battery<G>, kind: &str, index: usize) -> String {
     let counts = battery.counts();
     format!(
         "{} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: <b>{}</b>",

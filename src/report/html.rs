@@ -311,9 +311,15 @@ pub(crate) fn warnings(html: &mut String, warnings: &[String]) {
     }
 }
 
+/// `text` with its first letter in upper case, to start a sentence.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
 /// The opening of a report page, its verdict badge (`verdict`: PASS, FAIL, PARTIAL) and
 /// the battery's counts.
-pub(crate) fn page_start<G>(
+pub(crate) fn page_start<G: PartialEq + std::fmt::Display>(
     html: &mut String,
     title: &str,
     subtitle: &str,
@@ -334,9 +340,12 @@ pub(crate) fn page_start<G>(
         counts.fail,
         counts.insufficient,
         match battery.overall() {
-            Verdict::Fail => "At least one test fails after adjustment for multiplicity: see the tests below.",
-            Verdict::Insufficient => "No test is valid at this size, so the battery judges nothing: more rounds are needed.",
-            _ => "No test fails after adjustment for multiplicity (Holm).",
+            Verdict::Fail => "At least one test fails after adjustment for multiplicity: see the tests below.".to_owned(),
+            Verdict::Insufficient => format!(
+                "{}: more rounds are needed.",
+                capitalised(&battery.insufficient_reason().unwrap_or_default())
+            ),
+            _ => "No test fails after adjustment for multiplicity (Holm).".to_owned(),
         },
         v = verdict,
     );

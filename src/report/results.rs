@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 /// The overall verdict as every file and the terminal write it: `FAIL` when a test fails;
 /// otherwise `PARTIAL` for a merge that lacks some shards (a pass would speak for nonces
 /// it never saw); otherwise the battery's verdict.
-pub fn overall_label<G>(battery: &Battery<G>, partial: Option<&PartialOf>) -> &'static str {
+pub fn overall_label<G: PartialEq>(battery: &Battery<G>, partial: Option<&PartialOf>) -> &'static str {
     match battery.overall() {
         Verdict::Fail => Verdict::Fail.as_str(),
         _ if partial.is_some() => PARTIAL,
@@ -82,14 +82,14 @@ pub fn tests_table_of<G: std::fmt::Display>(battery: &Battery<G>, partial: Optio
 
 /// `summary.json`: the overall verdict, counts, every FAIL and WEAK test, and the run's
 /// warnings (a seed holding `:`).
-pub fn summary_json<G: Serialize>(battery: &Battery<G>, warnings: &[String]) -> Vec<u8> {
+pub fn summary_json<G: Serialize + PartialEq>(battery: &Battery<G>, warnings: &[String]) -> Vec<u8> {
     summary_json_of(battery, warnings, None)
 }
 
 /// [`summary_json`] of a merge that may lack shards: then `verdict` is `PARTIAL` (unless a
 /// test fails), `battery_verdict` holds what the battery found on the shards merged, and
 /// `partial` names the missing ones. A complete run's summary has neither field.
-pub fn summary_json_of<G: Serialize>(
+pub fn summary_json_of<G: Serialize + PartialEq>(
     battery: &Battery<G>,
     warnings: &[String],
     partial: Option<&PartialOf>,
@@ -113,7 +113,7 @@ pub struct RowChecks<'a> {
 /// rows: a battery that judged nothing (INSUFFICIENT) leaves its `verdict` PASS when some
 /// row was checked, INSUFFICIENT when none was. `battery_verdict` keeps the battery's own
 /// verdict wherever `verdict` says something else.
-pub fn summary_json_with<G: Serialize>(
+pub fn summary_json_with<G: Serialize + PartialEq>(
     battery: &Battery<G>,
     warnings: &[String],
     partial: Option<&PartialOf>,
@@ -142,6 +142,9 @@ pub fn summary_json_with<G: Serialize>(
         alpha: f64,
         tests: usize,
         counts: VerdictCounts,
+        /// The games no test of whose outcomes was valid: why the battery is INSUFFICIENT.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        unjudged_games: Vec<&'a G>,
         failed: Vec<Flagged<'a, G>>,
         weak: Vec<Flagged<'a, G>>,
         warnings: &'a [String],
@@ -182,6 +185,11 @@ pub fn summary_json_with<G: Serialize>(
         alpha: battery.alpha,
         tests: battery.results.len(),
         counts: battery.counts(),
+        unjudged_games: if battery.overall() == Verdict::Insufficient {
+            battery.unjudged_games()
+        } else {
+            Vec::new()
+        },
         failed: flagged(Verdict::Fail),
         weak: flagged(Verdict::Weak),
         warnings,

@@ -68,69 +68,83 @@ pub fn across_pairs(per_pair: &[(String, Vec<TestOutcome>)], alpha: f64) -> Vec<
     let mut out = Vec::new();
     for (index, first) in pairs[0].iter().enumerate() {
         let outcomes: Vec<&TestOutcome> = pairs.iter().filter_map(|tests| tests.get(index)).collect();
-        let mut valid = outcomes.iter().filter(|t| t.p_value.is_some()).peekable();
-        if valid.peek().is_some() && valid.all(|t| t.exact) {
-            out.push(smallest_exact(&first.test, &labels, &outcomes));
-            continue;
-        }
-        if first.moments.is_none() && outcomes.iter().all(|t| t.moments.is_none()) {
-            continue; // a test with no known moments (maxima, lag families): not pooled
-        }
-        let name = format!("{}:dispersion_across_pairs", first.test);
-        let moments: Option<Vec<_>> = outcomes.iter().map(|t| t.moments).collect();
-        let Some(moments) = moments.filter(|m| m.len() == k) else {
-            out.push(TestOutcome::insufficient(
-                &name,
-                "some seed pairs have no statistic for this test".into(),
-            ));
-            continue;
-        };
-        let all_valid = outcomes.iter().all(|t| t.p_value.is_some());
-        let exact = moments.iter().all(|m| m.exact_mean);
-        if !(all_valid || exact && k >= MIN_POOLED) {
-            let reason = if exact {
-                format!("the pairs are too small for this test and only {k} pairs (pooling them needs {MIN_POOLED})")
-            } else {
-                "the pairs are too small for this test, whose mean is only known asymptotically".to_owned()
-            };
-            out.push(TestOutcome::insufficient(&name, reason));
-            continue;
-        }
-        let sum: f64 = moments.iter().map(|m| m.value).sum();
-        let mean: f64 = moments.iter().map(|m| m.mean).sum();
-        let variance: f64 = moments.iter().map(|m| m.variance).sum();
-        if !(variance > 0.0 && mean > 0.0 && sum.is_finite()) {
-            out.push(TestOutcome::insufficient(&name, "the statistic has no variance at this size".into()));
-            continue;
-        }
-        let scale = variance / (2.0 * mean);
-        let df = 2.0 * mean * mean / variance;
-        let passing = outcomes.iter().filter(|t| t.p_value.is_some_and(|p| p >= alpha)).count();
-        let valid = outcomes.iter().filter(|t| t.p_value.is_some()).count();
-        let mut outcome = TestOutcome::valid(
-            &name,
-            sum,
-            Some(df),
-            chi_square_sf(sum / scale, df),
-            format!(
-                "sum over {k} seed pairs: {sum:.1}, expected {mean:.1}, variance {variance:.1} (scaled chi-square); {passing} of {valid} pairs pass their own test at alpha {alpha}"
-            ),
-        );
-        // A bias of δ on one outcome of every pair (a different one in each, say) adds the
-        // pairs' noncentralities; the scaled statistic carries 1/a of it.
-        let per_unit: Option<f64> = outcomes
-            .iter()
-            .map(|t| match t.power {
-                Some(Power::ChiSquare { per_unit, .. }) => Some(per_unit),
-                _ => None,
-            })
-            .sum();
-        if let Some(per_unit) = per_unit {
-            outcome = outcome.with_power(Power::chi_square(df, per_unit / scale));
-        }
-        out.push(outcome);
+        // What the pooled test judges is what the pairs' test judges.
+        let pooled = across_one(first, &outcomes, &labels, k, alpha)
+            .map(|t| TestOutcome { judges_outcomes: first.judges_outcomes, ..t });
+        out.extend(pooled);
     }
     out
+}
+
+/// The test across the `k` pairs of one test (`first` is its first pair's outcome,
+/// `outcomes` every pair's that has it): `None` for a test with no known moments, which is
+/// not pooled.
+fn across_one(
+    first: &TestOutcome,
+    outcomes: &[&TestOutcome],
+    labels: &[&str],
+    k: usize,
+    alpha: f64,
+) -> Option<TestOutcome> {
+    let mut valid = outcomes.iter().filter(|t| t.p_value.is_some()).peekable();
+    if valid.peek().is_some() && valid.all(|t| t.exact) {
+        return Some(smallest_exact(&first.test, labels, outcomes));
+    }
+    if first.moments.is_none() && outcomes.iter().all(|t| t.moments.is_none()) {
+        return None; // a test with no known moments (maxima, lag families): not pooled
+    }
+    let name = format!("{}:dispersion_across_pairs", first.test);
+    let moments: Option<Vec<_>> = outcomes.iter().map(|t| t.moments).collect();
+    let Some(moments) = moments.filter(|m| m.len() == k) else {
+        return Some(TestOutcome::insufficient(
+            &name,
+            "some seed pairs have no statistic for this test".into(),
+        ));
+    };
+    let all_valid = outcomes.iter().all(|t| t.p_value.is_some());
+    let exact = moments.iter().all(|m| m.exact_mean);
+    if !(all_valid || exact && k >= MIN_POOLED) {
+        let reason = if exact {
+            format!(
+                "the pairs are too small for this test and only {k} pairs (pooling them needs {MIN_POOLED})"
+            )
+        } else {
+            "the pairs are too small for this test, whose mean is only known asymptotically".to_owned()
+        };
+        return Some(TestOutcome::insufficient(&name, reason));
+    }
+    let sum: f64 = moments.iter().map(|m| m.value).sum();
+    let mean: f64 = moments.iter().map(|m| m.mean).sum();
+    let variance: f64 = moments.iter().map(|m| m.variance).sum();
+    if !(variance > 0.0 && mean > 0.0 && sum.is_finite()) {
+        return Some(TestOutcome::insufficient(&name, "the statistic has no variance at this size".into()));
+    }
+    let scale = variance / (2.0 * mean);
+    let df = 2.0 * mean * mean / variance;
+    let passing = outcomes.iter().filter(|t| t.p_value.is_some_and(|p| p >= alpha)).count();
+    let valid = outcomes.iter().filter(|t| t.p_value.is_some()).count();
+    let mut outcome = TestOutcome::valid(
+        &name,
+        sum,
+        Some(df),
+        chi_square_sf(sum / scale, df),
+        format!(
+            "sum over {k} seed pairs: {sum:.1}, expected {mean:.1}, variance {variance:.1} (scaled chi-square); {passing} of {valid} pairs pass their own test at alpha {alpha}"
+        ),
+    );
+    // A bias of δ on one outcome of every pair (a different one in each, say) adds the
+    // pairs' noncentralities; the scaled statistic carries 1/a of it.
+    let per_unit: Option<f64> = outcomes
+        .iter()
+        .map(|t| match t.power {
+            Some(Power::ChiSquare { per_unit, .. }) => Some(per_unit),
+            _ => None,
+        })
+        .sum();
+    if let Some(per_unit) = per_unit {
+        outcome = outcome.with_power(Power::chi_square(df, per_unit / scale));
+    }
+    Some(outcome)
 }
 
 /// `TEST:min_across_pairs`: the smallest of the pairs' exact p-values, Šidák-corrected

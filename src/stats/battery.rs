@@ -304,27 +304,72 @@ impl VerdictCounts {
 }
 
 impl<G> Battery<G> {
-    /// FAIL if any test failed; otherwise PASS if any test was valid at this size (PASS or
-    /// WEAK); otherwise INSUFFICIENT. A battery none of whose tests is valid at the run's
-    /// size (a sweep of a few rounds, or no test at all) has judged nothing, and must not
-    /// read as a pass. It is no finding either: what it decides, such as an exit status,
-    /// treats it as no FAIL.
-    pub fn overall(&self) -> Verdict {
-        let any = |verdicts: &[Verdict]| self.results.iter().any(|r| verdicts.contains(&r.verdict));
-        if any(&[Verdict::Fail]) {
-            Verdict::Fail
-        } else if any(&[Verdict::Pass, Verdict::Weak]) {
-            Verdict::Pass
-        } else {
-            Verdict::Insufficient
-        }
-    }
-
     /// How many tests got each verdict.
     pub fn counts(&self) -> VerdictCounts {
         let mut counts = VerdictCounts::default();
         self.results.iter().for_each(|r| counts.add(r.verdict));
         counts
+    }
+}
+
+impl<G: PartialEq> Battery<G> {
+    /// FAIL if any test failed; otherwise PASS if every game of the battery has a test of
+    /// its outcomes valid at this size (PASS or WEAK); otherwise INSUFFICIENT. A battery
+    /// that cannot judge some game's outcomes (a sweep of a few rounds, or no test at all)
+    /// has not judged that game, and must not read as a pass for it: the count of rejected
+    /// words, valid at one round, says nothing about the outcomes
+    /// ([`TestOutcome::judges_outcomes`]). INSUFFICIENT is no finding either: what it
+    /// decides, such as an exit status, treats it as no FAIL.
+    pub fn overall(&self) -> Verdict {
+        if self.results.iter().any(|r| r.verdict == Verdict::Fail) {
+            Verdict::Fail
+        } else if self.results.is_empty() || !self.unjudged_games().is_empty() {
+            Verdict::Insufficient
+        } else {
+            Verdict::Pass
+        }
+    }
+
+    /// The games of the battery none of whose outcome tests is valid at this size, in the
+    /// order they first appear.
+    pub fn unjudged_games(&self) -> Vec<&G> {
+        let mut games: Vec<&G> = Vec::new();
+        for r in &self.results {
+            if !games.contains(&&r.game) {
+                games.push(&r.game);
+            }
+        }
+        games.retain(|game| {
+            !self.results.iter().any(|r| {
+                r.game == **game
+                    && r.outcome.judges_outcomes
+                    && matches!(r.verdict, Verdict::Pass | Verdict::Weak)
+            })
+        });
+        games
+    }
+
+    /// Why the battery is INSUFFICIENT, in one sentence without a final stop: that it judges
+    /// nothing, or which games it does not judge. `None` when it is not INSUFFICIENT.
+    pub fn insufficient_reason(&self) -> Option<String>
+    where
+        G: std::fmt::Display,
+    {
+        if self.overall() != Verdict::Insufficient {
+            return None;
+        }
+        let unjudged = self.unjudged_games();
+        let judged_some = self.results.iter().any(|r| matches!(r.verdict, Verdict::Pass | Verdict::Weak));
+        Some(if !judged_some {
+            "no test is valid at this size, so the battery judges nothing".to_owned()
+        } else {
+            let names: Vec<String> = unjudged.iter().map(|g| g.to_string()).collect();
+            format!(
+                "no test of the outcomes of {} is valid at this size, so {} not judged",
+                names.join(", "),
+                if names.len() == 1 { "it is" } else { "they are" }
+            )
+        })
     }
 }
 
@@ -404,5 +449,52 @@ mod tests {
         assert_eq!(battery(&[Insufficient, Weak]).overall(), Pass);
         assert_eq!(battery(&[Pass, Insufficient]).overall(), Pass);
         assert_eq!(battery(&[Insufficient, Fail, Pass]).overall(), Fail);
+        assert_eq!(
+            battery(&[Insufficient]).insufficient_reason().as_deref(),
+            Some("no test is valid at this size, so the battery judges nothing")
+        );
+        assert_eq!(battery(&[Pass]).insufficient_reason(), None);
+    }
+
+    /// A game none of whose outcome tests is valid is not judged, whatever the other games
+    /// or the count of rejected words (valid at one round) say: the battery is INSUFFICIENT,
+    /// naming it. A FAIL anywhere is still a FAIL.
+    #[test]
+    fn a_game_whose_outcomes_no_test_judged_makes_the_battery_insufficient() {
+        use Verdict::*;
+        let row = |game: GameId, verdict: Verdict, stream: bool| {
+            let outcome = TestOutcome::valid("t", 0.0, None, 0.5, String::new());
+            TestResult {
+                game,
+                seed_pair: "0".into(),
+                outcome: if stream { outcome.of_the_stream() } else { outcome },
+                adjusted_p: None,
+                verdict,
+                detectable_bias: None,
+            }
+        };
+        let of = |results: Vec<TestResult>| Battery { alpha: 0.01, results };
+        let one_round = of(vec![row(GameId::Keno, Insufficient, false), row(GameId::Keno, Pass, true)]);
+        assert_eq!(one_round.overall(), Insufficient);
+        assert_eq!(
+            one_round.insufficient_reason().as_deref(),
+            Some("no test of the outcomes of keno is valid at this size, so it is not judged")
+        );
+        let keno_unjudged = of(vec![
+            row(GameId::Keno, Pass, true),
+            row(GameId::RouletteEuropean, Pass, false),
+            row(GameId::RouletteAmerican, Insufficient, false),
+        ]);
+        assert_eq!(keno_unjudged.overall(), Insufficient);
+        assert_eq!(keno_unjudged.unjudged_games(), [&GameId::Keno, &GameId::RouletteAmerican]);
+        assert!(keno_unjudged
+            .insufficient_reason()
+            .unwrap()
+            .ends_with("keno, roulette-american is valid at this size, so they are not judged"));
+        let judged = of(vec![row(GameId::Keno, Weak, false), row(GameId::RouletteEuropean, Pass, false)]);
+        assert_eq!(judged.overall(), Pass);
+        let failed =
+            of(vec![row(GameId::Keno, Fail, true), row(GameId::RouletteEuropean, Insufficient, false)]);
+        assert_eq!(failed.overall(), Fail);
     }
 }

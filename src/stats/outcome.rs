@@ -51,6 +51,12 @@ pub struct TestOutcome {
     /// smallest p-value is above its level INSUFFICIENT, since it cannot fail. `None`: it
     /// can give any p-value (a continuous law, or a count without bound).
     pub smallest_p: Option<f64>,
+    /// Whether the test judges the game's outcomes (true for every test but the count of
+    /// rejected words, which judges the sampler's stream). A battery passes a game only
+    /// when some test of its outcomes could judge it ([`super::battery::Battery::overall`]):
+    /// the rejection count alone can be valid at one round, where nothing about the
+    /// outcomes is known.
+    pub judges_outcomes: bool,
 }
 
 impl TestOutcome {
@@ -67,6 +73,7 @@ impl TestOutcome {
             note,
             exact: false,
             smallest_p: None,
+            judges_outcomes: true,
         }
     }
 
@@ -83,6 +90,7 @@ impl TestOutcome {
             note: reason,
             exact: false,
             smallest_p: None,
+            judges_outcomes: true,
         }
     }
 
@@ -96,6 +104,13 @@ impl TestOutcome {
     /// [`TestOutcome::smallest_p`]).
     pub fn with_smallest_p(mut self, smallest: f64) -> Self {
         self.smallest_p = Some(smallest);
+        self
+    }
+
+    /// The same result, marked as a test of the sampler's stream rather than of the
+    /// outcomes (see [`TestOutcome::judges_outcomes`]).
+    pub fn of_the_stream(mut self) -> Self {
+        self.judges_outcomes = false;
         self
     }
 

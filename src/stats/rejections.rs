@@ -43,6 +43,7 @@ pub fn rejection_test(outcomes_by_draw: &[u32], rounds: u64, rejected: &[u64]) -
     )
     .with_power(Power::PoissonRate { expected: mean })
     .with_exact_p()
+    .of_the_stream()
 }
 
 #[cfg(test)]
