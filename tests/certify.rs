@@ -1129,7 +1129,7 @@ fn a_row_showing_only_its_commitment_is_replayed_by_the_audit_and_its_certificat
             .code(1),
     );
     assert!(out.contains(found) && out.contains("200 rounds read; 200 replayed"), "{out}");
-    // Standard input is read twice too (through a temporary copy).
+    // Standard input is read twice too (through the copy kept from its first reading).
     let piped = fairaudit()
         .args(["audit", "--game", "roulette-european", "--quiet", "--outcomes", "-"])
         .write_stdin(csv)

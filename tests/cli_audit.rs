@@ -349,3 +349,45 @@ fn a_run_that_judges_nothing_exits_3_at_every_command() {
         .stdout(predicate::str::contains("1 replayed against the chain, 0 mismatches"))
         .stdout(predicate::str::contains("judges nothing"));
 }
+
+/// A piped history is read twice only when it can reveal seeds (a `server_seed` and a
+/// `commitment` column); then what the first pass read is kept, in memory up to 8 MiB and
+/// past that in a temporary file. One that cannot is read once and never copied: with no
+/// usable temporary folder, a large one still audits, while one that must be kept says
+/// where it could not keep it, in one line.
+#[test]
+fn a_piped_history_is_copied_only_when_it_can_reveal_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let no_tmp = dir.path().join("no-such-folder");
+    let piped = |history: String| {
+        fairaudit()
+            .env("TMPDIR", &no_tmp)
+            .args(["audit", "--game", "roulette-european", "--quiet", "--outcomes", "-"])
+            .write_stdin(history)
+            .assert()
+    };
+    let pockets = |rows: usize, tail: &str| -> String {
+        (0..rows).map(|i| format!("{}{tail}\n", (i * 7 + i / 37) % 37)).collect()
+    };
+    // 11 MB of bare outcomes: past the 8 MiB kept in memory, never copied. (The verdict
+    // on these made-up outcomes does not matter here: only that the history was read.)
+    let bare = format!("result\n{}", pockets(4_000_000, ""));
+    assert!(bare.len() > 8 << 20);
+    let read = piped(bare).get_output().clone();
+    assert!(matches!(read.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&read.stderr));
+    assert!(String::from_utf8_lossy(&read.stdout).contains("4000000 rounds read"));
+    // The same outcomes with (empty) seed and commitment columns: kept, which needs the
+    // temporary folder.
+    let revealing = format!("result,server_seed,commitment\n{}", pockets(3_000_000, ",,"));
+    let output = piped(revealing).code(2).get_output().clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error: -: ")
+            && stderr.contains(&format!(
+                "cannot keep its copy for the second pass in a temporary file in {}",
+                no_tmp.display()
+            )),
+        "{stderr}"
+    );
+}

@@ -423,10 +423,9 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     install_stop_handler()?;
     // Two passes: the seeds the history reveals anywhere, then the audit, which replays
     // rows showing only a commitment with the seed revealed for it further down.
-    let history = input::rereadable(&args.outcomes).with_context(|| name.clone())?;
-    let revealed =
-        revealed_seeds(game, input::open(history.path())?, &layout).with_context(|| name.clone())?;
-    let (input, bar) = input::open_with_progress(history.path(), args.quiet)?;
+    let mut history = input::history(&args.outcomes).with_context(|| name.clone())?;
+    let revealed = revealed_seeds(game, history.first_pass()?, &layout).with_context(|| name.clone())?;
+    let (input, bar) = history.second_pass(args.quiet).with_context(|| name.clone())?;
     let options = AuditOptions {
         paytable: paytable.clone(),
         payout_tolerance: args.payout_tolerance,

@@ -36,10 +36,9 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     let inputs = written_inputs(&args);
     let mut sink = FindingSink::new(folder.as_ref(), describe)?;
     // Two passes: the seeds the history reveals anywhere, then the audit.
-    let history = input::rereadable(&args.outcomes).with_context(|| name.clone())?;
-    let revealed =
-        stake_revealed_seeds(input::open(history.path())?, &layout).with_context(|| name.clone())?;
-    let (input, bar) = input::open_with_progress(history.path(), args.quiet)?;
+    let mut history = input::history(&args.outcomes).with_context(|| name.clone())?;
+    let revealed = stake_revealed_seeds(history.first_pass()?, &layout).with_context(|| name.clone())?;
+    let (input, bar) = history.second_pass(args.quiet).with_context(|| name.clone())?;
     let audit = audit_stake_history(
         input,
         &revealed,

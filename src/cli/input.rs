@@ -5,7 +5,7 @@
 
 use super::progress::{Progress, Unit};
 use anyhow::{Context, Result};
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, Write};
 use std::os::fd::{AsFd, AsRawFd, RawFd};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -124,34 +124,95 @@ pub fn open(path: &Path) -> Result<Guarded<Box<dyn Read>>> {
     Ok(Guarded::waiting_on(Box::new(file), fd))
 }
 
-/// A history read twice (the seeds it reveals, then the audit): the file itself, or for
-/// standard input (`-`) a temporary copy of it, removed when this is dropped.
-pub struct Rereadable {
+/// A history read twice: the seeds it reveals, then the audit. A regular file is opened
+/// again for each pass. Anything else (standard input, a pipe such as
+/// `<(zcat bets.csv.gz)`, a FIFO) cannot be, so what the first pass reads of it is kept,
+/// and the second pass reads that, then the rest of the stream. The first pass reads only
+/// the header of a history that can reveal nothing (no `commitment` or `server_seed`
+/// column), so such a history is neither read twice nor copied; one that can is copied as
+/// it is read, in memory up to [`SPOOL_IN_MEMORY`] bytes and then in a temporary file,
+/// which takes as much disk as the history.
+pub struct History {
     path: std::path::PathBuf,
-    _copy: Option<tempfile::TempPath>,
+    /// The stream and what the first pass read of it, when the history is not a file.
+    piped: Option<Piped>,
 }
 
-impl Rereadable {
-    /// Where to read it, as often as needed.
-    pub fn path(&self) -> &Path {
-        &self.path
+/// A history that is not a regular file: the stream, and the bytes the first pass read.
+struct Piped {
+    stream: Guarded<Box<dyn Read>>,
+    kept: tempfile::SpooledTempFile,
+    /// Whether the first pass read the stream to its end (its length is then known).
+    ended: bool,
+}
+
+/// The bytes of a piped history kept in memory before they go to a temporary file: a
+/// header and the reader's first buffer fit many times over.
+pub const SPOOL_IN_MEMORY: usize = 8 << 20;
+
+/// `path` as a [`History`] (`-` is standard input).
+pub fn history(path: &Path) -> Result<History> {
+    let piped = if path.as_os_str() != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        None
+    } else {
+        let kept = tempfile::spooled_tempfile(SPOOL_IN_MEMORY);
+        Some(Piped { stream: open(path)?, kept, ended: false })
+    };
+    Ok(History { path: path.to_path_buf(), piped })
+}
+
+impl History {
+    /// The first pass's reader: the file, or the stream with every byte read kept for the
+    /// second pass.
+    pub fn first_pass(&mut self) -> Result<Box<dyn Read + '_>> {
+        Ok(match &mut self.piped {
+            None => Box::new(open(&self.path)?),
+            Some(piped) => Box::new(Kept { piped }),
+        })
+    }
+
+    /// The second pass's reader, from the first byte, with a progress bar of the bytes
+    /// read (`quiet` hides it): out of the history's size where it is known.
+    pub fn second_pass(self, quiet: bool) -> Result<(Guarded<Box<dyn Read>>, Progress)> {
+        let Some(mut piped) = self.piped else { return open_with_progress(&self.path, quiet) };
+        let length = piped.kept.stream_position().and_then(|length| {
+            piped.kept.rewind()?;
+            Ok(length)
+        });
+        let length = length.context("cannot read back the copy of the history kept from its first pass")?;
+        let progress = Progress::new(piped.ended.then_some(length), Unit::Bytes, quiet);
+        // The stream's own guard waits on its descriptor; this one must not, or reading
+        // the kept bytes would wait for the stream.
+        let both: Box<dyn Read> = Box::new(piped.kept.chain(piped.stream));
+        let mut reader = Guarded { inner: both, line: 0, wait_on: None, progress: None };
+        reader.progress = Some(progress.handle());
+        Ok((reader, progress))
     }
 }
 
-/// `path` made [`Rereadable`]: standard input, and anything else that is not a regular
-/// file (a pipe such as `<(zcat bets.csv.gz)`, `/dev/stdin`, a FIFO), is copied to a
-/// temporary file as it is read (through [`open`]'s guards), which takes as much disk as
-/// the history.
-pub fn rereadable(path: &Path) -> Result<Rereadable> {
-    if path.as_os_str() != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return Ok(Rereadable { path: path.to_path_buf(), _copy: None });
+/// The stream of a [`Piped`] history, keeping each byte read.
+struct Kept<'a> {
+    piped: &'a mut Piped,
+}
+
+impl Read for Kept<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.piped.stream.read(buf)?;
+        if n == 0 {
+            self.piped.ended = true;
+        }
+        self.piped.kept.write_all(&buf[..n]).map_err(|error| {
+            let dir = std::env::temp_dir();
+            io::Error::new(
+                error.kind(),
+                format!(
+                    "cannot keep its copy for the second pass in a temporary file in {} (TMPDIR names the folder): {error}",
+                    dir.display()
+                ),
+            )
+        })?;
+        Ok(n)
     }
-    let mut copy =
-        tempfile::NamedTempFile::new().context("cannot make a temporary copy of standard input")?;
-    io::copy(&mut open(path)?, copy.as_file_mut())
-        .context("cannot copy standard input to a temporary file")?;
-    let copy = copy.into_temp_path();
-    Ok(Rereadable { path: copy.to_path_buf(), _copy: Some(copy) })
 }
 
 /// Opens `path` like [`open`], with a progress bar of the bytes read: out of the file's
