@@ -92,6 +92,10 @@ fn a_sweep_too_short_for_any_test_certifies_insufficient_not_pass() {
     assert!(text.contains("2 INSUFFICIENT: INSUFFICIENT"), "{text}");
     let page = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
     assert!(page.contains("INSUFFICIENT means: nothing above fails"), "the cover says what it means");
+    assert!(
+        page.contains("(no test is valid at this size, so the battery judges nothing)"),
+        "the sweep's battery says why"
+    );
     assert_eq!(verdict(&manifest(&cert), "stake sweep 1 battery"), "INSUFFICIENT");
     check(&cert).code(0);
 

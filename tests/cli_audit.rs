@@ -277,6 +277,19 @@ fn a_run_that_judges_nothing_exits_3_at_every_command() {
         .stdout(predicate::str::contains(
             "no test of the outcomes of keno, roulette-european, roulette-american is valid at this size, so they are not judged (not a PASS)",
         ));
+    // Across seed pairs too: the smallest rejection p-value of five pairs judges no outcome.
+    fairaudit()
+        .args(["sweep", "--nonces", "0..1", "--seed-pairs", "5", "--master-seed", "1", "--game", "keno"])
+        .args(["--quiet", "--out"])
+        .arg(dir.path().join("pairs"))
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("no test of the outcomes of keno is valid at this size"));
+    let tests = std::fs::read_to_string(dir.path().join("pairs/tests.csv")).unwrap();
+    assert!(
+        tests.contains("\"keno\",\"across\",\"rejections:min_across_pairs\",1,\"\",1,1,\"PASS\""),
+        "{tests}"
+    );
     let summary: serde_json::Value =
         serde_json::from_slice(&std::fs::read(one.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["verdict"], "INSUFFICIENT");

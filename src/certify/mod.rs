@@ -527,12 +527,12 @@ pub struct Conclusions<'a> {
 
 /// Whether a battery left some game unjudged: no test of its outcomes valid at its size
 /// ([`Battery::overall`] INSUFFICIENT).
-fn judged_nothing<G: PartialEq>(battery: &Battery<G>) -> bool {
+fn some_game_unjudged<G: PartialEq>(battery: &Battery<G>) -> bool {
     battery.overall() == Verdict::Insufficient
 }
 
 /// The overall verdict of a certificate with no finding but a sweep or chain whose battery
-/// judged nothing ([`Conclusions::overall`]).
+/// left some game unjudged ([`Conclusions::overall`]).
 pub const INSUFFICIENT: &str = "INSUFFICIENT";
 
 impl Conclusions<'_> {
@@ -575,35 +575,35 @@ impl Conclusions<'_> {
             || self.worked.iter().any(|w| !w.matches())
     }
 
-    /// Whether a sweep, chain or audit in it judged nothing of some game: its battery has
+    /// Whether a sweep, chain or audit in it left some game unjudged: its battery has
     /// no test of that game's outcomes that can fail at its size (a sweep of a few rounds),
     /// and, for an audit, which is judged by its rows, no row was checked on its own either
     /// (bare outcomes).
-    pub fn judged_nothing(&self) -> bool {
-        self.sweeps.iter().any(|r| judged_nothing(&r.battery))
-            || self.stake_sweeps.iter().any(|s| judged_nothing(s.battery))
-            || self.chains.iter().any(|c| judged_nothing(c.battery))
-            || self.audits.iter().any(|a| judged_nothing(a.battery) && !a.audit.has_row_checks())
-            || self.stake_audits.iter().any(|a| judged_nothing(a.battery) && !a.audit.has_row_checks())
-            || self.crash_audits.iter().any(|a| judged_nothing(a.battery) && !a.audit.has_row_checks())
+    pub fn leaves_a_game_unjudged(&self) -> bool {
+        self.sweeps.iter().any(|r| some_game_unjudged(&r.battery))
+            || self.stake_sweeps.iter().any(|s| some_game_unjudged(s.battery))
+            || self.chains.iter().any(|c| some_game_unjudged(c.battery))
+            || self.audits.iter().any(|a| some_game_unjudged(a.battery) && !a.audit.has_row_checks())
+            || self.stake_audits.iter().any(|a| some_game_unjudged(a.battery) && !a.audit.has_row_checks())
+            || self.crash_audits.iter().any(|a| some_game_unjudged(a.battery) && !a.audit.has_row_checks())
     }
 
-    /// Whether an audited history in it was too short for any of its tests but had rows
-    /// checked on their own: it is judged by its rows alone, which the certificate then
-    /// says.
+    /// Whether an audited history in it was too short for the tests of some game's
+    /// outcomes but had rows checked on their own: it is judged by its rows alone, which
+    /// the certificate then says.
     pub fn audit_judged_by_rows_alone(&self) -> bool {
-        self.audits.iter().any(|a| judged_nothing(a.battery) && a.audit.has_row_checks())
-            || self.stake_audits.iter().any(|a| judged_nothing(a.battery) && a.audit.has_row_checks())
-            || self.crash_audits.iter().any(|a| judged_nothing(a.battery) && a.audit.has_row_checks())
+        self.audits.iter().any(|a| some_game_unjudged(a.battery) && a.audit.has_row_checks())
+            || self.stake_audits.iter().any(|a| some_game_unjudged(a.battery) && a.audit.has_row_checks())
+            || self.crash_audits.iter().any(|a| some_game_unjudged(a.battery) && a.audit.has_row_checks())
     }
 
     /// The overall verdict: `FINDINGS` when anything is a finding; otherwise
-    /// `INSUFFICIENT` when a sweep, chain or audit in it judged nothing, which a PASS would
-    /// overstate; otherwise `PASS`.
+    /// `INSUFFICIENT` when a sweep, chain or audit in it left some game unjudged, which a
+    /// PASS would overstate; otherwise `PASS`.
     pub fn overall(&self) -> &'static str {
         if self.has_finding() {
             "FINDINGS"
-        } else if self.judged_nothing() {
+        } else if self.leaves_a_game_unjudged() {
             INSUFFICIENT
         } else {
             "PASS"

@@ -109,9 +109,10 @@ fn exit_status_section() -> Roff {
         ("2", "A usage or input error, named in one line on standard error."),
         (
             "3",
-            "Nothing found, but not everything judged: a battery none of whose tests can fail at its \
-             size (INSUFFICIENT, not PASS), with no row checked (more rounds are needed); a rounds \
-             file with no rounds.",
+            "Nothing found, but not everything judged: a battery that cannot judge some game's \
+             outcomes at its size (INSUFFICIENT, not PASS, naming the game), with no row checked \
+             (more rounds are needed); a rounds file with no rounds; a claims file with no claim \
+             about the games shown.",
         ),
         ("130", "Interrupted by Ctrl-C or SIGTERM (a sweep saves its progress for --resume)."),
     ] {

@@ -3,8 +3,9 @@
 //!
 //! Exit status, for every command: 0 = everything checked out; 1 = a fairness finding
 //! (a mismatch, a failed test or claim); 2 = usage or input error; 3 = nothing found, but
-//! not everything judged (a battery none of whose tests can fail at its size, and no row
-//! checked; a rounds file with no rounds);
+//! not everything judged (a battery that cannot judge some game's outcomes at its size,
+//! and no row checked; a rounds file with no rounds; a claims file with no claim about the
+//! games shown);
 //! 130 = interrupted.
 
 #[macro_use]

@@ -87,8 +87,8 @@ pub fn run(args: RtpArgs) -> Result<Verdict> {
     outln!();
     outln!("claims: {claims_name}");
     if relevant.is_empty() {
-        // Nothing was checked, which a CI gate must not read as every claim holding: a
-        // claims file whose game names are misspelt says the same.
+        // Nothing was checked, which a CI gate must not read as every claim holding: an
+        // empty claims file, or one about other games only.
         outln!("no claims about the games shown: no claim was checked (not a pass)");
         return Ok(Verdict::Insufficient);
     }

@@ -405,10 +405,10 @@ impl CertificateDoc<'_> {
             html.push_str("<p>PASS means: every outcome test of the HMAC-SHA256 family's sweeps and bet histories passes against its game's exact law, every audited row of them checks out, every crash chain links to the game its operator published, every audited bet on a crash game checks out, and every test of the crash points passes. FINDINGS means at least one of these does not; each is listed below.</p>");
         }
         if c.audit_judged_by_rows_alone() {
-            html.push_str("<p>A bet history too short for any of its tests (its battery INSUFFICIENT) is judged by its rows alone.</p>");
+            html.push_str("<p>A bet history too short for the tests of some game's outcomes (its battery INSUFFICIENT) is judged by its rows alone.</p>");
         }
         if overall == crate::certify::INSUFFICIENT {
-            html.push_str("<p>INSUFFICIENT means: nothing above fails, but a sweep or crash chain below is too short for any test of some game's outcomes to be able to fail at its size, or an audited history below had no row checked against the chain or a paytable and too few for any test. That game was not judged, so this certificate does not pass it: more rounds are needed.</p>");
+            html.push_str("<p>INSUFFICIENT means: nothing above fails, but a sweep or crash chain below is too short for any test of some game's outcomes to be able to fail at its size, or an audited history below had no row checked against the chain or a paytable and too few rounds of some game for its tests. That game was not judged (each battery below names it), so this certificate does not pass it: more rounds are needed.</p>");
         }
         html.push_str("<table><thead><tr><th>what</th><th>verdict</th><th>where</th></tr></thead>");
         for (i, part) in self.sweeps.iter().enumerate() {
@@ -1196,11 +1196,18 @@ fn tests_table(html: &mut String, kind: &str, index: usize, battery: &Battery) {
 }
 
 /// A battery's counts and verdict, the verdict under its key (`kind index battery`):
-/// "12 tests, 11 PASS, 1 WEAK, 0 FAIL, 0 INSUFFICIENT: **PASS**".
-pub(super) fn battery_sentence<G: PartialEq>(battery: &Battery<G>, kind: &str, index: usize) -> String {
+/// "12 tests, 11 PASS, 1 WEAK, 0 FAIL, 0 INSUFFICIENT: **PASS**"; an INSUFFICIENT one says
+/// why (which games it does not judge).
+pub(super) fn battery_sentence<G: PartialEq + std::fmt::Display>(
+    battery: &Battery<G>,
+    kind: &str,
+    index: usize,
+) -> String {
     let counts = battery.counts();
+    let why =
+        battery.insufficient_reason().map(|reason| format!(" ({})", escape(&reason))).unwrap_or_default();
     format!(
-        "{} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: <b>{}</b>",
+        "{} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: <b>{}</b>{why}",
         battery.results.len(),
         counts.pass,
         counts.weak,

@@ -343,7 +343,7 @@ pub(crate) fn page_start<G: PartialEq + std::fmt::Display>(
             Verdict::Fail => "At least one test fails after adjustment for multiplicity: see the tests below.".to_owned(),
             Verdict::Insufficient => format!(
                 "{}: more rounds are needed.",
-                capitalised(&battery.insufficient_reason().unwrap_or_default())
+                escape(&capitalised(&battery.insufficient_reason().unwrap_or_default()))
             ),
             _ => "No test fails after adjustment for multiplicity (Holm).".to_owned(),
         },

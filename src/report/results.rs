@@ -103,14 +103,14 @@ pub struct RowChecks<'a> {
     /// The findings per check.
     pub findings: &'a BTreeMap<&'static str, u64>,
     /// Whether any row was checked on its own (replayed, linked, a payout checked): then
-    /// the audit is judged by its rows even where its battery judged nothing.
+    /// the audit is judged by its rows even where its battery is INSUFFICIENT.
     pub any: bool,
 }
 
 /// [`summary_json_of`] with, for a sweep of a crash chain, how the range reached the
 /// operator's published game (`chain`), and for an audit, its row checks: a broken link
 /// or a finding makes `verdict` FAIL whatever the battery found. An audit is judged by its
-/// rows: a battery that judged nothing (INSUFFICIENT) leaves its `verdict` PASS when some
+/// rows: an INSUFFICIENT battery (some game's outcomes not judged) leaves its `verdict` PASS when some
 /// row was checked, INSUFFICIENT when none was. `battery_verdict` keeps the battery's own
 /// verdict wherever `verdict` says something else.
 pub fn summary_json_with<G: Serialize + PartialEq>(

@@ -28,9 +28,9 @@ pub struct StakeAuditReport<'a> {
 }
 
 impl StakeAuditReport<'_> {
-    /// FAIL on any finding or any failed test, PASS otherwise (also when no test is valid
-    /// at the history's size: an audit is judged by its rows), INSUFFICIENT when no row
-    /// was checked either ([`audit_verdict`]).
+    /// FAIL on any finding or any failed test, PASS otherwise (also when the battery is
+    /// INSUFFICIENT, some game's outcomes too few for its tests: an audit is judged by its
+    /// rows), INSUFFICIENT when no row was checked either ([`audit_verdict`]).
     pub fn verdict(&self) -> Verdict {
         audit_verdict(self.audit.findings.values().sum(), self.battery, self.audit.has_row_checks())
     }

@@ -50,6 +50,11 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Whether the test was valid at its size (PASS, WEAK or FAIL): it judged something.
+    pub fn is_valid(self) -> bool {
+        self != Verdict::Insufficient
+    }
+
     /// As written in reports.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -321,13 +326,7 @@ impl<G: PartialEq> Battery<G> {
     /// ([`TestOutcome::judges_outcomes`]). INSUFFICIENT is no finding either: what it
     /// decides, such as an exit status, treats it as no FAIL.
     pub fn overall(&self) -> Verdict {
-        if self.results.iter().any(|r| r.verdict == Verdict::Fail) {
-            Verdict::Fail
-        } else if self.results.is_empty() || !self.unjudged_games().is_empty() {
-            Verdict::Insufficient
-        } else {
-            Verdict::Pass
-        }
+        self.verdict_and_unjudged().0
     }
 
     /// The games of the battery none of whose outcome tests is valid at this size, in the
@@ -340,13 +339,25 @@ impl<G: PartialEq> Battery<G> {
             }
         }
         games.retain(|game| {
-            !self.results.iter().any(|r| {
-                r.game == **game
-                    && r.outcome.judges_outcomes
-                    && matches!(r.verdict, Verdict::Pass | Verdict::Weak)
-            })
+            !self
+                .results
+                .iter()
+                .any(|r| r.game == **game && r.outcome.judges_outcomes && r.verdict.is_valid())
         });
         games
+    }
+
+    /// [`Battery::overall`] and [`Battery::unjudged_games`], the games read once.
+    fn verdict_and_unjudged(&self) -> (Verdict, Vec<&G>) {
+        let unjudged = self.unjudged_games();
+        let verdict = if self.results.iter().any(|r| r.verdict == Verdict::Fail) {
+            Verdict::Fail
+        } else if self.results.is_empty() || !unjudged.is_empty() {
+            Verdict::Insufficient
+        } else {
+            Verdict::Pass
+        };
+        (verdict, unjudged)
     }
 
     /// Why the battery is INSUFFICIENT, in one sentence without a final stop: that it judges
@@ -355,12 +366,11 @@ impl<G: PartialEq> Battery<G> {
     where
         G: std::fmt::Display,
     {
-        if self.overall() != Verdict::Insufficient {
+        let (verdict, unjudged) = self.verdict_and_unjudged();
+        if verdict != Verdict::Insufficient {
             return None;
         }
-        let unjudged = self.unjudged_games();
-        let judged_some = self.results.iter().any(|r| matches!(r.verdict, Verdict::Pass | Verdict::Weak));
-        Some(if !judged_some {
+        Some(if !self.results.iter().any(|r| r.verdict.is_valid()) {
             "no test is valid at this size, so the battery judges nothing".to_owned()
         } else {
             let names: Vec<String> = unjudged.iter().map(|g| g.to_string()).collect();

@@ -21,6 +21,7 @@ use fairaudit::certify::{
 };
 use fairaudit::games::GameId;
 use fairaudit::report::certificate::Paper;
+use fairaudit::stats::battery::Battery;
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -98,6 +99,14 @@ pub(super) fn refuse_differing(source: &str, differing: &[Mismatch], run: &str) 
         None => format!("run the {run} again"),
     };
     bail!("{source}: {first}: the folder's files are not those of the {run} its run.json records ({what_to_do})")
+}
+
+/// A battery's verdict as the summary lines print it, with why when it is INSUFFICIENT.
+fn verdict_text<G: PartialEq + std::fmt::Display>(battery: &Battery<G>) -> String {
+    match battery.insufficient_reason() {
+        Some(why) => format!("INSUFFICIENT ({})", fairaudit::fields::Shown(&why)),
+        None => battery.overall().as_str().to_owned(),
+    }
 }
 
 pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
@@ -231,7 +240,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
             counts.weak,
             counts.fail,
             counts.insufficient,
-            s.results.battery.overall().as_str()
+            verdict_text(&s.results.battery)
         );
     }
     for (i, (a, record)) in loaded.audits.iter().zip(&manifest.audits).enumerate() {
@@ -242,7 +251,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
             a.audit.rounds,
             a.audit.mismatches,
             fairaudit::certify::rows_text(&a.audit),
-            a.battery.overall().as_str()
+            verdict_text(&a.battery)
         );
     }
     for (i, (c, record)) in loaded.chains.iter().zip(&manifest.chains).enumerate() {
@@ -260,7 +269,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
             counts.weak,
             counts.fail,
             counts.insufficient,
-            c.battery.overall().as_str()
+            verdict_text(&c.battery)
         );
     }
     for (i, (s, record)) in loaded.stake_sweeps.iter().zip(&manifest.stake_sweeps).enumerate() {
@@ -276,7 +285,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
             counts.weak,
             counts.fail,
             counts.insufficient,
-            s.battery.overall().as_str()
+            verdict_text(&s.battery)
         );
     }
     for (i, (a, record)) in loaded.stake_audits.iter().zip(&manifest.stake_audits).enumerate() {
@@ -287,7 +296,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
             a.audit.rows,
             a.audit.replayed,
             fairaudit::certify::stake_rows_text(&a.audit),
-            a.battery.overall().as_str()
+            verdict_text(&a.battery)
         );
     }
     for (i, (a, record)) in loaded.crash_audits.iter().zip(&manifest.crash_audits).enumerate() {
@@ -298,7 +307,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
             a.audit.rows,
             a.audit.games,
             fairaudit::certify::crash_rows_text(&a.audit),
-            a.battery.overall().as_str()
+            verdict_text(&a.battery)
         );
     }
     let illustrative = loaded.paytable.is_illustrative();
@@ -348,7 +357,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
     outln!("manifest SHA-256: {}", sha256_hex(&manifest_bytes));
     Ok(if conclusions.has_finding() {
         Verdict::Finding
-    } else if conclusions.judged_nothing() {
+    } else if conclusions.leaves_a_game_unjudged() {
         Verdict::Insufficient
     } else {
         Verdict::Clean
