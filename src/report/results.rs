@@ -110,8 +110,8 @@ pub struct RowChecks<'a> {
 /// [`summary_json_of`] with, for a sweep of a crash chain, how the range reached the
 /// operator's published game (`chain`), and for an audit, its row checks: a broken link
 /// or a finding makes `verdict` FAIL whatever the battery found. An audit is judged by its
-/// rows: an INSUFFICIENT battery (some game's outcomes not judged) leaves its `verdict` PASS when some
-/// row was checked, INSUFFICIENT when none was. `battery_verdict` keeps the battery's own
+/// rows: an INSUFFICIENT battery (some game's outcomes not judged) leaves its `verdict`
+/// PASS when some row was checked, INSUFFICIENT when none was. `battery_verdict` keeps the battery's own
 /// verdict wherever `verdict` says something else.
 pub fn summary_json_with<G: Serialize + PartialEq>(
     battery: &Battery<G>,

@@ -288,7 +288,8 @@ impl<R: Read> RoundsChecker<R> {
     }
 
     /// Whether the file answers the conformance challenge (it has a `case` column, or its
-    /// first row has a seed pair derived for the challenge).
+    /// first row has a seed pair derived for the challenge), or is expected to
+    /// ([`Rounds::expect_games`]: `verify --expect-game`).
     pub fn is_challenge(&self) -> bool {
         self.answers.is_some()
     }
@@ -505,7 +506,7 @@ impl<R: Read> Rounds<R> {
     }
 
     /// Whether the file answers a conformance challenge (the default scheme's, or the
-    /// stake scheme's).
+    /// stake scheme's), or is expected to ([`Rounds::expect_games`]).
     pub fn is_challenge(&self) -> bool {
         match self {
             Rounds::Sha3(checker) => checker.is_challenge(),

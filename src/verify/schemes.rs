@@ -122,7 +122,8 @@ impl<R: Read> SchemeRoundsChecker<R> {
         Ok(checker)
     }
 
-    /// Whether the file answers the stake conformance challenge.
+    /// Whether the file answers the stake conformance challenge, or is expected to
+    /// ([`super::Rounds::expect_games`]).
     pub fn is_challenge(&self) -> bool {
         self.answers.is_some()
     }
