@@ -236,6 +236,15 @@ fn the_stake_and_crash_history_readers_never_panic_nor_their_batteries() {
         (1, 0),
         "the hashless game is checked through its link"
     );
+    // The salt column is read: Roobet's published salt agrees with the hashes; one digit
+    // off, every game is of another salt and replays to other crash points.
+    let plain = audit(&crash[0], fairaudit::scheme::crash::CrashVariant::Roobet);
+    let salted = audit(&crash[2], fairaudit::scheme::crash::CrashVariant::Roobet);
+    assert_eq!((salted.replayed, salted.other_salts, &salted.findings), (plain.replayed, 0, &plain.findings));
+    let other = String::from_utf8(crash[2].clone()).unwrap().replace("859c\n", "859d\n");
+    let other = audit(other.as_bytes(), fairaudit::scheme::crash::CrashVariant::Roobet);
+    assert_eq!(other.other_salts, other.rows, "every row states another salt");
+    assert!(other.findings.get("result").is_some_and(|&n| n > 0), "{:?}", other.findings);
     runner()
         .run(&mutated(stake_corpus), |bytes| {
             let revealed = match fairaudit::audit::stake::stake_revealed_seeds(bytes.as_slice(), &layout) {

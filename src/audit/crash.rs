@@ -183,16 +183,9 @@ pub fn audit_crash_history<R: Read>(
     }
     let mut audit = CrashAudit { tally: CrashTally::new(), ..CrashAudit::default() };
     let mut current: Option<Game> = None;
-    let mut last_hashed: Option<Hashed> = None;
+    let mut links = Links::default();
     // The chain's salt, from the first row that states one.
     let mut chain_salt: Option<ChainSalt> = None;
-    // The games without a hash since the last game with one (at most MAX_WALK: a link
-    // further apart is not walked).
-    let mut unhashed: Vec<Unhashed> = Vec::new();
-    let mut unhashed_bytes = 0;
-    // Findings on those games, made when the link across them is walked: reported after
-    // the row that walked it.
-    let mut late: Vec<Finding> = Vec::new();
     // Rising (true) or falling, once two games have been seen.
     let mut rising: Option<bool> = None;
     // The games with hashes of each published chain, by salt, to walk after the last row.
@@ -309,14 +302,9 @@ pub fn audit_crash_history<R: Read>(
                     (None, Some(now)) => {
                         game.hash = Some(now.clone());
                         audit.hashless -= 1;
-                        unhashed.pop_if(|game| game.number == number);
+                        links.unhashed.pop_if(|game| game.number == number);
                         keep(number, now, salt, line, &mut audit.not_walked);
-                        audit.first_hashed.get_or_insert_with(|| (number, now.clone(), salt.to_owned()));
-                        let link = link_hash(number, now, salt, line, &mut last_hashed, &unhashed);
-                        late.extend(check_unhashed(variant, &link, salt, &unhashed, &mut audit.derived));
-                        unhashed.clear();
-                        unhashed_bytes = 0;
-                        if let Some(expected) = count_link(link, &mut audit.linked, &mut audit.unlinked) {
+                        if let Some(expected) = links.hashed(variant, number, now, salt, line) {
                             found("link", expected, now.clone());
                         }
                     }
@@ -356,22 +344,17 @@ pub fn audit_crash_history<R: Read>(
                 match &hash {
                     Some(now) => {
                         keep(number, now, salt, line, &mut audit.not_walked);
-                        audit.first_hashed.get_or_insert_with(|| (number, now.clone(), salt.to_owned()));
-                        let link = link_hash(number, now, salt, line, &mut last_hashed, &unhashed);
-                        late.extend(check_unhashed(variant, &link, salt, &unhashed, &mut audit.derived));
-                        unhashed.clear();
-                        unhashed_bytes = 0;
-                        if let Some(expected) = count_link(link, &mut audit.linked, &mut audit.unlinked) {
+                        if let Some(expected) = links.hashed(variant, number, now, salt, line) {
                             found("link", expected, now.clone());
                         }
                     }
                     None => {
                         audit.hashless += 1;
                         let (player, stated) = (field("player"), field("client_seed"));
-                        let bytes = unhashed_bytes + player.len() + stated.len();
-                        if unhashed.len() < MAX_WALK as usize && bytes <= UNHASHED_BYTES {
-                            unhashed_bytes = bytes;
-                            unhashed.push(Unhashed {
+                        let bytes = links.unhashed_bytes + player.len() + stated.len();
+                        if links.unhashed.len() < MAX_WALK as usize && bytes <= UNHASHED_BYTES {
+                            links.unhashed_bytes = bytes;
+                            links.unhashed.push(Unhashed {
                                 number,
                                 shown,
                                 salt: (!stated.is_empty()).then(|| stated.to_owned()),
@@ -434,9 +417,11 @@ pub fn audit_crash_history<R: Read>(
                 found("payout", expected.to_string(), payout_text.to_owned());
             }
         }
-        report_late(&mut late, &mut audit, &mut on_finding);
+        report_late(&mut links.late, &mut audit, &mut on_finding);
     }
-    report_late(&mut late, &mut audit, &mut on_finding);
+    report_late(&mut links.late, &mut audit, &mut on_finding);
+    (audit.linked, audit.unlinked, audit.derived) = (links.linked, links.unlinked, links.derived);
+    audit.first_hashed = links.first;
     // The games checked through a link are no longer "neither replayed nor linked".
     audit.hashless -= audit.derived;
     walk_to_published(&mut audit, variant, published, &mut on_finding);
@@ -473,6 +458,47 @@ fn walk_to_published(
             on_finding(&finding);
             *audit.findings.entry("published").or_default() += 1;
         }
+    }
+}
+
+/// The links between the games the history gives with hashes, as it is read.
+#[derive(Default)]
+struct Links {
+    /// The last game given with its hash: the next one is linked to it.
+    last: Option<Hashed>,
+    /// The games without a hash since then (at most [`MAX_WALK`]: a link further apart is
+    /// not walked), and the bytes of their player ids and salts.
+    unhashed: Vec<Unhashed>,
+    unhashed_bytes: usize,
+    /// Findings on those games, made when the link across them is walked: reported after
+    /// the row that walked it.
+    late: Vec<Finding>,
+    /// [`CrashAudit::linked`], [`CrashAudit::unlinked`], [`CrashAudit::derived`] and
+    /// [`CrashAudit::first_hashed`], so far.
+    linked: u64,
+    unlinked: u64,
+    derived: u64,
+    first: Option<(u64, String, String)>,
+}
+
+impl Links {
+    /// Game `number` is given with its hash: links it to the last game given with one,
+    /// checking the games without a hash in between through the walk. What the link needs
+    /// where it is broken.
+    fn hashed(
+        &mut self,
+        variant: CrashVariant,
+        number: u64,
+        hash: &str,
+        salt: &str,
+        line: u64,
+    ) -> Option<String> {
+        self.first.get_or_insert_with(|| (number, hash.to_owned(), salt.to_owned()));
+        let link = link_hash(number, hash, salt, line, &mut self.last, &self.unhashed);
+        self.late.extend(check_unhashed(variant, &link, salt, &self.unhashed, &mut self.derived));
+        self.unhashed.clear();
+        self.unhashed_bytes = 0;
+        count_link(link, &mut self.linked, &mut self.unlinked)
     }
 }
 

@@ -66,10 +66,11 @@ pub fn print_battery<G: Copy + Ord + std::fmt::Display>(battery: &Battery<G>, gr
             if count > 1 { format!(" (and {} more rows of this test)", count - 1) } else { String::new() };
         outln!("  {:<12} {which}: {}{more}", "INSUFFICIENT", Shown(&first.outcome.note));
     }
-    match battery.overall() {
+    let judgement = battery.judgement();
+    match judgement.verdict {
         TestVerdict::Fail => Verdict::Finding,
         TestVerdict::Insufficient => {
-            let reason = battery.insufficient_reason().unwrap_or_default();
+            let reason = judgement.insufficient_reason().unwrap_or_default();
             outln!("  {reason} (not a PASS): more rounds are needed");
             Verdict::Insufficient
         }

@@ -1204,8 +1204,9 @@ pub(super) fn battery_sentence<G: PartialEq + std::fmt::Display>(
     index: usize,
 ) -> String {
     let counts = battery.counts();
+    let judgement = battery.judgement();
     let why =
-        battery.insufficient_reason().map(|reason| format!(" ({})", escape(&reason))).unwrap_or_default();
+        judgement.insufficient_reason().map(|reason| format!(" ({})", escape(&reason))).unwrap_or_default();
     format!(
         "{} tests, {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: <b>{}</b>{why}",
         battery.results.len(),
@@ -1213,7 +1214,7 @@ pub(super) fn battery_sentence<G: PartialEq + std::fmt::Display>(
         counts.weak,
         counts.fail,
         counts.insufficient,
-        verdict_span(&battery_key(kind, index), battery.overall().as_str())
+        verdict_span(&battery_key(kind, index), judgement.verdict.as_str())
     )
 }
 

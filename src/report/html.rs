@@ -327,6 +327,7 @@ pub(crate) fn page_start<G: PartialEq + std::fmt::Display>(
     verdict: &str,
 ) {
     let counts = battery.counts();
+    let judgement = battery.judgement();
     let _ = write!(
         html,
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title><style>{STYLE}</style></head><body>\
@@ -339,11 +340,11 @@ pub(crate) fn page_start<G: PartialEq + std::fmt::Display>(
         counts.weak,
         counts.fail,
         counts.insufficient,
-        match battery.overall() {
+        match judgement.verdict {
             Verdict::Fail => "At least one test fails after adjustment for multiplicity: see the tests below.".to_owned(),
             Verdict::Insufficient => format!(
                 "{}: more rounds are needed.",
-                escape(&capitalised(&battery.insufficient_reason().unwrap_or_default()))
+                escape(&capitalised(&judgement.insufficient_reason().unwrap_or_default()))
             ),
             _ => "No test fails after adjustment for multiplicity (Holm).".to_owned(),
         },

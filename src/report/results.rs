@@ -170,7 +170,9 @@ pub fn summary_json_with<G: Serialize + PartialEq>(
             })
             .collect()
     };
-    let verdict = match battery.overall() {
+    let judgement = battery.judgement();
+    let overall = judgement.verdict;
+    let verdict = match overall {
         _ if broken => "FAIL",
         Verdict::Insufficient if rows.is_some_and(|r| r.any) => Verdict::Pass.as_str(),
         _ => overall_label(battery, partial),
@@ -179,17 +181,12 @@ pub fn summary_json_with<G: Serialize + PartialEq>(
         format: "fairaudit-summary",
         version: 1,
         verdict,
-        battery_verdict: (partial.is_some() || broken || verdict != battery.overall().as_str())
-            .then(|| battery.overall()),
+        battery_verdict: (partial.is_some() || broken || verdict != overall.as_str()).then_some(overall),
         partial,
         alpha: battery.alpha,
         tests: battery.results.len(),
         counts: battery.counts(),
-        unjudged_games: if battery.overall() == Verdict::Insufficient {
-            battery.unjudged_games()
-        } else {
-            Vec::new()
-        },
+        unjudged_games: if overall == Verdict::Insufficient { judgement.unjudged } else { Vec::new() },
         failed: flagged(Verdict::Fail),
         weak: flagged(Verdict::Weak),
         warnings,

@@ -326,7 +326,7 @@ impl<G: PartialEq> Battery<G> {
     /// ([`TestOutcome::judges_outcomes`]). INSUFFICIENT is no finding either: what it
     /// decides, such as an exit status, treats it as no FAIL.
     pub fn overall(&self) -> Verdict {
-        self.verdict_and_unjudged().0
+        self.judgement().verdict
     }
 
     /// The games of the battery none of whose outcome tests is valid at this size, in the
@@ -347,8 +347,9 @@ impl<G: PartialEq> Battery<G> {
         games
     }
 
-    /// [`Battery::overall`] and [`Battery::unjudged_games`], the games read once.
-    fn verdict_and_unjudged(&self) -> (Verdict, Vec<&G>) {
+    /// The overall verdict with the games left unjudged, worked out in one reading: for
+    /// callers that show both, such as a verdict line and its reason.
+    pub fn judgement(&self) -> Judgement<'_, G> {
         let unjudged = self.unjudged_games();
         let verdict = if self.results.iter().any(|r| r.verdict == Verdict::Fail) {
             Verdict::Fail
@@ -357,7 +358,8 @@ impl<G: PartialEq> Battery<G> {
         } else {
             Verdict::Pass
         };
-        (verdict, unjudged)
+        let judges_anything = self.results.iter().any(|r| r.verdict.is_valid());
+        Judgement { verdict, unjudged, judges_anything }
     }
 
     /// Why the battery is INSUFFICIENT, in one sentence without a final stop: that it judges
@@ -366,17 +368,38 @@ impl<G: PartialEq> Battery<G> {
     where
         G: std::fmt::Display,
     {
-        let (verdict, unjudged) = self.verdict_and_unjudged();
-        if verdict != Verdict::Insufficient {
+        self.judgement().insufficient_reason()
+    }
+}
+
+/// A battery's overall verdict ([`Battery::overall`]) and the games none of whose outcome
+/// tests is valid ([`Battery::unjudged_games`]), from one reading of its rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judgement<'a, G> {
+    /// FAIL, PASS or INSUFFICIENT, as [`Battery::overall`].
+    pub verdict: Verdict,
+    /// The games not judged, as [`Battery::unjudged_games`]; some may be listed when the
+    /// verdict is FAIL.
+    pub unjudged: Vec<&'a G>,
+    /// Whether any test, of the outcomes or of the stream, is valid at this size.
+    judges_anything: bool,
+}
+
+impl<G: std::fmt::Display> Judgement<'_, G> {
+    /// See [`Battery::insufficient_reason`].
+    pub fn insufficient_reason(&self) -> Option<String> {
+        if self.verdict != Verdict::Insufficient {
             return None;
         }
-        Some(if !self.results.iter().any(|r| r.verdict.is_valid()) {
+        Some(if !self.judges_anything {
             "no test is valid at this size, so the battery judges nothing".to_owned()
         } else {
-            let names: Vec<String> = unjudged.iter().map(|g| g.to_string()).collect();
+            let names: Vec<String> = self.unjudged.iter().map(|g| g.to_string()).collect();
+            // A game's name may hold commas (a Stake game's parameters, in JSON).
+            let between = if names.iter().any(|name| name.contains(',')) { "; " } else { ", " };
             format!(
                 "no test of the outcomes of {} is valid at this size, so {} not judged",
-                names.join(", "),
+                names.join(between),
                 if names.len() == 1 { "it is" } else { "they are" }
             )
         })
@@ -506,5 +529,21 @@ mod tests {
         let failed =
             of(vec![row(GameId::Keno, Fail, true), row(GameId::RouletteEuropean, Insufficient, false)]);
         assert_eq!(failed.overall(), Fail);
+        // Names holding commas (a Stake game's parameters) are listed apart by semicolons.
+        let stake_row = |game: &'static str| TestResult {
+            game,
+            seed_pair: "0".into(),
+            outcome: TestOutcome::valid("t", 0.0, None, 0.5, String::new()),
+            adjusted_p: None,
+            verdict: Insufficient,
+            detectable_bias: None,
+        };
+        let stake = Battery {
+            alpha: 0.01,
+            results: vec![stake_row(r#"plinko {"rows":8,"risk":"low"}"#), stake_row(r#"mines {"mines":3}"#)],
+        };
+        assert!(stake.insufficient_reason().unwrap().ends_with(
+            r#"plinko {"rows":8,"risk":"low"}; mines {"mines":3} is valid at this size, so they are not judged"#
+        ));
     }
 }

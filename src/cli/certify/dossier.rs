@@ -119,12 +119,9 @@ pub(super) fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
         } else {
             let recorded = RecordedRun::parse(&run.command_line, &display(dir))?;
             let named = |file: &Option<PathBuf>| -> Result<Option<(PathBuf, PathBuf)>> {
-                match file.as_deref() {
-                    Some(file) => {
-                        Ok(Some((file.to_path_buf(), run.named_file(file).with_context(|| display(dir))?)))
-                    }
-                    None => Ok(None),
-                }
+                file.as_deref()
+                    .map(|file| Ok((file.to_path_buf(), run.named_file(file).with_context(|| display(dir))?)))
+                    .transpose()
             };
             (named(&recorded.report().paytable)?, named(&recorded.report().claims)?)
         };

@@ -49,9 +49,24 @@ pub(super) fn load_sweep(
     };
     let run: RunInfo = serde_json::from_slice(&bytes)
         .with_context(|| format!("{rel}/run.json: not the run.json of a sweep or merge"))?;
-    let (differing, unchecked) = sweep_files_mismatch(root, record, &tallies, &run)?;
-    let results = RunResults::compute(&tallies, paytable, claims, alpha);
+    let (differing, unchecked, own) = sweep_files_mismatch(root, record, &tallies, &run)?;
+    // The certificate's paytable, claims and alpha are most often the sweep's own: its
+    // results are then those its files were made again from.
+    let results = if own.paytable == *paytable && own.claims == claims && own.alpha == alpha {
+        own.results
+    } else {
+        RunResults::compute(&tallies, paytable, claims, alpha)
+    };
     Ok(LoadedSweep { tallies, results, command_line: run.command_line, differing, unchecked })
+}
+
+/// A sweep's results under its own paytable, claims and alpha: what its files were made
+/// from.
+pub(super) struct OwnResults {
+    paytable: Paytable,
+    claims: Vec<fairaudit::rtp::claims::Claim>,
+    alpha: f64,
+    results: RunResults,
 }
 
 /// A sweep's (or merge's) own files in the dossier, made again as `sweep` wrote them: from
@@ -61,13 +76,13 @@ pub(super) fn load_sweep(
 /// run.json whose plan, or whose sweep command's plan, is not the tallies'. Also returns
 /// what could not be made again, and why: a certificate written before certify copied a
 /// sweep's own paytable and claims files holds none, and its rtp.csv and report.html are
-/// then pinned by hash only.
+/// then pinned by hash only. And the results its files were made again from.
 pub(super) fn sweep_files_mismatch(
     root: &Path,
     record: &SweepRecord,
     tallies: &TallyFile,
     run: &RunInfo,
-) -> Result<(Vec<Mismatch>, Option<String>)> {
+) -> Result<(Vec<Mismatch>, Option<String>, OwnResults)> {
     let rel = record.dir.as_str();
     let dir = at(root, rel);
     let recorded = RecordedRun::parse(&run.command_line, rel)?;
@@ -145,7 +160,8 @@ pub(super) fn sweep_files_mismatch(
     let unchecked = unheld.then(|| {
         format!("{rel}: rtp.csv and report.html pinned by hash only (its command names a paytable or claims file that this certificate, written before certify copied them, does not hold)")
     });
-    Ok((differing, unchecked))
+    let own = OwnResults { paytable, claims, alpha: report.alpha, results };
+    Ok((differing, unchecked, own))
 }
 
 /// The most links one certificate's crash chains walk in all, ranges and walks to their

@@ -103,9 +103,10 @@ pub(super) fn refuse_differing(source: &str, differing: &[Mismatch], run: &str) 
 
 /// A battery's verdict as the summary lines print it, with why when it is INSUFFICIENT.
 fn verdict_text<G: PartialEq + std::fmt::Display>(battery: &Battery<G>) -> String {
-    match battery.insufficient_reason() {
+    let judgement = battery.judgement();
+    match judgement.insufficient_reason() {
         Some(why) => format!("INSUFFICIENT ({})", fairaudit::fields::Shown(&why)),
-        None => battery.overall().as_str().to_owned(),
+        None => judgement.verdict.as_str().to_owned(),
     }
 }
 
