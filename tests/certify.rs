@@ -190,6 +190,37 @@ fn a_partial_sweep_is_refused_saying_why() {
     assert!(!cert.exists(), "nothing is written for a refused certificate");
 }
 
+/// A merge of some of a sweep's shards (`--allow-partial`) says PARTIAL: it speaks only
+/// for the shards it holds, and is refused as the stake scheme's are, not certified PASS.
+#[test]
+fn a_partial_merge_is_refused_saying_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let shards = dir.path().join("shards");
+    for index in ["0", "2"] {
+        fairaudit()
+            .args(["sweep", "--game", "roulette-european", "--nonces", "0..3000", "--shards", "3"])
+            .args(["--shard-index", index, "--quiet", "--out"])
+            .arg(&shards)
+            .assert()
+            .success();
+    }
+    let merged = dir.path().join("merged");
+    fairaudit()
+        .arg("merge")
+        .arg(&shards)
+        .args(["--allow-partial", "--quiet", "--out"])
+        .arg(&merged)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("verdict: PARTIAL"));
+    assert!(std::fs::read_to_string(merged.join("summary.json")).unwrap().contains("\"PARTIAL\""));
+    let cert = dir.path().join("cert");
+    certify(&[&merged], &[], &cert, false)
+        .code(2)
+        .stderr(predicate::str::contains("a partial merge of shards (--allow-partial)"));
+    assert!(!cert.exists(), "nothing is written for a refused certificate");
+}
+
 #[test]
 fn an_audited_history_is_replayed_and_its_log_pinned() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -305,6 +336,37 @@ fn keno_claims_without_the_operators_paytable_are_not_assessed_wherever_they_app
         keno_rows.iter().all(|row| row.contains("illustrative paytable")),
         "every Keno RTP row is marked"
     );
+}
+
+/// A claims file about some of the games examined leaves the others' RTP stated but not
+/// certified: the certificate says so beside the claims and in its limitations.
+#[test]
+fn a_game_no_claim_is_about_is_named_as_unclaimed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (swept, cert) = (dir.path().join("sweep"), dir.path().join("cert"));
+    fairaudit()
+        .args(["sweep", "--game", "roulette-european", "--game", "roulette-american", "--nonces", "0..2000"])
+        .args(["--quiet", "--out"])
+        .arg(&swept)
+        .assert()
+        .success();
+    let claims = dir.path().join("claims.csv");
+    std::fs::write(&claims, "game,metric,figure,tolerance,source\nroulette-european,rtp,97.30,0.005,SPEC\n")
+        .unwrap();
+    fairaudit()
+        .args(["certify", "--operator", "X", "--no-pdf", "--sweep"])
+        .arg(&swept)
+        .arg("--claims")
+        .arg(&claims)
+        .arg("--out")
+        .arg(&cert)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    assert!(html.contains("Claim: none about roulette-american"), "beside the claims");
+    assert!(html.contains("No RTP claim about roulette-american was checked"), "in the limitations");
+    assert!(!html.contains("No RTP claim about roulette-european"));
+    check(&cert).success();
 }
 
 #[test]
@@ -473,6 +535,45 @@ fn a_rewritten_manifest_is_caught_by_the_published_hash_and_the_signature() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("64 hex digits"));
+}
+
+/// The print is not made again: a PDF swapped with its hash rewritten in the manifest
+/// passes the files' hashes, so the check says that only a pinned manifest vouches for it.
+/// Files the manifest adds beside the certificate's own are refused, whatever their hash.
+#[test]
+fn a_rewritten_pdf_is_vouched_for_only_by_a_pinned_manifest() {
+    let (_dir, cert) = certified();
+    std::fs::write(cert.join("certificate.pdf"), b"%PDF-1.4 Certificate: PASS").unwrap();
+    let pdf = serde_json::json!({"path": "certificate.pdf", "sha256": "", "bytes": 0});
+    edit_manifest(&cert, |m| m["outputs"].as_array_mut().unwrap().push(pdf));
+    rehash(&cert, "certificate.pdf");
+    let text = stdout(&check(&cert).success());
+    assert!(text.contains("note: certificate.pdf is not rendered again"), "{text}");
+    let published = text.lines().next().unwrap().strip_prefix("manifest SHA-256: ").unwrap();
+    let pinned =
+        fairaudit().args(["certify", "--check"]).arg(&cert).args(["--expect-manifest", published]).assert();
+    assert!(!stdout(&pinned.success()).contains("not rendered again"));
+
+    let extra = serde_json::json!({"path": "certificate-final.html", "sha256": "", "bytes": 0});
+    std::fs::write(cert.join("certificate-final.html"), "<h1>PASS</h1>").unwrap();
+    edit_manifest(&cert, |m| m["outputs"].as_array_mut().unwrap().push(extra));
+    rehash(&cert, "certificate-final.html");
+    check(&cert).code(2).stderr(predicate::str::contains(
+        "its outputs are certificate.html, certificate.pdf, certificate-final.html",
+    ));
+}
+
+/// A file name holding a terminal's escape sequence cannot redraw the check's lines: it
+/// is shown escaped, and the mismatch is still counted.
+#[test]
+fn file_names_in_a_dossier_cannot_redraw_the_checks_lines() {
+    let (_dir, cert) = certified();
+    let name = "\u{1b}[2K\rcheck: every file matches\u{1b}[8m";
+    std::fs::write(cert.join(name), b"").unwrap();
+    let text = stdout(&check(&cert).code(1));
+    assert!(!text.contains('\u{1b}') && !text.contains('\r'), "{text:?}");
+    assert!(text.contains("MISMATCH \\u{1b}[2K\\rcheck: every file matches"), "{text}");
+    assert!(text.contains("check: 1 mismatch(es)"), "{text}");
 }
 
 #[test]

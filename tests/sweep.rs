@@ -378,6 +378,32 @@ fn bad_sweep_arguments_exit_2() {
     fairaudit().args(["sweep", "--server-seed", "s"]).assert().code(2);
     fairaudit().args(["sweep", "--seed-pairs", "0"]).assert().code(2);
     fairaudit().args(["sweep", "--game", "poker"]).assert().code(2);
+    // A level so small that Holm's share of it is zero judges nothing: refused, not a panic.
+    for alpha in ["5e-324", "1e-320", "1e-101", "0", "1", "nan"] {
+        fairaudit()
+            .args(["sweep", "--quiet", "--nonces", "0..100", "--alpha", alpha, "--out"])
+            .arg(dir.path().join("alpha"))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("alpha"));
+    }
+}
+
+/// A WEAK row of one seed pair is outside Holm's adjustment: the terminal says so rather
+/// than print an adjusted p of NaN. (Pair 8 of these 20 has a columns p of 2.8e-4.)
+#[test]
+fn a_seed_pairs_weak_row_says_it_is_not_adjusted() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = fairaudit()
+        .args(["sweep", "--game", "roulette-european", "--seed-pairs", "20", "--nonces", "0..500"])
+        .args(["--quiet", "--out"])
+        .arg(dir.path().join("s"))
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&output.get_output().stdout).into_owned();
+    let weak: Vec<&str> = text.lines().filter(|line| line.trim_start().starts_with("WEAK")).collect();
+    assert!(!weak.is_empty(), "{text}");
+    assert!(weak.iter().all(|line| line.contains("not adjusted (a diagnostic row") && !line.contains("NaN")));
 }
 
 /// Naive per-round replay through `verify::replay` (strings), counted by hand.

@@ -262,8 +262,15 @@ impl Manifest {
     }
 
     fn validate(&self) -> Result<(), String> {
-        if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(format!("alpha {} is not a level between 0 and 1", self.alpha));
+        if !(self.alpha >= crate::stats::battery::MIN_ALPHA && self.alpha < 1.0) {
+            return Err(format!(
+                "alpha {} is not a level between {:e} and 1",
+                self.alpha,
+                crate::stats::battery::MIN_ALPHA
+            ));
+        }
+        if !["A4", "Letter"].contains(&self.paper.as_str()) {
+            return Err(format!("paper '{}' is not A4 or Letter", crate::fields::Excerpt(&self.paper)));
         }
         let hashes = self.inputs.iter().chain(&self.outputs).chain(std::iter::once(&self.binary));
         for file in hashes {
@@ -345,9 +352,75 @@ impl Manifest {
                 return Err(format!("{path}: a recorded input the manifest does not pin"));
             }
         }
+        self.validate_accounted()
+    }
+
+    /// Every file the manifest pins is one its check accounts for, so that nothing can sit
+    /// in a dossier looking certified: an output is `certificate.html` or
+    /// `certificate.pdf` (once each; the HTML always), and an input either lies at the top
+    /// of an input's folder (where the check compares the folder's names with what that
+    /// input writes) or is a file a record names (a paytable, claims, a column mapping, a
+    /// history, the two vector files).
+    fn validate_accounted(&self) -> Result<(), String> {
+        let outputs: Vec<&str> = self.outputs.iter().map(|f| f.path.as_str()).collect();
+        let once = |name: &str| outputs.iter().filter(|&&p| p == name).count() == 1;
+        if !once(CERTIFICATE_HTML)
+            || outputs.iter().any(|&p| p != CERTIFICATE_HTML && p != CERTIFICATE_PDF)
+            || outputs.iter().filter(|&&p| p == CERTIFICATE_PDF).count() > 1
+        {
+            return Err(format!(
+                "its outputs are {}: a certificate's are {CERTIFICATE_HTML} and, when rendered, {CERTIFICATE_PDF}",
+                outputs.join(", ")
+            ));
+        }
+        let dirs: Vec<&str> = self
+            .sweeps
+            .iter()
+            .map(|s| s.dir.as_str())
+            .chain(self.histories().map(|a| a.dir.as_str()))
+            .chain(self.chains.iter().map(|c| c.dir.as_str()))
+            .chain(self.stake_sweeps.iter().map(|s| s.dir.as_str()))
+            .collect();
+        let at_top = |path: &str| {
+            dirs.iter().any(|dir| {
+                path.strip_prefix(dir)
+                    .and_then(|rest| rest.strip_prefix('/'))
+                    .is_some_and(|name| !name.is_empty() && !name.contains('/'))
+            })
+        };
+        let vectors: Vec<String> = self
+            .vectors
+            .iter()
+            .flat_map(|dir| VECTOR_FILES.iter().map(move |name| format!("{dir}/{name}")))
+            .collect();
+        let named: Vec<&str> = self
+            .histories()
+            .flat_map(|a| std::iter::once(&a.outcomes).chain(a.paytable.iter()).chain(a.columns.iter()))
+            .chain(self.sweeps.iter().flat_map(|s| s.paytable.iter().chain(s.claims.iter())))
+            .chain(self.paytable.iter())
+            .chain(self.claims.iter())
+            .map(String::as_str)
+            .chain(vectors.iter().map(String::as_str))
+            .collect();
+        for file in &self.inputs {
+            if !at_top(&file.path) && !named.contains(&file.path.as_str()) {
+                return Err(format!(
+                    "{}: pinned as an input, but no record of the manifest names it (a certificate holds only its inputs' files)",
+                    file.path
+                ));
+            }
+        }
         Ok(())
     }
 }
+
+/// The certificate document, and its print (when Chromium rendered it).
+pub const CERTIFICATE_HTML: &str = "certificate.html";
+/// See [`CERTIFICATE_HTML`].
+pub const CERTIFICATE_PDF: &str = "certificate.pdf";
+/// The reference vectors a certificate copies (into its `vectors` folder) and works
+/// rounds through.
+pub const VECTOR_FILES: [&str; 2] = ["reference-rounds.csv", "rejection-rounds.csv"];
 
 /// Whether `path` is relative and stays inside the folder it is relative to.
 pub fn inside(path: &str) -> bool {
@@ -881,8 +954,8 @@ mod tests {
             crash_audits: vec![],
             stake_sweeps: vec![],
             stake_audits: vec![],
-            inputs: vec![file.clone()],
-            outputs: vec![file.clone()],
+            inputs: vec![FileHash { path: "inputs/sweep-1/tally.json".into(), ..file.clone() }],
+            outputs: vec![FileHash { path: CERTIFICATE_HTML.into(), ..file.clone() }],
             pdf_pages: Some(3),
             verdicts: vec![],
         };
@@ -979,6 +1052,44 @@ mod tests {
         assert!(Manifest::from_bytes(&outside.to_bytes())
             .unwrap_err()
             .contains("inside the certificate folder"));
+
+        // Every pinned file is one the check accounts for: the document and its print, the
+        // files at the top of an input's folder, and the files a record names.
+        let pin = |path: &str| FileHash { path: path.into(), ..file.clone() };
+        let mut accounted = manifest.clone();
+        accounted.outputs.push(pin(CERTIFICATE_PDF));
+        accounted.inputs.extend(VECTOR_FILES.map(|name| pin(&format!("inputs/vectors/{name}"))));
+        assert_eq!(Manifest::from_bytes(&accounted.to_bytes()).unwrap(), accounted);
+        for output in ["certificate-final.html", CERTIFICATE_PDF, "inputs/sweep-1/tally.json"] {
+            let mut forged = accounted.clone();
+            forged.outputs.push(pin(output));
+            assert!(
+                Manifest::from_bytes(&forged.to_bytes()).unwrap_err().contains("a certificate's are"),
+                "{output}"
+            );
+        }
+        let mut tabloid = accounted.clone();
+        tabloid.paper = "Tabloid".into();
+        assert!(Manifest::from_bytes(&tabloid.to_bytes()).unwrap_err().contains("not A4 or Letter"));
+        let mut no_document = accounted.clone();
+        no_document.outputs.remove(0);
+        assert!(Manifest::from_bytes(&no_document.to_bytes()).is_err());
+        for input in [
+            "inputs/notes/statement.txt",
+            "inputs/vectors/extra.csv",
+            "inputs/sweep-1/history/statement.txt",
+            "inputs/sweep-1",
+            "inputs/sweep-10/tally.json",
+        ] {
+            let mut forged = accounted.clone();
+            forged.inputs.push(pin(input));
+            assert!(
+                Manifest::from_bytes(&forged.to_bytes())
+                    .unwrap_err()
+                    .contains("no record of the manifest names it"),
+                "{input}"
+            );
+        }
     }
 
     #[test]

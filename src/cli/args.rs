@@ -66,9 +66,14 @@ pub fn parse_range(text: &str) -> Result<NonceRange, String> {
     Ok(NonceRange { start, end })
 }
 
-/// A significance level strictly between 0 and 1.
+/// A significance level strictly between 0 and 1, and not below
+/// [`fairaudit::stats::battery::MIN_ALPHA`].
 pub fn parse_alpha(text: &str) -> Result<f64, String> {
+    use fairaudit::stats::battery::MIN_ALPHA;
     match text.parse::<f64>() {
+        Ok(alpha) if alpha > 0.0 && alpha < MIN_ALPHA => {
+            Err(format!("alpha {alpha:e} is below {MIN_ALPHA:e}, the lowest level a battery is run at"))
+        }
         Ok(alpha) if alpha > 0.0 && alpha < 1.0 => Ok(alpha),
         _ => Err(format!(
             "alpha must be a number between 0 and 1 (exclusive), got '{}'",

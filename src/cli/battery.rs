@@ -40,13 +40,17 @@ pub fn print_battery<G: Copy + Ord + std::fmt::Display>(battery: &Battery<G>, gr
     {
         // Seed-pair labels and notes name players: shown, not acted on.
         let which = format!("{} {} {}", result.game, Shown(&result.seed_pair), result.outcome.test);
-        let (p, adjusted) =
-            (result.outcome.p_value.unwrap_or(f64::NAN), result.adjusted_p.unwrap_or(f64::NAN));
+        let p = result.outcome.p_value.unwrap_or(f64::NAN);
+        // A row without an adjusted p is one seed pair's (or player's), beside the `all` row
+        // that carries the game's verdict: a diagnostic, outside Holm's adjustment.
+        let adjusted = match result.adjusted_p {
+            Some(adjusted) => format!("adjusted {}", p_value_text(adjusted)),
+            None => "not adjusted (a diagnostic row; the game's verdict is its all row's)".to_owned(),
+        };
         outln!(
-            "  {:<12} {which}: p {}, adjusted {} ({})",
+            "  {:<12} {which}: p {}, {adjusted} ({})",
             result.verdict.as_str(),
             p_value_text(p),
-            p_value_text(adjusted),
             Shown(&result.outcome.note)
         );
     }

@@ -142,8 +142,9 @@ pub fn main() -> ExitCode {
             ExitCode::from(130)
         }
         Err(error) => {
+            // One line, and nothing in it (a file name, a cell) a terminal acts on.
             let message = format!("{error:#}").replace(['\n', '\r'], " ");
-            errln!("error: {message}");
+            errln!("error: {}", fairaudit::fields::Shown(&message));
             ExitCode::from(2)
         }
     }

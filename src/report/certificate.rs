@@ -315,6 +315,16 @@ impl CertificateDoc<'_> {
         GameId::ALL.into_iter().filter(|g| !self.not_examined.contains(g)).collect()
     }
 
+    /// The games examined that no claim is about: their RTP is stated, and nothing checks
+    /// it against a published figure.
+    fn unclaimed_games(&self) -> Vec<GameId> {
+        let games = self.games();
+        games
+            .into_iter()
+            .filter(|game| !self.conclusions.claims.iter().any(|c| c.claim.game == *game))
+            .collect()
+    }
+
     /// Whether the certificate covers sweeps or bet histories of the default scheme (its
     /// chain, sampler and games); a certificate of crash chains alone leaves out what
     /// only those have (the chain of SPEC.md, rejection sampling, RTP, worked rounds).
@@ -912,6 +922,9 @@ impl CertificateDoc<'_> {
                 verdict_span(&claim_key(claim), self.conclusions.claim_text(claim))
             );
         }
+        for game in self.unclaimed_games() {
+            let _ = write!(html, "<p class=\"keep\">Claim: none about {game}: its RTP below is computed, and no published figure is checked against it.</p>");
+        }
         html.push_str("<table id=\"rtp-table\"><thead><tr><th>game</th><th>bet type</th><th>pays</th><th>RTP %</th><th>house edge %</th><th>claim</th><th>deviation (pp)</th><th>within the claim</th></tr></thead>");
         for bet in self.exact {
             let claim = self.conclusions.claims.iter().find(|c| c.claim.game == bet.game);
@@ -1027,6 +1040,15 @@ impl CertificateDoc<'_> {
         }
         for game in &self.not_examined {
             items.push(format!("<b>{game} was not examined</b>: no sweep or bet history of it was given."));
+        }
+        let unclaimed = self.unclaimed_games();
+        if !unclaimed.is_empty() {
+            let names: Vec<String> = unclaimed.iter().map(ToString::to_string).collect();
+            items.push(format!(
+                "<b>No RTP claim about {} was checked</b>: the claims give none, so {} RTP in §3.2 is computed and stated, not certified against a figure the operator published.",
+                names.join(", "),
+                if names.len() == 1 { "its" } else { "their" }
+            ));
         }
         if self.conclusions.audits.is_empty() && default_scheme {
             items.push("<b>No bet history was examined</b>: whether players were served these outcomes, paid per the paytable, or had rounds skipped or repeated is not covered.".into());

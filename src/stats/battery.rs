@@ -87,6 +87,12 @@ pub struct TestResult<G = GameId> {
     pub detectable_bias: Option<f64>,
 }
 
+/// The lowest level a battery is run at. Holm divides the level by the number of tests,
+/// and the power of each is found at that share: a level near the smallest `f64` (5e-324)
+/// would give a share of zero, at which no test can fail and no power exists. No audit
+/// asks for less than this, and the exact laws hold far below it.
+pub const MIN_ALPHA: f64 = 1e-100;
+
 /// The battery's results.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Battery<G = GameId> {
@@ -530,18 +536,17 @@ mod tests {
             of(vec![row(GameId::Keno, Fail, true), row(GameId::RouletteEuropean, Insufficient, false)]);
         assert_eq!(failed.overall(), Fail);
         // Names holding commas (a Stake game's parameters) are listed apart by semicolons.
-        let stake_row = |game: &'static str| TestResult {
+        let stake_row = |game: &'static str, verdict: Verdict| TestResult {
             game,
             seed_pair: "0".into(),
-            outcome: TestOutcome::valid("t", 0.0, None, 0.5, String::new()),
+            outcome: TestOutcome::valid("t", 0.0, None, 0.5, String::new()).of_the_stream(),
             adjusted_p: None,
-            verdict: Insufficient,
+            verdict,
             detectable_bias: None,
         };
-        let stake = Battery {
-            alpha: 0.01,
-            results: vec![stake_row(r#"plinko {"rows":8,"risk":"low"}"#), stake_row(r#"mines {"mines":3}"#)],
-        };
+        let (plinko, mines) = (r#"plinko {"rows":8,"risk":"low"}"#, r#"mines {"mines":3}"#);
+        let stake =
+            Battery { alpha: 0.01, results: vec![stake_row(plinko, Pass), stake_row(mines, Insufficient)] };
         assert!(stake.insufficient_reason().unwrap().ends_with(
             r#"plinko {"rows":8,"risk":"low"}; mines {"mines":3} is valid at this size, so they are not judged"#
         ));

@@ -11,9 +11,10 @@ use anyhow::{anyhow, bail, Context, Result};
 use fairaudit::certify::signature::{self, AllowedSigner, SIGNATURE_FILE};
 use fairaudit::certify::{
     compare_hashes, compare_verdicts, open_regular, sha256_hex, unlisted_entries, Manifest, Mismatch,
-    Unreadable, MANIFEST_FILE, MANIFEST_LIMIT,
+    Unreadable, CERTIFICATE_HTML, CERTIFICATE_PDF, MANIFEST_FILE, MANIFEST_LIMIT,
 };
 use fairaudit::chain::{KeccakRequest, Kernel};
+use fairaudit::fields::Shown;
 use fairaudit::sweep::{self, SweepControl, DEFAULT_CHUNK};
 use fairaudit::tally::file::{TallyFile, TALLY_FILE};
 use std::io::Read;
@@ -337,7 +338,7 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
             let recomputed = loaded.conclusions().verdicts();
             mismatches.extend(compare_verdicts(MANIFEST_FILE, &manifest.verdicts, &recomputed, true));
             let html = render(&manifest, &loaded);
-            match read_bounded(&dir.join("certificate.html"), MANIFEST_LIMIT) {
+            match read_bounded(&dir.join(CERTIFICATE_HTML), MANIFEST_LIMIT) {
                 Ok(shown) if shown == html.as_bytes() => {}
                 Ok(shown) => mismatches.push(format!(
                     "certificate.html: differs from the document its pinned inputs give, from line {}{}",
@@ -369,11 +370,21 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
         outln!(
             "not re-swept (beyond --resweep-limit {}): {}; their verdicts were recomputed from their pinned tallies",
             args.resweep_limit,
-            not_reswept.join(", ")
+            Shown(&not_reswept.join(", "))
         );
     }
+    // The print is not made again (Chromium is neither everywhere nor byte-for-byte
+    // reproducible): only a manifest pinned by its published hash or a signature vouches
+    // for it, so a forger who rewrites the manifest's hash of a rewritten PDF is caught only
+    // then. Said, so that nobody trusts the PDF on an unpinned check.
+    let pinned = expected.is_some() || allowed.is_some();
+    if !pinned && manifest.outputs.iter().any(|f| f.path == CERTIFICATE_PDF) {
+        outln!("note: {CERTIFICATE_PDF} is not rendered again, only hashed against the manifest, which nothing published pins in this check: trust it only with --expect-manifest or --allowed-signers ({CERTIFICATE_HTML} was rendered again)");
+    }
+    // File names and recorded paths come from the dossier: shown, never acted on by the
+    // terminal (an escape sequence in a name could redraw a MISMATCH line as a match).
     for note in &unchecked {
-        outln!("note: {note}");
+        outln!("note: {}", Shown(note));
     }
     if let Ok(binary) = binary_hash() {
         if binary.sha256 != manifest.binary.sha256 {
@@ -381,17 +392,17 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
                 "note: checked with another fairaudit binary ({}, SHA-256 {}) than the one that wrote the certificate ({} {})",
                 env!("CARGO_PKG_VERSION"),
                 &binary.sha256[..16],
-                manifest.fairaudit_version,
+                Shown(&manifest.fairaudit_version),
                 &manifest.binary.sha256[..16]
             );
         }
     }
-    outln!("{signature_line}");
+    outln!("{}", Shown(&signature_line));
     for mismatch in &mismatches {
-        outln!("MISMATCH {mismatch}");
+        outln!("MISMATCH {}", Shown(mismatch));
     }
     for Unreadable(why) in &unreadable {
-        outln!("CANNOT CHECK {why}");
+        outln!("CANNOT CHECK {}", Shown(why));
     }
     if !mismatches.is_empty() {
         outln!("check: {} mismatch(es) in {}", mismatches.len(), dir.display());

@@ -231,7 +231,7 @@ pub(super) fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
     // The vectors are rounds of the default scheme's games: a certificate of crash chains
     // alone does without them.
     let vectors = (!sweeps.is_empty() || !audits.is_empty()).then(|| format!("{INPUTS_DIR}/vectors"));
-    for name in ["reference-rounds.csv", "rejection-rounds.csv"] {
+    for name in fairaudit::certify::VECTOR_FILES {
         let Some(vectors) = &vectors else { break };
         let from = args.vectors.join(name);
         if !from.is_file() {

@@ -44,6 +44,9 @@ pub(super) fn load_sweep(
             tallies.rounds()
         );
     }
+    if tallies.partial.is_some() {
+        bail!("{rel}: a partial merge of shards (--allow-partial), which speaks only for the shards it holds, cannot be certified; sweep the missing shards and merge them all");
+    }
     let Ok(bytes) = std::fs::read(dir.join("run.json")) else {
         bail!("{rel}: no readable run.json: a sweep's folder is certified as sweep wrote it, with the run.json that records the command, level, paytable and claims its files were made with");
     };
