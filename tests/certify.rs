@@ -911,6 +911,35 @@ fn signatures_verify_both_ways_with_openssh() {
         .contains("missing, and --allowed-signers asks for a signature"));
 }
 
+#[test]
+fn a_signer_identity_too_long_to_match_quickly_is_refused_before_any_pattern_is_tried() {
+    // "@" 96,000 times against the principal `*@*.example.org` took 20 s to match (every
+    // split tried at every `*`), and the key is matched before the signature is verified:
+    // a manifest of 64 MiB would have kept `--check` busy for hours.
+    let (dir, cert) = certified();
+    let key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAVQ3XF7YPQ3N/o3j57eQA7lG6wvJTc3/Q+d4aOvgJ7f";
+    edit_manifest(&cert, |m| {
+        m["signer"] = serde_json::json!({
+            "identity": "@".repeat(96_000),
+            "public_key": key,
+            "fingerprint": "SHA256:x",
+        })
+    });
+    let allowed = dir.path().join("allowed_signers");
+    std::fs::write(&allowed, format!("*@*.example.org,audit@example.org {key}\n")).unwrap();
+    fairaudit()
+        .timeout(std::time::Duration::from_secs(20))
+        .args(["certify", "--check"])
+        .arg(&cert)
+        .arg("--allowed-signers")
+        .arg(&allowed)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::is_match(
+            "^error: .*manifest.json: the signer's identity is 96000 bytes long, more than the 256 an identity may have\n$",
+        ).unwrap());
+}
+
 /// `ssh-keygen -l`'s SHA-256 fingerprint of a key.
 fn public_fingerprint(key: &Path) -> String {
     let out =

@@ -262,6 +262,10 @@ impl Manifest {
     }
 
     fn validate(&self) -> Result<(), String> {
+        // Checked before any pattern is matched against it (`--allowed-signers`).
+        if let Some(problem) = self.signer.as_ref().and_then(|s| signature::identity_problem(&s.identity)) {
+            return Err(problem);
+        }
         if !(self.alpha >= crate::stats::battery::MIN_ALPHA && self.alpha < 1.0) {
             return Err(format!(
                 "alpha {} is not a level between {:e} and 1",

@@ -209,7 +209,7 @@ pub(super) fn plan_of(args: &SweepArgs) -> Result<Plan> {
             GameId::RouletteAmerican => counter_cells(&RouletteTally::new(Roulette::AMERICAN)),
         })
         .sum();
-    check_seed_pair_memory(args, cells)?;
+    check_seed_pair_memory(args, tally_pair_bytes(cells))?;
     let (seed_source, seed_pairs) = seed_pairs_of(args);
     Ok(Plan { games, nonces: vec![args.nonces], seed_source, seed_pairs })
 }
@@ -225,24 +225,32 @@ pub(super) fn seed_pair_count(args: &SweepArgs) -> u64 {
     }
 }
 
-/// Refuses a sweep whose tallies cannot fit in this machine's memory: each seed pair keeps
-/// its tallies (`cells_per_pair` numbers, eight bytes each, and its seeds) for the whole
-/// run, so that `--seed-pairs` in the billions would otherwise abort on an allocation.
-pub(super) fn check_seed_pair_memory(args: &SweepArgs, cells_per_pair: u64) -> Result<()> {
+/// What a sweep of the default scheme keeps in memory per seed pair for the whole run: its
+/// tallies (`cells_per_pair` numbers, eight bytes each) and its seeds, commitment and
+/// bookkeeping.
+pub(super) fn tally_pair_bytes(cells_per_pair: u64) -> u64 {
+    /// A seed pair's seeds, commitment and bookkeeping, beside its tallies.
+    const PAIR_BYTES: u64 = 512;
+    cells_per_pair.saturating_mul(8).saturating_add(PAIR_BYTES)
+}
+
+/// Refuses a sweep whose seed pairs cannot fit in this machine's memory, each holding
+/// `pair_bytes` ([`tally_pair_bytes`], or a scheme's own figure) until the results are
+/// written, so that `--seed-pairs` in the billions would otherwise abort on an allocation
+/// (or, in the thousands, be killed for memory after hours of sweeping).
+pub(super) fn check_seed_pair_memory(args: &SweepArgs, pair_bytes: u64) -> Result<()> {
     let pairs = seed_pair_count(args);
-    check_pair_memory(pairs, cells_per_pair, &format!("--seed-pairs {pairs}"))
+    check_pair_memory(pairs, pair_bytes, &format!("--seed-pairs {pairs}"))
 }
 
 /// [`check_seed_pair_memory`] for `pairs` seed pairs, however they were named (`what`
 /// starts the error: the flag, or the file that lists them, and their number).
-pub(super) fn check_pair_memory(pairs: u64, cells_per_pair: u64, what: &str) -> Result<()> {
-    /// A seed pair's seeds, commitment and bookkeeping, beside its tallies.
-    const PAIR_BYTES: u64 = 512;
-    let needed = pairs.saturating_mul(cells_per_pair.saturating_mul(8).saturating_add(PAIR_BYTES));
+pub(super) fn check_pair_memory(pairs: u64, pair_bytes: u64, what: &str) -> Result<()> {
+    let needed = pairs.saturating_mul(pair_bytes);
     let memory = physical_memory();
     if memory.is_some_and(|memory| needed > memory) {
         bail!(
-            "{what}: their tallies need about {} of memory, more than this machine's {}; sweep fewer seed pairs",
+            "{what}: their tallies and results need about {} of memory, more than this machine's {}; sweep fewer seed pairs",
             human_bytes(needed),
             human_bytes(memory.unwrap_or(0))
         );

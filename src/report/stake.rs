@@ -2,7 +2,7 @@
 //! `outcome_counts.csv` (every count beside its exact expectation) and `run.json`; its
 //! `tests.csv` and `summary.json` are the battery's ([`super::results`]).
 
-use super::table::{Cell, Table};
+use super::table::{csv_writer, format_number, Cell, Table};
 use crate::rtp::stake_realised::cell_bets;
 use crate::scheme::stake::cells::{coarse_law, outcome_law, step_laws};
 use crate::scheme::stake::StakeGame;
@@ -13,39 +13,56 @@ use serde::{Deserialize, Serialize};
 /// count its exact law expects. Columns: `seed_pair, view, cell, observed, expected,
 /// exact_probability`; views `outcome`, `step_1`…, `pairs` (cell `a:b`, the coarse
 /// classes of rounds 2k and 2k+1).
-pub fn counts_table(game: &StakeGame, per_pair: &[StakeTally]) -> Table {
-    let mut table = Table::new(
-        "outcome_counts.csv",
-        vec!["seed_pair", "view", "cell", "observed", "expected", "exact_probability"],
-    );
-    let (outcomes, steps, coarse) = (outcome_law(game), step_laws(game), coarse_law(game));
-    for (pair, tally) in per_pair.iter().enumerate() {
-        let mut push = |view: String, cell: String, observed: u64, p: f64, trials: u64| {
-            table.push(vec![
-                Cell::Int(pair as u64),
-                view.into(),
-                cell.into(),
-                Cell::Int(observed),
-                Cell::Num(p * trials as f64),
-                Cell::Num(p),
-            ]);
-        };
-        for (cell, (&observed, &p)) in tally.outcomes.iter().zip(&outcomes).enumerate() {
-            push("outcome".into(), cell.to_string(), observed, p, tally.rounds);
-        }
-        for (step, (counts, law)) in tally.steps.iter().zip(&steps).enumerate() {
-            for (index, (&observed, &p)) in counts.iter().zip(law).enumerate() {
-                push(format!("step_{}", step + 1), index.to_string(), observed, p, tally.rounds);
+///
+/// Its rows are written as they are made ([`OutcomeCounts::to_csv`]) rather than kept as a
+/// [`Table`]: dice has 10,101 rows per seed pair, and held as cells they took about 3 MB
+/// per pair, which made a sweep of a few thousand seed pairs run out of memory.
+pub fn counts_table<'a>(game: &'a StakeGame, per_pair: &'a [StakeTally]) -> OutcomeCounts<'a> {
+    OutcomeCounts { game, per_pair }
+}
+
+/// `outcome_counts.csv` of some tallies, made when written ([`counts_table`]).
+pub struct OutcomeCounts<'a> {
+    game: &'a StakeGame,
+    per_pair: &'a [StakeTally],
+}
+
+impl OutcomeCounts<'_> {
+    /// The file's name.
+    pub const FILE_NAME: &'static str = "outcome_counts.csv";
+
+    /// The CSV bytes, as [`Table::to_csv`] writes a table of these rows.
+    pub fn to_csv(&self) -> Vec<u8> {
+        let mut writer = csv_writer(Vec::new());
+        let header = ["seed_pair", "view", "cell", "observed", "expected", "exact_probability"];
+        writer.write_record(header).expect("writing to memory");
+        let (outcomes, steps, coarse) = (outcome_law(self.game), step_laws(self.game), coarse_law(self.game));
+        for (pair, tally) in self.per_pair.iter().enumerate() {
+            let mut push = |view: &str, cell: &str, observed: u64, p: f64, trials: u64| {
+                let (pair, observed) = (pair.to_string(), observed.to_string());
+                let (expected, p) = (format_number(p * trials as f64), format_number(p));
+                writer
+                    .write_record([&pair, view, cell, &observed, &expected, &p])
+                    .expect("writing to memory");
+            };
+            for (cell, (&observed, &p)) in tally.outcomes.iter().zip(&outcomes).enumerate() {
+                push("outcome", &cell.to_string(), observed, p, tally.rounds);
+            }
+            for (step, (counts, law)) in tally.steps.iter().zip(&steps).enumerate() {
+                let view = format!("step_{}", step + 1);
+                for (index, (&observed, &p)) in counts.iter().zip(law).enumerate() {
+                    push(&view, &index.to_string(), observed, p, tally.rounds);
+                }
+            }
+            let pairs: u64 = tally.pairs.iter().sum();
+            for (cell, &observed) in tally.pairs.iter().enumerate() {
+                let (first, second) = (cell / coarse.len(), cell % coarse.len());
+                let p = coarse[first] * coarse[second];
+                push("pairs", &format!("{first}:{second}"), observed, p, pairs);
             }
         }
-        let pairs: u64 = tally.pairs.iter().sum();
-        for (cell, &observed) in tally.pairs.iter().enumerate() {
-            let (first, second) = (cell / coarse.len(), cell % coarse.len());
-            let p = coarse[first] * coarse[second];
-            push("pairs".into(), format!("{first}:{second}"), observed, p, pairs);
-        }
+        writer.into_inner().expect("writing to memory")
     }
-    table
 }
 
 /// `rtp.csv` of a sweep or an audit of the family: per group of rounds of a game (a seed

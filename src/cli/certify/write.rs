@@ -66,10 +66,8 @@ pub(super) fn signer(args: &CertifyArgs) -> Result<(Option<Signer>, Option<ssh_k
         (None, None) => return Ok((None, None)),
     };
     let identity = args.auditor_id.clone().unwrap_or_else(|| auditor.clone());
-    if identity.is_empty()
-        || identity.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, ',' | '"' | '*' | '?'))
-    {
-        bail!("the signer's identity '{identity}' holds spaces, commas, quotes or wildcards, which an allowed-signers file cannot list: pass --auditor-id, e.g. an e-mail address");
+    if let Some(problem) = signature::identity_problem(&identity) {
+        bail!("{problem}: pass --auditor-id, e.g. an e-mail address");
     }
     let signer = Signer {
         identity,
