@@ -938,6 +938,9 @@ fn a_signer_identity_too_long_to_match_quickly_is_refused_before_any_pattern_is_
         .stderr(predicate::str::is_match(
             "^error: .*manifest.json: the signer's identity is 96000 bytes long, more than the 256 an identity may have\n$",
         ).unwrap());
+    // Without allowed signers no pattern is matched: the manifest is read (one written
+    // before the limit still checks), and the missing signature is the mismatch.
+    assert!(stdout(&check(&cert).code(1)).contains("MISMATCH manifest.json.sig: missing"));
 }
 
 /// `ssh-keygen -l`'s SHA-256 fingerprint of a key.

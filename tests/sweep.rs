@@ -183,7 +183,7 @@ fn seed_pairs_whose_tallies_cannot_fit_in_memory_are_refused_before_any_work() {
             .args(scheme)
             .assert()
             .code(2)
-            .stderr(predicate::str::is_match("^error: --seed-pairs 4000000000: their tallies and results need about [0-9.]+ [TP]B of memory, more than this machine's [0-9.]+ [GT]B; sweep fewer seed pairs\n$").unwrap());
+            .stderr(predicate::str::is_match("^error: --seed-pairs 4000000000: their seed pairs need about [0-9.]+ [TP]B of memory, more than this machine's [0-9.]+ [GT]B; sweep fewer seed pairs\n$").unwrap());
         assert!(!dir.path().join("big").exists(), "nothing is claimed: {scheme:?}");
     }
 }

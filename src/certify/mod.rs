@@ -262,8 +262,9 @@ impl Manifest {
     }
 
     fn validate(&self) -> Result<(), String> {
-        // Checked before any pattern is matched against it (`--allowed-signers`).
-        if let Some(problem) = self.signer.as_ref().and_then(|s| signature::identity_problem(&s.identity)) {
+        if let Some(problem) =
+            self.signer.as_ref().and_then(|s| signature::identity_text_problem(&s.identity))
+        {
             return Err(problem);
         }
         if !(self.alpha >= crate::stats::battery::MIN_ALPHA && self.alpha < 1.0) {
@@ -372,9 +373,15 @@ impl Manifest {
             || outputs.iter().any(|&p| p != CERTIFICATE_HTML && p != CERTIFICATE_PDF)
             || outputs.iter().filter(|&&p| p == CERTIFICATE_PDF).count() > 1
         {
+            // A forged manifest may list thousands: the first few name the problem.
+            const SHOWN: usize = 4;
+            let more = outputs.len().saturating_sub(SHOWN);
+            let shown: Vec<String> =
+                outputs.iter().take(SHOWN).map(|p| crate::fields::Excerpt(p).to_string()).collect();
             return Err(format!(
-                "its outputs are {}: a certificate's are {CERTIFICATE_HTML} and, when rendered, {CERTIFICATE_PDF}",
-                outputs.join(", ")
+                "its outputs are {}{}: a certificate's are {CERTIFICATE_HTML} and, when rendered, {CERTIFICATE_PDF}",
+                shown.join(", "),
+                if more > 0 { format!(" and {more} more") } else { String::new() }
             ));
         }
         let dirs: Vec<&str> = self
@@ -392,6 +399,16 @@ impl Manifest {
                     .is_some_and(|name| !name.is_empty() && !name.contains('/'))
             })
         };
+        // The vectors are where certify copies them, and only where the check reads them
+        // (for the default scheme's sweeps and histories): elsewhere two files named as
+        // vectors could sit anywhere in the dossier, read by nothing.
+        let default_scheme = !self.sweeps.is_empty() || !self.audits.is_empty();
+        if self.vectors != default_scheme.then(|| format!("{INPUTS_DIR}/vectors")) {
+            return Err(format!(
+                "its vectors are {}: a certificate holds them in {INPUTS_DIR}/vectors exactly when it covers sweeps or bet histories of the default scheme",
+                self.vectors.as_deref().map_or("none".to_owned(), |v| crate::fields::Excerpt(v).to_string())
+            ));
+        }
         let vectors: Vec<String> = self
             .vectors
             .iter()
@@ -410,7 +427,7 @@ impl Manifest {
             if !at_top(&file.path) && !named.contains(&file.path.as_str()) {
                 return Err(format!(
                     "{}: pinned as an input, but no record of the manifest names it (a certificate holds only its inputs' files)",
-                    file.path
+                    crate::fields::Excerpt(&file.path)
                 ));
             }
         }
@@ -1072,6 +1089,27 @@ mod tests {
                 "{output}"
             );
         }
+        // The vectors lie where certify copies them, and only beside the default scheme's
+        // sweeps or histories (the check reads them nowhere else).
+        let mut moved = accounted.clone();
+        moved.vectors = Some("inputs/sweep-1".into());
+        assert!(Manifest::from_bytes(&moved.to_bytes())
+            .unwrap_err()
+            .contains("its vectors are inputs/sweep-1"));
+        let mut chains_only = accounted.clone();
+        chains_only.sweeps.clear();
+        chains_only.chains.push(ChainRecord {
+            dir: "inputs/chain-1".into(),
+            source: "x".into(),
+            command_line: vec![],
+            games: 1,
+        });
+        chains_only.inputs = vec![pin("inputs/chain-1/run.json")];
+        assert!(Manifest::from_bytes(&chains_only.to_bytes())
+            .unwrap_err()
+            .contains("its vectors are inputs/vectors"));
+        chains_only.vectors = None;
+        assert_eq!(Manifest::from_bytes(&chains_only.to_bytes()).unwrap(), chains_only);
         let mut tabloid = accounted.clone();
         tabloid.paper = "Tabloid".into();
         assert!(Manifest::from_bytes(&tabloid.to_bytes()).unwrap_err().contains("not A4 or Letter"));

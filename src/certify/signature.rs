@@ -178,19 +178,27 @@ fn matches(pattern: &str, name: &str) -> bool {
 /// 254, and a longer one only makes matching it against patterns slower.
 pub const IDENTITY_LIMIT: usize = 256;
 
-/// Why `identity` cannot be a signer's (one line, naming the problem), or `None`: empty,
-/// longer than [`IDENTITY_LIMIT`], or holding what an allowed-signers file cannot list
-/// (whitespace, control characters, commas, quotes, wildcards). `certify` refuses such an
-/// identity for a new certificate, and reading a manifest refuses one it names.
+/// Why `identity` cannot be a signer's (one line, naming the problem), or `None`: longer
+/// than [`IDENTITY_LIMIT`], or [`identity_text_problem`]. `certify` refuses such an
+/// identity for a new certificate, and `--check --allowed-signers` one a manifest names
+/// before matching it against any pattern.
 pub fn identity_problem(identity: &str) -> Option<String> {
-    if identity.is_empty() {
-        return Some("the signer's identity is empty".into());
-    }
     if identity.len() > IDENTITY_LIMIT {
         return Some(format!(
             "the signer's identity is {} bytes long, more than the {IDENTITY_LIMIT} an identity may have",
             identity.len()
         ));
+    }
+    identity_text_problem(identity)
+}
+
+/// Why `identity` cannot be listed in an allowed-signers file, or `None`: empty, or holding
+/// whitespace, control characters, commas, quotes or wildcards. Every manifest is held to
+/// this when read: `certify` has refused such identities since manifests named a signer
+/// (the length limit is newer, so a manifest written before it is still read).
+pub fn identity_text_problem(identity: &str) -> Option<String> {
+    if identity.is_empty() {
+        return Some("the signer's identity is empty".into());
     }
     if identity.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, ',' | '"' | '*' | '?')) {
         return Some(format!(
@@ -418,6 +426,8 @@ mod tests {
         assert_eq!(identity_problem(&"a".repeat(IDENTITY_LIMIT)), None);
         let long = identity_problem(&"@".repeat(96_000)).unwrap();
         assert!(long.contains("96000 bytes long, more than the 256"), "{long}");
+        // Reading a manifest holds it to the text rules only, which certify always applied.
+        assert_eq!(identity_text_problem(&"@".repeat(96_000)), None);
         assert!(identity_problem("").unwrap().contains("empty"));
         for bad in ["a b", "a\tb", "a\u{7}b", "a,b", "a\"b", "*@example.org", "a?"] {
             let problem = identity_problem(bad).unwrap();

@@ -250,7 +250,7 @@ pub(super) fn check_pair_memory(pairs: u64, pair_bytes: u64, what: &str) -> Resu
     let memory = physical_memory();
     if memory.is_some_and(|memory| needed > memory) {
         bail!(
-            "{what}: their tallies and results need about {} of memory, more than this machine's {}; sweep fewer seed pairs",
+            "{what}: their seed pairs need about {} of memory, more than this machine's {}; sweep fewer seed pairs",
             human_bytes(needed),
             human_bytes(memory.unwrap_or(0))
         );

@@ -189,6 +189,11 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
         None => None,
     };
     let manifest = Manifest::from_bytes(&bytes).map_err(|e| anyhow!("{}: {e}", manifest_path.display()))?;
+    // Bounded before any pattern of the reader's allowed signers is matched against it.
+    let identity_problem = manifest.signer.as_ref().and_then(|s| signature::identity_problem(&s.identity));
+    if let (Some(problem), Some(_)) = (identity_problem, &allowed) {
+        bail!("{}: {problem}", manifest_path.display());
+    }
     install_stop_handler()?;
     outln!("manifest SHA-256: {digest}");
     let mut mismatches: Vec<Mismatch> = Vec::new();
