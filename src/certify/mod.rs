@@ -289,19 +289,7 @@ impl Manifest {
                 return Err(format!("{}: a pinned path must lie inside the certificate folder", file.path));
             }
         }
-        let dirs = self
-            .sweeps
-            .iter()
-            .map(|s| &s.dir)
-            .chain(self.histories().map(|a| &a.dir))
-            .chain(self.chains.iter().map(|c| &c.dir))
-            .chain(self.stake_sweeps.iter().map(|s| &s.dir));
-        let named = dirs
-            .chain(self.paytable.iter())
-            .chain(self.claims.iter())
-            .chain(self.vectors.iter())
-            .chain(self.histories().flat_map(|a| a.paytable.iter().chain(a.columns.iter())))
-            .chain(self.sweeps.iter().flat_map(|s| s.paytable.iter().chain(s.claims.iter())));
+        let named = self.input_dirs().chain(self.vectors.iter()).chain(self.named_files());
         for path in named {
             if !inside(path) {
                 return Err(format!("{path}: a recorded input must lie inside the certificate folder"));
@@ -348,11 +336,7 @@ impl Manifest {
                 ));
             }
         }
-        let named = self
-            .histories()
-            .flat_map(|a| a.paytable.iter().chain(a.columns.iter()))
-            .chain(self.sweeps.iter().flat_map(|s| s.paytable.iter().chain(s.claims.iter())));
-        for path in named.chain(self.paytable.iter()).chain(self.claims.iter()) {
+        for path in self.named_files() {
             if !pinned(path) {
                 return Err(format!("{path}: a recorded input the manifest does not pin"));
             }
@@ -384,14 +368,7 @@ impl Manifest {
                 if more > 0 { format!(" and {more} more") } else { String::new() }
             ));
         }
-        let dirs: Vec<&str> = self
-            .sweeps
-            .iter()
-            .map(|s| s.dir.as_str())
-            .chain(self.histories().map(|a| a.dir.as_str()))
-            .chain(self.chains.iter().map(|c| c.dir.as_str()))
-            .chain(self.stake_sweeps.iter().map(|s| s.dir.as_str()))
-            .collect();
+        let dirs: Vec<&str> = self.input_dirs().map(String::as_str).collect();
         let at_top = |path: &str| {
             dirs.iter().any(|dir| {
                 path.strip_prefix(dir)
@@ -416,10 +393,8 @@ impl Manifest {
             .collect();
         let named: Vec<&str> = self
             .histories()
-            .flat_map(|a| std::iter::once(&a.outcomes).chain(a.paytable.iter()).chain(a.columns.iter()))
-            .chain(self.sweeps.iter().flat_map(|s| s.paytable.iter().chain(s.claims.iter())))
-            .chain(self.paytable.iter())
-            .chain(self.claims.iter())
+            .map(|a| &a.outcomes)
+            .chain(self.named_files())
             .map(String::as_str)
             .chain(vectors.iter().map(String::as_str))
             .collect();
@@ -432,6 +407,27 @@ impl Manifest {
             }
         }
         Ok(())
+    }
+
+    /// The folders of the inputs the manifest records, of every kind.
+    fn input_dirs(&self) -> impl Iterator<Item = &String> {
+        self.sweeps
+            .iter()
+            .map(|s| &s.dir)
+            .chain(self.histories().map(|a| &a.dir))
+            .chain(self.chains.iter().map(|c| &c.dir))
+            .chain(self.stake_sweeps.iter().map(|s| &s.dir))
+    }
+
+    /// The files the records name beside their folders' own: the certificate's and each
+    /// sweep's paytable and claims, each history's paytable and column mapping (not the
+    /// histories, which are checked apart).
+    fn named_files(&self) -> impl Iterator<Item = &String> {
+        self.paytable
+            .iter()
+            .chain(self.claims.iter())
+            .chain(self.histories().flat_map(|a| a.paytable.iter().chain(a.columns.iter())))
+            .chain(self.sweeps.iter().flat_map(|s| s.paytable.iter().chain(s.claims.iter())))
     }
 }
 
