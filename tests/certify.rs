@@ -479,6 +479,19 @@ fn certified() -> (tempfile::TempDir, PathBuf) {
 }
 
 #[test]
+fn the_checkers_environment_does_not_change_the_recorded_commands() {
+    // FAIRAUDIT_KECCAK fills `sweep --keccak` when a sweep is run; a recorded sweep is run
+    // again as it was recorded, whatever the checker's environment says.
+    let (_dir, cert) = certified();
+    for value in ["bogus", "scalar"] {
+        let assert =
+            fairaudit().env("FAIRAUDIT_KECCAK", value).args(["certify", "--check"]).arg(&cert).assert();
+        let text = stdout(&assert.success());
+        assert!(text.contains("every file") && !text.contains("CANNOT CHECK"), "{value}: {text}");
+    }
+}
+
+#[test]
 fn an_edited_document_with_a_rewritten_hash_is_caught_by_rendering_it_again() {
     let (_dir, cert) = certified();
     let html_path = cert.join("certificate.html");

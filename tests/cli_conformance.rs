@@ -442,6 +442,69 @@ fn an_answer_without_its_case_column_is_judged_by_its_inputs() {
     verify(&filled).code(2).stderr(predicate::str::contains("a seed pair of the conformance challenge"));
 }
 
+// An answer without its `case` column that holds only cases with hand-made seed pairs
+// (rejection rounds, seeds of edge lengths and texts) is not recognised as an answer (one
+// such pair is the operator's own vector), so it is checked as plain rounds; its rounds
+// are right, but the verdict must say that most of the challenge was not judged.
+#[test]
+fn an_answer_of_hand_made_cases_only_is_checked_as_rounds_and_says_what_it_left_out() {
+    use fairaudit::conformance::{challenge, Kind};
+    let dir = tempfile::tempdir().unwrap();
+    let challenge_file = write_challenge(dir.path(), &[]);
+    let filled = dir.path().join("filled.csv");
+    let rows = without_case_column(&answer(&challenge_file, &filled), None);
+    let hand_made: Vec<String> = challenge(&GameId::ALL)
+        .into_iter()
+        .filter(|case| matches!(case.kind, Kind::Rejection | Kind::SeedLength | Kind::SeedText))
+        .map(|case| case.label)
+        .collect();
+    let labels = records(&challenge_file);
+    let kept: Vec<csv::StringRecord> = rows
+        .iter()
+        .zip(&labels)
+        .enumerate()
+        .filter(|(i, (_, label))| *i == 0 || hand_made.iter().any(|l| l == &label[9]))
+        .map(|(_, (row, _))| row.clone())
+        .collect();
+    let (answered, total) = (kept.len() - 1, rows.len() - 1);
+    assert!(answered > 10 && answered < total, "{answered} of {total}");
+    write_records(&filled, &kept);
+    verify(&filled).code(0).stdout(predicate::str::contains(format!(
+        "note: every row is the round of a conformance case ({answered} of them), but the file is checked as plain rounds"
+    )))
+    .stdout(predicate::str::contains(format!("the {} other cases of its games are not judged", total - answered)));
+    fairaudit()
+        .arg("verify")
+        .arg("--rounds")
+        .arg(&filled)
+        .args(["--expect-game", "keno,roulette-european,roulette-american"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!("{answered} of {total} cases pass")))
+        .stdout(predicate::str::contains("note: every row").not());
+
+    // One row that is no case's round, or a case's round twice: plain rounds, no note.
+    let round = fairaudit::verify::replay(GameId::Keno, "other", "pair", 1);
+    let used = round.u32_used.to_string();
+    let other = csv::StringRecord::from(vec![
+        "keno",
+        "other",
+        "pair",
+        "1",
+        &round.commitment,
+        &round.round_signature,
+        &round.draw_order,
+        &round.result,
+        &used,
+    ]);
+    for extra in [other, kept[1].clone()] {
+        let mut more = kept.clone();
+        more.push(extra);
+        write_records(&filled, &more);
+        verify(&filled).code(0).stdout(predicate::str::contains("note: every row").not());
+    }
+}
+
 // An answer must carry the draw order as well as the result: only it shows a sampler that
 // draws right and reports the order wrong.
 #[test]

@@ -201,6 +201,45 @@ fn an_answer_without_its_case_column_is_judged_by_its_inputs() {
         .stderr(predicate::str::contains("a seed pair of the stake conformance challenge"));
 }
 
+// The stake twin of the default challenge's test: an answer without its `case` column of
+// only the cases with hand-made seeds is checked as plain rounds, and the count line says
+// how much of the challenge that leaves unjudged.
+#[test]
+fn an_answer_of_hand_made_cases_only_is_checked_as_rounds_and_says_what_it_left_out() {
+    use fairaudit::conformance::stake::{challenge, Kind, GROUPS};
+    let dir = tempfile::tempdir().unwrap();
+    let challenge_file = write_challenge(dir.path(), &["mines"]);
+    let rows = answered(&challenge_file);
+    let hand_made: Vec<String> = challenge(&GROUPS)
+        .into_iter()
+        .filter(|case| matches!(case.kind, Kind::KeyLength | Kind::MessageLength | Kind::SeedText))
+        .map(|case| case.label)
+        .collect();
+    let kept: Vec<csv::StringRecord> = rows
+        .iter()
+        .enumerate()
+        .filter(|(i, row)| *i == 0 || hand_made.iter().any(|l| l == &row[8]))
+        .map(|(_, row)| row.iter().take(8).collect())
+        .collect();
+    let (answered, total) = (kept.len() - 1, rows.len() - 1);
+    assert!(answered > 3 && answered < total, "{answered} of {total}");
+    let filled = dir.path().join("filled.csv");
+    write_records(&filled, &kept);
+    verify(&filled)
+        .code(0)
+        .stdout(predicate::str::contains(format!(
+            "note: every row is the round of a conformance case ({answered} of them), but the file is checked as plain rounds"
+        )))
+        .stdout(predicate::str::contains(format!("the {} other cases of its games are not judged", total - answered)));
+    fairaudit()
+        .args(["verify", "--rounds"])
+        .arg(&filled)
+        .args(["--expect-game", "mines"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!("(mines): {answered} of {total} cases pass")));
+}
+
 #[test]
 fn a_changed_input_is_a_mismatch_and_the_case_is_judged_on_its_own() {
     let dir = tempfile::tempdir().unwrap();

@@ -384,6 +384,16 @@ fn verify_file(
             );
         }
     }
+    if let Some(only) = checker.only_cases() {
+        // An answer that lost its `case` column and begins with a hand-made seed pair is
+        // read as plain rounds; its rounds are right, but the cases it leaves out must be
+        // seen (docs/conformance.md).
+        outln!(
+            "note: every row is the round of a conformance case ({} of them), but the file is checked as plain rounds (no `case` column, and its first row is not one of the challenge's derived rounds): the {} other cases of its games are not judged; pass --expect-game to judge it as an answer",
+            only.answered,
+            only.left_out
+        );
+    }
     if challenge {
         print_challenge_summary(&checker.answered_games(), cases_answered, &failed, &unanswered);
         if rounds > cases_answered {

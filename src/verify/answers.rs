@@ -141,3 +141,48 @@ impl<C: ChallengeCase> Answers<C> {
             .collect()
     }
 }
+
+/// What a file read as plain rounds holds of a challenge, when every row so far is the
+/// round of a case, each once: an answer whose `case` column was dropped and whose first
+/// row is a case with a hand-made seed pair (a rejection round, a seed of an edge length
+/// or text) is read so, since one such pair is the operator's own vector. It is checked
+/// as plain rounds, and [`PlainCases::only_cases`] lets the verdict say what it left out.
+pub(super) struct PlainCases<C: ChallengeCase> {
+    /// The cases matched by inputs; `None` once a row is no case's round, or a case's
+    /// again.
+    answers: Option<Answers<C>>,
+    rows: u64,
+}
+
+/// A file read as plain rounds whose rows are all rounds of a challenge's cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OnlyCases {
+    /// The cases its rows are the rounds of.
+    pub answered: usize,
+    /// The cases of their games that no row is the round of.
+    pub left_out: usize,
+}
+
+impl<C: ChallengeCase> PlainCases<C> {
+    pub(super) fn new(cases: Vec<C>) -> Self {
+        Self { answers: Some(Answers::new(None, cases)), rows: 0 }
+    }
+
+    /// A row with these inputs was read (made only while every row so far is a case's).
+    pub(super) fn row(&mut self, inputs: impl FnOnce() -> Option<C::Inputs>) {
+        let Some(answers) = self.answers.as_mut() else { return };
+        self.rows += 1;
+        let answered = inputs()
+            .and_then(|inputs| answers.case_of(&inputs))
+            .is_some_and(|index| answers.answer_index(index, self.rows).is_ok());
+        if !answered {
+            self.answers = None;
+        }
+    }
+
+    /// When at least one row was read and every one is a case's round.
+    pub(super) fn only_cases(&self) -> Option<OnlyCases> {
+        let answers = self.answers.as_ref().filter(|_| self.rows > 0)?;
+        Some(OnlyCases { answered: self.rows as usize, left_out: answers.unanswered().len() })
+    }
+}

@@ -19,7 +19,8 @@ mod answers;
 pub mod published;
 pub mod schemes;
 
-use answers::Answers;
+pub use answers::OnlyCases;
+use answers::{Answers, PlainCases};
 
 pub use schemes::SchemeRoundsChecker;
 
@@ -231,6 +232,8 @@ pub struct RoundsChecker<R: Read> {
     /// The seed pairs only the challenge plays ([`derived_pairs`]): a plain rounds file
     /// must not hold one.
     challenge_pairs: std::collections::HashSet<(String, String)>,
+    /// Of a file read as plain rounds: whether its rows are all the challenge's rounds.
+    plain_cases: Option<PlainCases<Case>>,
     /// The last seed pair's hasher and commitment: bet histories repeat seed pairs.
     cached: Option<(String, String, RoundHasher, String)>,
 }
@@ -272,6 +275,7 @@ impl<R: Read> RoundsChecker<R> {
             record: csv::StringRecord::new(),
             read_ahead: None,
             challenge_pairs: derived_pairs(),
+            plain_cases: None,
             cached: None,
         };
         if checker.answers.is_none() {
@@ -282,6 +286,9 @@ impl<R: Read> RoundsChecker<R> {
                 if checker.challenge_pairs.contains(&(field(server).to_owned(), field(client).to_owned())) {
                     checker.answers = Some(Answers::new(None, challenge(&GameId::ALL)));
                 }
+            }
+            if checker.answers.is_none() {
+                checker.plain_cases = Some(PlainCases::new(challenge(&GameId::ALL)));
             }
         }
         Ok(checker)
@@ -297,6 +304,7 @@ impl<R: Read> RoundsChecker<R> {
     /// The answers to the challenge, begun (matched by inputs) when the file was not read
     /// as one: it is expected to be one ([`Rounds::expect_games`]).
     fn answers_expected(&mut self) -> &mut Answers<Case> {
+        self.plain_cases = None;
         self.answers.get_or_insert_with(|| Answers::new(None, challenge(&GameId::ALL)))
     }
 
@@ -317,6 +325,12 @@ impl<R: Read> RoundsChecker<R> {
     /// answer answers none, and so is judged on all).
     pub fn unjudged_games(&self) -> Vec<&'static str> {
         self.answers.as_ref().map(Answers::unjudged).unwrap_or_default()
+    }
+
+    /// Of a file read as plain rounds, when every row is the round of a challenge case
+    /// ([`PlainCases`]). Complete once every row has been read.
+    pub fn only_cases(&self) -> Option<OnlyCases> {
+        self.plain_cases.as_ref().and_then(PlainCases::only_cases)
     }
 
     fn check_record(&mut self) -> Result<RowCheck, RoundsError> {
@@ -379,6 +393,9 @@ impl<R: Read> RoundsChecker<R> {
                         column: "server_seed",
                         problem: "a seed pair of the conformance challenge, in a file whose first row is not one: answer the challenge in its own order (keep its `case` column)".into(),
                     });
+                }
+                if let Some(plain) = self.plain_cases.as_mut() {
+                    plain.row(|| Some((game, server.to_owned(), client.to_owned(), nonce)));
                 }
                 None
             }
@@ -556,6 +573,15 @@ impl<R: Read> Rounds<R> {
         match self {
             Rounds::Sha3(checker) => checker.answered_games(),
             Rounds::Schemes(checker) => checker.answered_groups(),
+        }
+    }
+
+    /// Of a file read as plain rounds, when every row is the round of a case of the
+    /// challenge of its scheme ([`RoundsChecker::only_cases`]).
+    pub fn only_cases(&self) -> Option<OnlyCases> {
+        match self {
+            Rounds::Sha3(checker) => checker.only_cases(),
+            Rounds::Schemes(checker) => checker.only_cases(),
         }
     }
 

@@ -9,7 +9,7 @@
 //! value not in its written form (a result, a commitment, a nonce) is an input error
 //! ([`RoundsError::BadField`]), as in the SPEC §7 checker, not a mismatch.
 
-use super::answers::Answers;
+use super::answers::{Answers, OnlyCases, PlainCases};
 use super::published::{ChainRow, MAX_ROWS};
 use super::{mismatch, replay_outcome, Mismatch, RoundsError, RowCheck, CASE_COLUMN};
 use crate::chain::{beyond_reference, RoundHasher};
@@ -64,6 +64,9 @@ pub struct SchemeRoundsChecker<R: Read> {
     sha3_challenge_pairs: std::collections::HashSet<(String, String)>,
     /// The same for the stake challenge.
     stake_challenge_pairs: std::collections::HashSet<(String, String)>,
+    /// Of a file read as plain rounds: whether its rows are all the stake challenge's
+    /// rounds.
+    plain_cases: Option<PlainCases<StakeCase>>,
     /// The last seed pair: its scheme, seeds, prepared state and commitment.
     cached: Option<(SchemeId, String, String, Prepared, String)>,
     /// The chain links between crash rows.
@@ -106,6 +109,7 @@ impl<R: Read> SchemeRoundsChecker<R> {
             answers: found.get(CASE_COLUMN).map(|column| Answers::new(Some(column), stake_cases())),
             sha3_challenge_pairs: super::derived_pairs(),
             stake_challenge_pairs: crate::conformance::stake::derived_seed_pairs(),
+            plain_cases: None,
             cached: None,
             links: ChainLinks::default(),
         };
@@ -117,6 +121,9 @@ impl<R: Read> SchemeRoundsChecker<R> {
                 if checker.stake_challenge_pairs.contains(&seeds) {
                     checker.answers = Some(Answers::new(None, stake_cases()));
                 }
+            }
+            if checker.answers.is_none() {
+                checker.plain_cases = Some(PlainCases::new(stake_cases()));
             }
         }
         Ok(checker)
@@ -134,7 +141,14 @@ impl<R: Read> SchemeRoundsChecker<R> {
         if let Some(scheme) = self.given.filter(|scheme| scheme.crash_variant().is_some()) {
             return Err(RoundsError::NoChallenge(scheme));
         }
+        self.plain_cases = None;
         Ok(self.answers.get_or_insert_with(|| Answers::new(None, stake_challenge(&STAKE_GROUPS))))
+    }
+
+    /// Of a file read as plain rounds, when every row is the round of a case of the stake
+    /// challenge, each once ([`PlainCases`]). Complete once every row has been read.
+    pub fn only_cases(&self) -> Option<OnlyCases> {
+        self.plain_cases.as_ref().and_then(PlainCases::only_cases)
     }
 
     /// The cases of the stake challenge no row answered, among the groups the file
@@ -250,6 +264,13 @@ impl<R: Read> SchemeRoundsChecker<R> {
             };
             if let Some((_, challenge)) = challenge.filter(|(pairs, _)| pairs.contains(&pair)) {
                 return Err(bad("server_seed", format!("a seed pair of {challenge}")));
+            }
+            if let Some(plain) = self.plain_cases.as_mut() {
+                let (server, client) = pair;
+                plain.row(|| {
+                    let game = (scheme == SchemeId::Stake).then(stake_game).and_then(Result::ok)?;
+                    Some((game, server, client, nonce))
+                });
             }
         }
         // An answer is judged on the case's inputs, whatever the row says it answered.

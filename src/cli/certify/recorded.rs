@@ -6,7 +6,6 @@ use crate::cli::args::ReportArgs;
 use crate::cli::audit::AuditArgs;
 use crate::cli::{Cli, Command};
 use anyhow::{anyhow, bail, Context, Result};
-use clap::Parser;
 use fairaudit::fields::Shown;
 use fairaudit::report::run_info::InputHash;
 use fairaudit::report::stake::{StakePlan, StakeRun};
@@ -128,15 +127,27 @@ impl RunJson {
 
 /// A command line a run.json records, parsed as fairaudit parses its arguments; `name`
 /// names the folder.
+///
+/// The command is parsed as it was run, not as the checker's environment would fill it:
+/// an option's environment variable (`FAIRAUDIT_KECCAK`) is not read, so a value set where
+/// the certificate is checked neither fails the parse nor changes what is run again.
 pub(super) fn recorded_command(command_line: &[String], name: &str) -> Result<Cli> {
-    Cli::try_parse_from(std::iter::once("fairaudit".to_owned()).chain(command_line.iter().cloned())).map_err(
-        |e| {
-            anyhow!(
-                "{name}: its run.json records a command fairaudit cannot parse: {}",
-                e.render().to_string().lines().next().unwrap_or_default()
-            )
-        },
-    )
+    use clap::{CommandFactory, FromArgMatches};
+    let cannot_parse = |e: clap::Error| {
+        anyhow!(
+            "{name}: its run.json records a command fairaudit cannot parse: {}",
+            e.render().to_string().lines().next().unwrap_or_default()
+        )
+    };
+    let matches = without_environment(Cli::command())
+        .try_get_matches_from(std::iter::once("fairaudit".to_owned()).chain(command_line.iter().cloned()))
+        .map_err(cannot_parse)?;
+    Cli::from_arg_matches(&matches).map_err(cannot_parse)
+}
+
+/// `command` with no option read from an environment variable, in any subcommand.
+fn without_environment(command: clap::Command) -> clap::Command {
+    command.mut_args(|arg| arg.env(None)).mut_subcommands(without_environment)
 }
 
 /// The audit command recorded in `dir`'s run.json, parsed, and the run.json; `name` names
