@@ -188,6 +188,85 @@ fn seed_pairs_whose_tallies_cannot_fit_in_memory_are_refused_before_any_work() {
     }
 }
 
+/// The peak resident memory, in bytes, of `command` run to its end (exit 0 or 1), as the
+/// kernel accounts that one child (`wait4`): other tests' processes do not count.
+fn peak_memory(command: &mut std::process::Command) -> u64 {
+    let child = command.stdout(std::process::Stdio::null()).spawn().unwrap();
+    let (mut status, pid) = (0, child.id() as libc::pid_t);
+    // SAFETY: `rusage` is plain data; wait4 writes it and `status` for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    assert!(matches!(code, Some(0 | 1)), "{command:?}: exit {code:?}");
+    u64::try_from(usage.ru_maxrss).unwrap() * 1024
+}
+
+/// The memory the guard reckons `--seed-pairs` of `games` need per seed pair, read from its
+/// refusal of four billion.
+fn guard_estimate_per_pair(games: &[&str]) -> f64 {
+    let output = fairaudit()
+        .args(["sweep", "--seed-pairs", "4000000000", "--nonces", "0..10", "--quiet", "--out", "never"])
+        .args(games)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let about = stderr.split("need about ").nth(1).unwrap_or_else(|| panic!("{stderr}"));
+    let mut words = about.split_whitespace();
+    let value: f64 = words.next().unwrap().parse().unwrap();
+    let unit = words.next().unwrap();
+    let unit = ["kB", "MB", "GB", "TB", "PB"].iter().position(|&u| u == unit).unwrap();
+    value * 1e3f64.powi(unit as i32 + 1) / 4e9
+}
+
+// The guard reckoned a seed pair's tallies alone (eight bytes a number): 325 kB a pair of
+// the three games, while a sweep held 950 kB and `certify --check` of it 1.5 MB. So
+// `--seed-pairs 30000` passed it, and was killed for memory after sweeping, as was the
+// check of a certificate whose recorded command was rewritten to as many.
+#[test]
+fn the_memory_guard_is_above_what_a_seed_pair_takes_to_sweep_and_to_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("fairaudit");
+    for (shape, games) in
+        [&["--game", "keno"][..], &["--game", "roulette-european"], &[]].into_iter().enumerate()
+    {
+        let estimate = guard_estimate_per_pair(games);
+        let (mut sweep, mut check) = (Vec::new(), Vec::new());
+        for pairs in [20u64, 120] {
+            let name = format!("{shape}-{pairs}");
+            let (swept, cert) = (dir.path().join(format!("s{name}")), dir.path().join(format!("c{name}")));
+            let mut command = std::process::Command::new(&bin);
+            command.args([
+                "sweep",
+                "--seed-pairs",
+                &pairs.to_string(),
+                "--nonces",
+                "0..200",
+                "--quiet",
+                "--out",
+            ]);
+            sweep.push(peak_memory(command.arg(&swept).args(games)) as f64);
+            fairaudit()
+                .args(["certify", "--operator", "X", "--no-pdf", "--sweep"])
+                .arg(&swept)
+                .arg("--out")
+                .arg(&cert)
+                .assert()
+                .code(predicate::in_iter([0, 1])); // FINDINGS: the example claims of American roulette
+            check
+                .push(peak_memory(std::process::Command::new(&bin).args(["certify", "--check"]).arg(&cert))
+                    as f64);
+        }
+        let per_pair = |peaks: &[f64]| (peaks[1] - peaks[0]) / 100.0;
+        let (sweep, check) = (per_pair(&sweep), per_pair(&check));
+        assert!(check >= sweep, "{games:?}: check {check} < sweep {sweep}");
+        // Above what a check takes, and not so far above that sweeps that fit are refused.
+        assert!(
+            estimate >= 1.1 * check && estimate <= 4.0 * check,
+            "{games:?}: estimate {estimate} for {check} a pair"
+        );
+    }
+}
+
 #[test]
 fn shards_merged_equal_one_run_including_the_boundary_pair() {
     let dir = tempfile::tempdir().unwrap();

@@ -201,15 +201,16 @@ pub(super) fn plan_of(args: &SweepArgs) -> Result<Plan> {
         bail!("--params gives a game's parameters in scheme stake; the games of scheme sha3 take none");
     }
     let games = super::args::games_or_all(&super::args::sha3_games(&args.games)?);
-    let cells: u64 = games
+    let pair_bytes: u64 = games
         .iter()
         .map(|&game| match game {
             GameId::Keno => counter_cells(&KenoTally::new(Keno)),
             GameId::RouletteEuropean => counter_cells(&RouletteTally::new(Roulette::EUROPEAN)),
             GameId::RouletteAmerican => counter_cells(&RouletteTally::new(Roulette::AMERICAN)),
         })
+        .map(game_pair_bytes)
         .sum();
-    check_seed_pair_memory(args, tally_pair_bytes(cells))?;
+    check_seed_pair_memory(args, pair_bytes)?;
     let (seed_source, seed_pairs) = seed_pairs_of(args);
     Ok(Plan { games, nonces: vec![args.nonces], seed_source, seed_pairs })
 }
@@ -225,17 +226,25 @@ pub(super) fn seed_pair_count(args: &SweepArgs) -> u64 {
     }
 }
 
-/// What a sweep of the default scheme keeps in memory per seed pair for the whole run: its
-/// tallies (`cells_per_pair` numbers, eight bytes each) and its seeds, commitment and
-/// bookkeeping.
-pub(super) fn tally_pair_bytes(cells_per_pair: u64) -> u64 {
-    /// A seed pair's seeds, commitment and bookkeeping, beside its tallies.
-    const PAIR_BYTES: u64 = 512;
-    cells_per_pair.saturating_mul(8).saturating_add(PAIR_BYTES)
+/// The memory a sweep of the default scheme holds per seed pair and game until its folder
+/// is written, and `certify --check` while it sweeps one again, for a game whose tally has
+/// `cells_per_pair` numbers: far more than the tally's eight bytes a number, since each
+/// pair's results (its battery, its rows of every CSV file and of report.html, its lines
+/// of tally.json) are made in memory, and the check reads the folder's copies back beside
+/// them. Measured (peak resident memory of sweeps of 20 and 120 seed pairs, per seed pair;
+/// tests/sweep.rs measures it again on every run): Keno (1,455 numbers) 113 kB to sweep and
+/// 129 kB to check, European roulette (18,700) 408 and 659 kB, the three games 950 kB and
+/// 1.5 MB; this estimate is above each by a third or more (189 kB, 875 kB, 1.98 MB).
+pub(super) fn game_pair_bytes(cells_per_pair: u64) -> u64 {
+    /// Per number of the tally: the number, its copies, and its share of the rows made of it.
+    const CELL_BYTES: u64 = 40;
+    /// Per seed pair and game beside its numbers: its seeds, battery and their rows.
+    const PAIR_BYTES: u64 = 128 * 1024;
+    cells_per_pair.saturating_mul(CELL_BYTES).saturating_add(PAIR_BYTES)
 }
 
 /// Refuses a sweep whose seed pairs cannot fit in this machine's memory, each holding
-/// `pair_bytes` ([`tally_pair_bytes`], or a scheme's own figure) until the results are
+/// `pair_bytes` ([`game_pair_bytes`] summed over the games, or a scheme's own figure) until the results are
 /// written, so that `--seed-pairs` in the billions would otherwise abort on an allocation
 /// (or, in the thousands, be killed for memory after hours of sweeping).
 pub(super) fn check_seed_pair_memory(args: &SweepArgs, pair_bytes: u64) -> Result<()> {
