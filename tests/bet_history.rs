@@ -165,6 +165,40 @@ fn a_seed_that_does_not_hash_to_its_commitment_and_a_reused_commitment_are_found
     assert_eq!(checks(&seen), vec!["commitment_reused"]);
 }
 
+// A log of several players without a `player` column is one history: its seed pairs
+// interleave, so going back to one was read as a revealed commitment used again, and a fair
+// log of three players FAILed on nearly every row (hostile review, round 2).
+#[test]
+fn players_interleaved_in_a_log_without_a_player_column_are_not_commitment_reuse() {
+    let game = GameId::RouletteEuropean;
+    let rows = history(game, 8, 3, 2, 40, Rig::Fair);
+    let mut players: Vec<Vec<Row>> = Vec::new();
+    for row in rows {
+        match players.iter_mut().find(|p| p[0].player == row.player) {
+            Some(player) => player.push(row),
+            None => players.push(vec![row]),
+        }
+    }
+    assert_eq!(players.len(), 3);
+    let longest = players.iter().map(Vec::len).max().unwrap();
+    let interleaved: Vec<Row> =
+        (0..longest).flat_map(|i| players.iter().filter_map(move |p| p.get(i).cloned())).collect();
+    let with_players = to_csv(game, &interleaved);
+    let (_, _, seen) = audit_csv(game, &with_players);
+    assert!(seen.findings.is_empty(), "{:?}", seen.findings.first());
+
+    let without: String =
+        with_players.lines().map(|line| format!("{}\n", line.split_once(',').unwrap().1)).collect();
+    let (audit, battery, seen) = audit_csv(game, &without);
+    assert!(seen.findings.is_empty(), "{:?}", seen.findings.first());
+    assert_ne!(battery.overall(), Verdict::Fail);
+    assert!(
+        audit.warnings.iter().any(|w| w.contains("so commitment_reused is not checked")),
+        "{:?}",
+        audit.warnings
+    );
+}
+
 #[test]
 fn a_seed_revealed_further_down_replays_the_rows_above_it() {
     let game = GameId::RouletteEuropean;

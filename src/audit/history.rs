@@ -76,6 +76,9 @@ pub(super) struct Auditor<'o> {
     /// SHA3-256 of each revealed server seed seen.
     seed_commitments: HashMap<String, String>,
     rotations: u64,
+    /// Without a `player` column: rows that went back to a seed pair the log had left, and
+    /// the first one's line. Not findings: several players' rows interleave in such a log.
+    returns: Option<(u64, u64)>,
     rounds: u64,
     verified: u64,
     mismatches: u64,
@@ -116,6 +119,7 @@ impl<'o> Auditor<'o> {
             rotated: HashMap::new(),
             seed_commitments: HashMap::new(),
             rotations: 0,
+            returns: None,
             rounds: 0,
             verified: 0,
             mismatches: 0,
@@ -385,11 +389,18 @@ impl<'o> Auditor<'o> {
             }
         }
         if let Some(&at) = self.rotated.get(&pair_commitment) {
-            found.push(row.finding(
-                "commitment_reused",
-                format!("a fresh commitment (this one was left at line {at}, its seed then revealed)"),
-                pair_commitment.clone(),
-            ));
+            if self.columns.player.is_some() {
+                found.push(row.finding(
+                    "commitment_reused",
+                    format!("a fresh commitment (this one was left at line {at}, its seed then revealed)"),
+                    pair_commitment.clone(),
+                ));
+            } else {
+                // One history of several players whose seed pairs interleave: going back
+                // is another player's next row, not a revealed seed used again.
+                let (rows, _) = self.returns.get_or_insert((0, row.line));
+                *rows += 1;
+            }
         }
         self.players[player].last_pair = Some((pair_commitment, client_seed.to_owned(), i, self.rotations));
         i
@@ -552,6 +563,7 @@ impl<'o> Auditor<'o> {
             counts,
             integrity,
             ambiguous,
+            returns,
             mut warnings,
             ..
         } = self;
@@ -581,6 +593,9 @@ impl<'o> Auditor<'o> {
             .collect();
         if ambiguous > WARNINGS_LISTED {
             warnings.push(format!("{} more seed pairs {AMBIGUOUS_SEEDS}", ambiguous - WARNINGS_LISTED));
+        }
+        if let Some((rows, line)) = returns {
+            warnings.push(format!("{rows} rows (the first on line {line}) go back to a seed pair the log had left: without a player column they may be other players' rows, so commitment_reused is not checked (name the column that identifies players: --column player=HEADER)"));
         }
         Audit {
             game,
