@@ -199,6 +199,57 @@ fn players_interleaved_in_a_log_without_a_player_column_are_not_commitment_reuse
     );
 }
 
+// Exports often list the newest round first: every row of such a fair history was a
+// `nonce_order` finding (hostile review, round 2). A seed pair's order is now set by its
+// first two rows; a row out of that order is still found, whichever it is.
+#[test]
+fn a_history_newest_first_is_audited_as_one_in_play_order() {
+    let game = GameId::RouletteEuropean;
+    let rows = history(game, 9, 2, 2, 300, Rig::Fair);
+    // Every 13th row left out: gaps, replayed for the skipped-rounds test.
+    let gapped: Vec<Row> =
+        rows.iter().enumerate().filter(|(i, _)| i % 13 != 5).map(|(_, r)| r.clone()).collect();
+    let newest_first: Vec<Row> = gapped.iter().rev().cloned().collect();
+    let (oldest, oldest_battery, seen) = audit_rows(game, &gapped);
+    assert!(seen.findings.is_empty(), "{:?}", seen.findings.first());
+    assert!(oldest.nonce_integrity.gaps > 10);
+    let (newest, newest_battery, seen) = audit_rows(game, &newest_first);
+    assert!(seen.findings.is_empty(), "{:?}", seen.findings.first());
+    assert_eq!(newest.nonce_integrity, oldest.nonce_integrity);
+    assert_eq!(newest_battery.overall(), oldest_battery.overall());
+
+    // One row moved out of its seed pair's order, in either direction, is one finding.
+    for (ordered, says) in [(&gapped, "the highest so far"), (&newest_first, "newest first")] {
+        let mut swapped = ordered.clone();
+        let at = (100..swapped.len())
+            .find(|&i| {
+                swapped[i].commitment == swapped[i + 1].commitment
+                    && swapped[i].player == swapped[i + 1].player
+            })
+            .unwrap();
+        swapped.swap(at, at + 1);
+        let (_, _, seen) = audit_rows(game, &swapped);
+        assert_eq!(checks(&seen), vec!["nonce_order"]);
+        assert_eq!(seen.findings.len(), 1, "{:?}", seen.findings);
+        assert!(seen.findings[0].expected.contains(says), "{:?}", seen.findings[0]);
+    }
+}
+
+#[test]
+fn missing_nonces_beyond_what_a_u64_counts_are_counted_as_its_largest() {
+    // Three seed pairs at nonces 0 and 2^64 - 2 miss 3 x (2^64 - 3) nonces: the count
+    // wrapped around to 2^64 - 10.
+    let mut csv = String::from("commitment,client_seed,nonce,result\n");
+    for pair in 0..3 {
+        for nonce in [0, u64::MAX - 1] {
+            csv.push_str(&format!("{:064x},client,{nonce},17\n", pair + 1));
+        }
+    }
+    let (audit, _, _) = audit_csv(GameId::RouletteEuropean, &csv);
+    assert_eq!(audit.nonce_integrity.gaps, 3);
+    assert_eq!(audit.nonce_integrity.missing_nonces, u64::MAX);
+}
+
 #[test]
 fn a_seed_revealed_further_down_replays_the_rows_above_it() {
     let game = GameId::RouletteEuropean;
@@ -269,6 +320,24 @@ fn malformed_bets_stop_the_audit_with_their_line() {
                 .to_string();
         assert!(error.contains(line) && error.contains(words), "{csv:?}: {error}");
     }
+    // A shortfall too large to bring to the tolerance's places is an input error: it was
+    // read as within tolerance, and a winning bet paid 0 passed (hostile review, round 2).
+    let fine =
+        AuditOptions { payout_tolerance: Money::parse("0.000000000000000001").unwrap(), ..options.clone() };
+    let csv = "bet,stake,payout,result\nstraight:3,99999999999999999999,0,3\n";
+    let error = audit_history(
+        GameId::RouletteEuropean,
+        csv.as_bytes(),
+        &RevealedSeeds::none(),
+        &fine,
+        &mut Collect::default(),
+    )
+    .err()
+    .map(|e| e.to_string());
+    assert!(
+        error.as_deref().is_some_and(|e| e.contains("line 2") && e.contains("--payout-tolerance")),
+        "{error:?}"
+    );
     // Keno payouts need the operator's paytable: judged against the example they would
     // be false findings.
     let options = AuditOptions { paytable: None, ..options };

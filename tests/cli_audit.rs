@@ -404,3 +404,19 @@ fn a_piped_history_is_copied_only_when_it_can_reveal_seeds() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_missing_history_is_named_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-history.csv");
+    for scheme in [&["--game", "roulette-european"][..], &["--scheme", "stake"], &["--scheme", "roobet"]] {
+        let output = fairaudit().arg("audit").args(scheme).arg("--outcomes").arg(&missing).output().unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.matches("no-such-history.csv").count(), 1, "{scheme:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains("cannot open") && stderr.lines().count() == 1,
+            "{stderr}"
+        );
+    }
+}

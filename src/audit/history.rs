@@ -282,7 +282,12 @@ impl<'o> Auditor<'o> {
             .ok_or_else(|| row.bad("stake", "stake x multiplier is too large".into()))?;
         let off =
             expected.distance(payout).ok_or_else(|| row.bad("payout", "too large to compare".into()))?;
-        if off.compare(self.options.payout_tolerance) == Some(std::cmp::Ordering::Greater) {
+        // Beyond 128 bits at the tolerance's places is an input error, as in the other
+        // schemes' audits: read as "within tolerance", a payout of 0 passed.
+        let over = off
+            .compare(self.options.payout_tolerance)
+            .ok_or_else(|| row.bad("payout", "too large to compare with --payout-tolerance".into()))?;
+        if over == std::cmp::Ordering::Greater {
             found.push(row.finding(
                 "payout",
                 format!("{expected} ({stake} x {multiplier})"),
@@ -360,6 +365,7 @@ impl<'o> Auditor<'o> {
                 self.pairs.push(PairState {
                     played: Vec::new(),
                     last_nonce: None,
+                    descending: None,
                     hasher: seed.map(|seed| RoundHasher::new(seed, client_seed)),
                     checked_seed: seed.map(str::to_owned),
                 });
@@ -427,36 +433,41 @@ impl<'o> Auditor<'o> {
             ));
             return;
         }
-        if let Some(last) = state.last_nonce.filter(|&last| nonce < last) {
-            found.push(row.finding(
-                "nonce_order",
-                format!("a nonce above {last}, the previous one"),
-                nonce.to_string(),
-            ));
+        // Gaps between the nonces seen; nonces before a seed pair's first round in the
+        // file (after it, newest first) are not a gap (a history may start anywhere).
+        let Some(last) = state.last_nonce else {
+            insert_nonce(&mut state.played, nonce);
+            state.last_nonce = Some(nonce);
+            return;
+        };
+        let descending = *state.descending.get_or_insert(nonce < last);
+        if descending != (nonce < last) {
+            let expected = if descending {
+                format!("a nonce below {last}, the lowest so far (this seed pair's rows run newest first)")
+            } else {
+                format!("a nonce above {last}, the highest so far")
+            };
+            found.push(row.finding("nonce_order", expected, nonce.to_string()));
             insert_nonce(&mut state.played, nonce);
             return;
         }
-        // Gaps between the nonces seen; nonces before a seed pair's first round in the
-        // file are not a gap (a history may start anywhere).
-        let from = state.last_nonce.map_or(nonce, |last| last + 1);
         insert_nonce(&mut state.played, nonce);
         state.last_nonce = Some(nonce);
-        if nonce <= from {
+        let gap = if descending { nonce + 1..last } else { last + 1..nonce };
+        if gap.is_empty() {
             return;
         }
-        let gap = from..nonce;
+        let count = gap.end - gap.start;
         self.integrity.gaps += 1;
-        self.integrity.missing_nonces += nonce - from;
+        // Saturating: three pairs at nonces 0 and 2^64 - 2 miss more than a u64 counts.
+        self.integrity.missing_nonces = self.integrity.missing_nonces.saturating_add(count);
         let replay = match (&self.pairs[pair].hasher, row.bet) {
-            (Some(hasher), Some(bet)) if nonce - from <= self.options.max_gap_replay => {
-                Some((hasher.clone(), bet))
-            }
+            (Some(hasher), Some(bet)) if count <= self.options.max_gap_replay => Some((hasher.clone(), bet)),
             _ => None,
         };
         let mut would_have_won = 0;
         if let Some((hasher, bet)) = &replay {
             would_have_won = self.wins_in(hasher, bet, gap.clone());
-            let count = nonce - from;
             self.players[player].bets.skipped_rounds(
                 self.payouts.paying_probability(bet),
                 count,

@@ -185,7 +185,7 @@ pub struct NonceIntegrity {
     pub seed_pairs: u64,
     /// Gaps in their nonces.
     pub gaps: u64,
-    /// Nonces missing in those gaps.
+    /// Nonces missing in those gaps (2^64 - 1 where more are: a count that saturates).
     pub missing_nonces: u64,
     /// Rounds at skipped nonces replayed.
     pub replayed: u64,
@@ -211,6 +211,9 @@ struct PairState {
     /// Nonces played, as disjoint ascending ranges.
     played: Vec<Range<u64>>,
     last_nonce: Option<u64>,
+    /// Whether the pair's rows run newest first, as exports often list them: set by its
+    /// first two nonces, the order every later row is held to.
+    descending: Option<bool>,
     /// The revealed server seed's hasher, once a row reveals it.
     hasher: Option<RoundHasher>,
     /// The server seed already checked against the commitment.

@@ -423,7 +423,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     install_stop_handler()?;
     // Two passes: the seeds the history reveals anywhere, then the audit, which replays
     // rows showing only a commitment with the seed revealed for it further down.
-    let mut history = input::history(&args.outcomes).with_context(|| name.clone())?;
+    let mut history = input::history(&args.outcomes)?;
     let revealed = revealed_seeds(game, history.first_pass()?, &layout).with_context(|| name.clone())?;
     let (input, bar) = history.second_pass(args.quiet).with_context(|| name.clone())?;
     let options = AuditOptions {

@@ -36,7 +36,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     let inputs = written_inputs(&args);
     let mut sink = FindingSink::new(folder.as_ref(), describe)?;
     // Two passes: the seeds the history reveals anywhere, then the audit.
-    let mut history = input::history(&args.outcomes).with_context(|| name.clone())?;
+    let mut history = input::history(&args.outcomes)?;
     let revealed = stake_revealed_seeds(history.first_pass()?, &layout).with_context(|| name.clone())?;
     let (input, bar) = history.second_pass(args.quiet).with_context(|| name.clone())?;
     let audit = audit_stake_history(

@@ -89,16 +89,18 @@ pub fn pocket(wheel: Roulette, text: &str) -> Result<u8, FieldError> {
 
 /// A roulette `draw_order`: the pocket index on `wheel` (`37` for `00`).
 pub fn pocket_index(wheel: Roulette, text: &str) -> Result<u8, FieldError> {
-    parse_small(text, 0..=u64::from(wheel.pockets() - 1), "a pocket index")
-        .map(|p| p as u8)
-        .map_err(|_| ("draw_order", format!("'{}' is not a pocket index of this wheel", Excerpt(text))))
+    parse_small(text, 0..=u64::from(wheel.pockets() - 1), "a pocket index").map(|p| p as u8).map_err(|_| {
+        let last = wheel.pockets() - 1;
+        let hint = if last == 37 { ", 37 for 00" } else { "" };
+        ("draw_order", format!("'{}' is not a pocket index of this wheel (0 to {last}{hint})", Excerpt(text)))
+    })
 }
 
 /// A spin from its `result` and, when given, its `draw_order` (the same pocket).
 pub fn spin(wheel: Roulette, result: &str, order: Option<&str>) -> Result<Spin, FieldError> {
     let pocket = pocket(wheel, result)?;
     if let Some(order) = order {
-        if pocket_index(wheel, order).ok() != Some(pocket) {
+        if pocket_index(wheel, order)? != pocket {
             return Err((
                 "draw_order",
                 format!("'{}' does not match the result '{}'", Excerpt(order), Excerpt(result)),
@@ -155,6 +157,10 @@ mod tests {
         assert_eq!(spin(Roulette::EUROPEAN, "0", Some("0")).unwrap().pocket, 0);
         assert!(spin(Roulette::EUROPEAN, "5", Some("6")).is_err());
         assert!(spin(Roulette::EUROPEAN, "5", Some("37")).is_err(), "no index 37 on a European wheel");
+        // The label 00 where its index belongs: said so, not "'00' does not match '00'".
+        let (column, problem) = spin(Roulette::AMERICAN, "00", Some("00")).unwrap_err();
+        assert_eq!(column, "draw_order");
+        assert!(problem.contains("not a pocket index") && problem.contains("37 for 00"), "{problem}");
     }
 
     #[test]
