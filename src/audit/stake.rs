@@ -22,7 +22,9 @@
 //!   ([`crate::stats::stake`]): the outcomes, the draw steps (recovered from Keno's and
 //!   mines' draws in draw order; plinko's rows are not in its result, so it has none),
 //!   and pairs of rounds at nonces 2k and 2k + 1 of one seed pair and game, recorded one
-//!   after the other (in either order). Rows with unrevealed seeds are tested too: the
+//!   after the other (in either order), the second round's class given the first's
+//!   ([`crate::stats::stake::pairs_given_first`]: the player chose whether round 2k + 1
+//!   is in the history after seeing round 2k, which filters the first rounds). Rows with unrevealed seeds are tested too: the
 //!   battery is then the only check of their fairness.
 //!
 //! Memory is bounded by the seed pairs and games, not the rows.
