@@ -96,7 +96,7 @@ fn a_player_rotating_seeds_after_a_big_win_does_not_fail_pairs() {
     );
     let audited = audit(&csv);
     assert!(product_law_p(&audited) < 1e-5, "the shape the product law failed: {}", product_law_p(&audited));
-    let p = pairs_p(&log_battery(&audited.tallies, ALPHA), StakeGame::Dice).unwrap();
+    let p = pairs_p(&log_battery(&audited.tallies, &audited.bets, ALPHA), StakeGame::Dice).unwrap();
     println!("pairs p {p}; the product law's {:e}", product_law_p(&audited));
     assert!(p > 0.01, "pairs p {p}");
     cli_audit(&csv)
@@ -123,7 +123,7 @@ fn a_player_switching_game_after_a_low_roll_does_not_fail_pairs() {
         "the shape the product law failed: {}",
         product_law_p(&audited)
     );
-    let p = pairs_p(&log_battery(&audited.tallies, ALPHA), StakeGame::Dice).unwrap();
+    let p = pairs_p(&log_battery(&audited.tallies, &audited.bets, ALPHA), StakeGame::Dice).unwrap();
     println!("pairs p {p}; the product law's {:e}", product_law_p(&audited));
     assert!(p > 0.01, "pairs p {p}");
     cli_audit(&csv).success().stdout(predicates::str::contains(": PASS"));
@@ -203,7 +203,7 @@ fn pairs_is_calibrated_under_the_players_choices() {
             .into_par_iter()
             .map(|run| {
                 let audited = audit(&stake_csv(&history(run), false));
-                let battery = log_battery(&audited.tallies, ALPHA);
+                let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
                 (
                     pairs_p(&battery, StakeGame::Dice),
                     product_law_p(&audited),
@@ -264,11 +264,162 @@ fn pairs_still_fails_a_second_round_that_depends_on_the_first() {
                     rows[i].outcome = rows[i - 1].outcome.clone();
                 }
             }
-            let battery = log_battery(&audit(&stake_csv(&rows, false)).tallies, ALPHA);
+            let audited = audit(&stake_csv(&rows, false));
+            let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
             let pairs = battery.results.iter().find(|r| r.outcome.test == "pairs").unwrap();
             u64::from(pairs.verdict == Verdict::Fail)
         })
         .sum();
     println!("round 2k+1 repeating 2k one time in 10, 4000 rolls: pairs FAILed {failed} of {runs}");
     assert!(failed >= 90, "pairs FAILed only {failed} of {runs}");
+}
+
+/// Roulette bets in turn (`roulette`), limbo targets in turn
+/// and plinko drops (8 rows, low risk), stake 10 each, paid by the published rules for
+/// the recorded result; `rig` may change a roulette round's pocket before it is paid.
+fn with_bets(rows: &mut [StakeRow], roulette: &[&str], mut rig: impl FnMut(usize, &str, u8) -> u8) {
+    use fairaudit::audit::bets::PlacedBet;
+    use fairaudit::games::roulette::Wheel;
+    use fairaudit::rtp::stake::plinko_multipliers;
+    use num_traits::ToPrimitive;
+    const TARGETS: [(u64, &str); 3] = [(150, "1.50"), (200, "2.00"), (1_000, "10.00")];
+    for (i, row) in rows.iter_mut().enumerate() {
+        let (bet, pays) = match (&row.game, &mut row.outcome) {
+            (StakeGame::Roulette, StakeOutcome::Pocket(pocket)) => {
+                let bet = roulette[i % roulette.len()];
+                *pocket = rig(i, bet, *pocket);
+                let placed = PlacedBet::parse_roulette(Wheel::European, bet).unwrap();
+                let won = placed.covers(*pocket);
+                (bet.to_owned(), if won { 360.0 / placed.pick_count() as f64 } else { 0.0 })
+            }
+            (StakeGame::Limbo(_), StakeOutcome::Multiplier(m)) => {
+                let (target, text) = TARGETS[i % 3];
+                (text.to_owned(), if m.is_none_or(|m| m >= target) { target as f64 / 10.0 } else { 0.0 })
+            }
+            (StakeGame::Plinko { rows, risk }, StakeOutcome::Bucket(b)) => {
+                (String::new(), plinko_multipliers(*rows, *risk)[usize::from(*b)].to_f64().unwrap() * 10.0)
+            }
+            _ => unreachable!("roulette, limbo and plinko"),
+        };
+        row.money = Some((bet, "10".into(), format!("{}", (pays * 100.0).round() / 100.0)));
+    }
+}
+
+const MIXED: [&str; 4] = ["straight:17", "red", "dozen:2", "split:1-2"];
+const PLINKO: StakeGame = StakeGame::Plinko { rows: 8, risk: fairaudit::scheme::stake::Risk::Low };
+
+/// Roulette, limbo and plinko in turn, a new seed pair every 50 rounds.
+fn three_games(rounds: usize, label: &str) -> Vec<StakeRow> {
+    let mut played_here = 0;
+    played(
+        rounds,
+        |k| format!("{label}-{k}"),
+        "c",
+        StakeGame::Roulette,
+        |row| {
+            played_here += 1;
+            let game = match row.game {
+                StakeGame::Roulette => LIMBO,
+                StakeGame::Limbo(_) => PLINKO,
+                _ => StakeGame::Roulette,
+            };
+            Choice { rotate: played_here % 50 == 0, game }
+        },
+    )
+}
+
+/// Review repro 3: the operator turns half the winning roulette bets into losses by
+/// swapping the pocket for its opposite colour's (every pocket stays as frequent), so
+/// players win about a quarter of their bets on red or black instead of 48.6%. Every
+/// outcome test passes it; `bet_wins` and `bet_return` FAIL it, while the same spins
+/// unrigged pass.
+#[test]
+fn a_roulette_rig_against_the_bets_placed_fails_the_bet_tests() {
+    use fairaudit::games::roulette::outside_groups;
+    let red: Vec<u8> = outside_groups(37).into_iter().find(|(name, _)| *name == "red").unwrap().1;
+    let black: Vec<u8> = (1..37).filter(|p| !red.contains(p)).collect();
+    let swap = |pocket: u8| match red.iter().position(|&r| r == pocket) {
+        Some(i) => black[i],
+        None => black.iter().position(|&b| b == pocket).map_or(pocket, |i| red[i]),
+    };
+    let spins = || {
+        played(
+            6_000,
+            |_| "hidden-server-seed".into(),
+            "client",
+            StakeGame::Roulette,
+            |_| Choice { rotate: false, game: StakeGame::Roulette },
+        )
+    };
+    let mut fair = spins();
+    with_bets(&mut fair, &["red", "black"], |_, _, pocket| pocket);
+    cli_audit(&stake_csv(&fair, false)).success().stdout(predicates::str::contains(": PASS"));
+    let mut rigged = spins();
+    with_bets(&mut rigged, &["red", "black"], |i, bet, pocket| {
+        let wins = if bet == "red" { red.contains(&pocket) } else { black.contains(&pocket) };
+        // Half the wins, chosen by a hash of the row (no pattern the pairs could see).
+        if wins && (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 0 {
+            swap(pocket)
+        } else {
+            pocket
+        }
+    });
+    let audited = audit(&stake_csv(&rigged, false));
+    let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
+    for r in &battery.results {
+        let bet_test = r.outcome.test.starts_with("bet_");
+        assert_eq!(r.verdict == Verdict::Fail, bet_test, "{} {:?}", r.outcome.test, r.outcome.p_value);
+    }
+    cli_audit(&stake_csv(&rigged, false))
+        .code(1)
+        .stdout(predicates::str::contains("FAIL         roulette log bet_wins"))
+        .stdout(predicates::str::contains("FAIL         roulette log bet_return"));
+}
+
+/// Fair histories of roulette, limbo and plinko bets with stakes and payouts, short (150
+/// rounds: 50 bets a game) and long (6,000): each bet test's p-value falls below α and
+/// α/10 at most as often as it should, and the battery FAILs at most α of them.
+#[test]
+fn the_bet_tests_are_calibrated_on_fair_stake_histories() {
+    for (shape, rounds, runs) in
+        [("150 rounds, 3 games", 150usize, 1_500u64), ("6000 rounds, 3 games", 6_000, 200)]
+    {
+        let batteries: Vec<Battery<StakeGame>> = (0..runs)
+            .into_par_iter()
+            .map(|run| {
+                let mut rows = three_games(rounds, &format!("bets-{rounds}-{run}"));
+                with_bets(&mut rows, &MIXED, |_, _, pocket| pocket);
+                let audited = audit(&stake_csv(&rows, false));
+                log_battery(&audited.tallies, &audited.bets, ALPHA)
+            })
+            .collect();
+        for (game, test) in [
+            (StakeGame::Roulette, "bet_wins"),
+            (StakeGame::Roulette, "bet_return"),
+            (LIMBO, "bet_return"),
+            (PLINKO, "bet_return"),
+        ] {
+            let p_values: Vec<f64> = batteries
+                .iter()
+                .flat_map(|b| b.results.iter().filter(|r| r.game == game && r.outcome.test == test))
+                .filter_map(|r| r.outcome.p_value)
+                .collect();
+            let n = p_values.len() as u64;
+            assert_eq!(n, runs, "{shape}: {game} {test} valid in every run");
+            let at_alpha = p_values.iter().filter(|&&p| p < ALPHA).count() as u64;
+            let at_tenth = p_values.iter().filter(|&&p| p < ALPHA / 10.0).count() as u64;
+            println!("{shape:<22} {game:<30} {test:<10} p < {ALPHA}: {at_alpha} of {n} (exp {:.1}); p < {}: {at_tenth}", n as f64 * ALPHA, ALPHA / 10.0);
+            assert!(
+                binomial_at_least(at_alpha, n, ALPHA) > CHECK,
+                "{shape} {game} {test}: {at_alpha} of {n}"
+            );
+            assert!(
+                binomial_at_least(at_tenth, n, ALPHA / 10.0) > CHECK,
+                "{shape} {game} {test}: {at_tenth} of {n}"
+            );
+        }
+        let fails = batteries.iter().filter(|b| b.overall() == Verdict::Fail).count() as u64;
+        println!("{shape:<22} battery FAIL {fails} of {runs} (exp {:.1})", runs as f64 * ALPHA);
+        assert!(binomial_at_least(fails, runs, ALPHA) > CHECK, "{shape}: battery FAILed {fails} of {runs}");
+    }
 }

@@ -24,11 +24,13 @@
 //!   ([`pairs_given_first`]). The first round's own law is the outcome test's.
 
 use super::battery::{assess, with_across, Battery};
+use super::bets::{bet_return, roulette_bet_wins};
 use super::chisquare::goodness_of_fit;
 use super::frequency::{ordered_fit, SummedFits};
 use super::outcome::TestOutcome;
 use crate::scheme::stake::cells::{coarse_law, outcome_law, step_laws};
 use crate::scheme::stake::StakeGame;
+use crate::tally::bets::BetTally;
 use crate::tally::stake::StakeTally;
 
 /// The tests of one tally of `game` swept over every nonce (`pairs` against the product
@@ -143,16 +145,38 @@ pub fn battery(game: &StakeGame, per_pair: &[StakeTally], alpha: f64) -> Battery
     assess(with_across(*game, groups, alpha), alpha)
 }
 
-/// The battery of an audited history: each game's tests on its recorded results (rows
+/// The battery of an audited history: each game's tests on its recorded results and, where
+/// the history records bets, on the bets as placed (`bets`, one per game of `tallies`; rows
 /// labelled `log`), adjusted for multiplicity together.
-pub fn log_battery(tallies: &[(StakeGame, StakeTally)], alpha: f64) -> Battery<StakeGame> {
+pub fn log_battery(tallies: &[(StakeGame, StakeTally)], bets: &[BetTally], alpha: f64) -> Battery<StakeGame> {
+    assert_eq!(tallies.len(), bets.len(), "one bet tally per game");
     let rows = tallies
         .iter()
-        .flat_map(|(game, tally)| {
-            log_tests(game, tally).into_iter().map(move |t| (*game, "log".to_owned(), t))
+        .zip(bets)
+        .flat_map(|((game, tally), bets)| {
+            let mut tests = log_tests(game, tally);
+            tests.extend(bet_tests(game, bets));
+            tests.into_iter().map(move |t| (*game, "log".to_owned(), t))
         })
         .collect();
     assess(rows, alpha)
+}
+
+/// The bet-conditional tests of [`crate::stats::bets`] on one game's bets: `bet_wins` on
+/// roulette's bets (a bet covering `c` of 37 pockets wins with chance `c/37`; the float
+/// law's preimage counts differ from it by less than 2^-32 a pocket) and `bet_return`
+/// wherever stakes and payouts of bets with an exact law were recorded. An operator who
+/// turns winning spins into losing ones, keeping every pocket as frequent, passes every
+/// outcome test and fails these.
+pub fn bet_tests(game: &StakeGame, bets: &BetTally) -> Vec<TestOutcome> {
+    let mut tests = Vec::new();
+    if *game == StakeGame::Roulette && bets.bet_rounds() > 0 {
+        tests.push(roulette_bet_wins(bets, 37));
+    }
+    if bets.staked_rounds > 0 {
+        tests.push(bet_return(bets));
+    }
+    tests
 }
 
 #[cfg(test)]
