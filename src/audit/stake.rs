@@ -22,7 +22,9 @@
 //!   ([`crate::stats::stake`]): the outcomes, the draw steps (recovered from Keno's and
 //!   mines' draws in draw order; plinko's rows are not in its result, so it has none),
 //!   and pairs of rounds at nonces 2k and 2k + 1 of one seed pair and game, recorded one
-//!   after the other (in either order). Rows with unrevealed seeds are tested too: the
+//!   after the other (in either order), the second round's class given the first's
+//!   ([`crate::stats::stake::pairs_given_first`]: the player chose whether round 2k + 1
+//!   is in the history after seeing round 2k, which filters the first rounds). Rows with unrevealed seeds are tested too: the
 //!   battery is then the only check of their fairness.
 //!
 //! Memory is bounded by the seed pairs and games, not the rows.
@@ -36,9 +38,12 @@ use crate::games::roulette::Wheel;
 use crate::rtp::stake::plinko_multipliers;
 use crate::rtp::Paytable;
 use crate::scheme::stake::cells::{coarse_cell, coarse_cells, draw_indices, outcome_cell};
+use crate::scheme::stake::exact::{limbo_reaching, FLOATS};
 use crate::scheme::stake::{self, SeedPair, StakeGame, StakeOutcome};
+use crate::tally::bets::{common_step, BetTally};
 use crate::tally::stake::StakeTally;
 use crate::verify::RoundsError;
+use num_traits::ToPrimitive;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::ops::Range;
@@ -77,6 +82,10 @@ pub struct StakeAudit {
     pub findings: BTreeMap<&'static str, u64>,
     /// The recorded results counted per game, in the order the games first appear.
     pub tallies: Vec<(StakeGame, StakeTally)>,
+    /// The bets as placed, per game of `tallies` (in its order): roulette's wins on the
+    /// pockets covered, and the money of every bet whose return has an exact law (for the
+    /// bet tests of [`crate::stats::bets`]).
+    pub bets: Vec<BetTally>,
     /// The first row replayed from the server seed it shows itself (a certificate works it
     /// through).
     pub first_replayed: Option<ReplayedRow>,
@@ -194,6 +203,7 @@ pub fn audit_stake_history<R: Read>(
         payouts_unchecked: BTreeMap::new(),
         findings: BTreeMap::new(),
         tallies: Vec::new(),
+        bets: Vec::new(),
         first_replayed: None,
     };
     let mut nonces: HashMap<PairKey, Vec<Range<u64>>> = HashMap::new();
@@ -310,6 +320,7 @@ pub fn audit_stake_history<R: Read>(
 
         // The payout, where the game's rule is sourced.
         let (stake_text, payout_text) = (field("stake"), field("payout"));
+        let mut money = None;
         if !stake_text.is_empty() || !payout_text.is_empty() {
             let amount =
                 |column: &'static str, text: &str| Money::parse(text).map_err(|e| bad(column, e.to_string()));
@@ -324,6 +335,7 @@ pub fn audit_stake_history<R: Read>(
                     if over == std::cmp::Ordering::Greater {
                         found("payout", expected.to_string(), payout_text);
                     }
+                    money = Some((wager.to_f64(), paid.to_f64()));
                 }
                 None => *audit.payouts_unchecked.entry(game.name()).or_default() += 1,
             }
@@ -341,9 +353,21 @@ pub fn audit_stake_history<R: Read>(
                     tally.steps.clear();
                 }
                 audit.tallies.push((game, tally));
+                audit.bets.push(BetTally::new());
                 audit.tallies.len() - 1
             }
         };
+        // The bet as placed, where its law is exact: a bet read here was read above.
+        if let Some(law) = bet_law(&game, &recorded, field("bet")).map_err(|p| bad("bet", p))? {
+            let bets = &mut audit.bets[index];
+            if let Some((covered, won)) = law.roulette {
+                bets.roulette(covered, won);
+            }
+            if let Some((wager, paid)) = money {
+                bets.money(wager, paid, law.mean, law.variance);
+                bets.payable(wager * law.step);
+            }
+        }
         let tally = &mut audit.tallies[index].1;
         tally.rounds += 1;
         match &recorded {
@@ -391,17 +415,7 @@ fn multiplier(
             Money::from_ratio(value).ok_or("a multiplier beyond amounts")?
         }
         (StakeGame::Limbo(_), StakeOutcome::Multiplier(multiplier)) => {
-            // The target is written as results are (two decimals, no leading zeros), from
-            // 1.01x to 1,000,000.00x, Stake's range.
-            let target = match game.read_result(bet) {
-                Ok(StakeOutcome::Multiplier(Some(target))) if (101..=100_000_000).contains(&target) => target,
-                _ => {
-                    return Err(format!(
-                        "limbo's bet is its target multiplier with two decimals, 1.01 to 1000000.00 (e.g. 2.00), not '{}'",
-                        Excerpt(bet)
-                    ))
-                }
-            };
+            let target = limbo_target(game, bet)?;
             if multiplier.is_none_or(|m| m >= target) {
                 Money::parse(bet).expect("a target is an amount")
             } else {
@@ -415,6 +429,76 @@ fn multiplier(
             } else {
                 Money::whole(0)
             }
+        }
+        _ => return Ok(None),
+    }))
+}
+
+/// A limbo bet's target in hundredths: written as results are (two decimals, no leading
+/// zeros), from 1.01x to 1,000,000.00x, Stake's range.
+fn limbo_target(game: &StakeGame, bet: &str) -> Result<u64, String> {
+    match game.read_result(bet) {
+        Ok(StakeOutcome::Multiplier(Some(target))) if (101..=100_000_000).contains(&target) => Ok(target),
+        _ => Err(format!(
+            "limbo's bet is its target multiplier with two decimals, 1.01 to 1000000.00 (e.g. 2.00), not '{}'",
+            Excerpt(bet)
+        )),
+    }
+}
+
+/// The exact law of a bet's return per unit stake under fairness, for the bet tests.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct BetLaw {
+    /// The mean return.
+    mean: f64,
+    /// Its variance.
+    variance: f64,
+    /// The common divisor of what the bet can return (the lattice of the return test).
+    step: f64,
+    /// Roulette: the pockets covered, and whether the recorded pocket is one of them.
+    roulette: Option<(usize, bool)>,
+}
+
+/// The law of the bet `bet` on `game` (with the recorded `outcome`), where fairaudit knows
+/// it exactly from the bet alone: roulette (a bet covering `c` of 37 pockets returns
+/// `36/c` with chance `c/37`), limbo (the target `t` with the chance that the multiplier
+/// reaches it, counted over the 2^32 floats) and plinko (its table, `Binomial(rows, 1/2)`
+/// buckets). `None` for the other games, and for a roulette or limbo row without a bet.
+/// Dice has no bet column yet, Keno's return needs the operator's paytable (and its hits
+/// law is tested by `draw_steps`), mines' payout rule is not sourced.
+fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option<BetLaw>, String> {
+    let two_point = |pays: f64, chance: f64| (pays * chance, pays * pays * chance * (1.0 - chance));
+    Ok(Some(match (game, outcome) {
+        (StakeGame::Roulette, StakeOutcome::Pocket(pocket)) if !bet.is_empty() => {
+            let placed = super::bets::PlacedBet::parse_roulette(Wheel::European, bet)?;
+            let covered = placed.pick_count();
+            let pays = 36.0 / covered as f64;
+            let (mean, variance) = two_point(pays, covered as f64 / 37.0);
+            BetLaw { mean, variance, step: pays, roulette: Some((covered, placed.covers(*pocket))) }
+        }
+        (StakeGame::Limbo(formula), StakeOutcome::Multiplier(_)) if !bet.is_empty() => {
+            let target = limbo_target(game, bet)?;
+            let chance = limbo_reaching(*formula, target) as f64 / FLOATS as f64;
+            let pays = target as f64 / 100.0;
+            let (mean, variance) = two_point(pays, chance);
+            BetLaw { mean, variance, step: pays, roulette: None }
+        }
+        (StakeGame::Plinko { rows, risk }, StakeOutcome::Bucket(_)) => {
+            let table: Vec<f64> = plinko_multipliers(*rows, *risk)
+                .iter()
+                .map(|m| m.to_f64().expect("a small decimal"))
+                .collect();
+            let mut chance = 1.0 / f64::from(1u32 << rows);
+            let (mut mean, mut square) = (0.0, 0.0);
+            for (bucket, multiplier) in table.iter().enumerate() {
+                if bucket > 0 {
+                    chance = chance * f64::from(u32::from(*rows) + 1 - bucket as u32) / bucket as f64;
+                }
+                mean += chance * multiplier;
+                square += chance * multiplier * multiplier;
+            }
+            let step = table.iter().fold(0.0, |step, &m| common_step(step, m));
+            BetLaw { mean, variance: square - mean * mean, step, roulette: None }
         }
         _ => return Ok(None),
     }))

@@ -62,7 +62,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         let rows = if *rows == 1 { "1 row".to_owned() } else { format!("{rows} rows") };
         outln!("payouts of {game} not checked on {rows}: {}", why_unchecked(game));
     }
-    let battery = log_battery(&audit.tallies, args.alpha);
+    let battery = log_battery(&audit.tallies, &audit.bets, args.alpha);
     let stamp = audit_stamp(started, inputs);
     let more_files = match folder {
         Some(_) => {

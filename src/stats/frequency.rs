@@ -5,7 +5,7 @@
 //! *without replacement*, so the forty number counts are not multinomial; see
 //! [`keno_numbers`] for the corrected null.
 
-use super::chisquare::{goodness_of_fit, multinomial_moments, pearson, MIN_EXPECTED};
+use super::chisquare::{goodness_of_fit, multinomial_moments, pearson, GoodnessOfFit, MIN_EXPECTED};
 use super::distributions::{
     binomial_two_sided, binomial_two_sided_smallest, chi_square_sf, hypergeometric_pmf,
 };
@@ -182,6 +182,46 @@ pub fn keno_hits(tally: &KenoTally) -> Vec<TestOutcome> {
             ordered_fit(&test, observed, &probabilities, "chi-square against the hypergeometric law")
         })
         .collect()
+}
+
+/// Goodness-of-fit statistics of independent multinomials summed (draw steps, rows of a
+/// conditional table): a sum of independent χ² is χ² with the degrees of freedom added,
+/// and the null moments add too; the power is that of the hardest bin of any of them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SummedFits {
+    statistic: f64,
+    df: f64,
+    per_unit: f64,
+    moments: NullMoments,
+}
+
+impl SummedFits {
+    /// No statistics yet.
+    pub(crate) fn new() -> Self {
+        SummedFits {
+            statistic: 0.0,
+            df: 0.0,
+            per_unit: f64::INFINITY,
+            moments: NullMoments { value: 0.0, mean: 0.0, variance: 0.0, exact_mean: true },
+        }
+    }
+
+    /// Adds one more independent fit.
+    pub(crate) fn add(&mut self, fit: &GoodnessOfFit) {
+        self.statistic += fit.statistic;
+        self.df += fit.df;
+        self.per_unit = self.per_unit.min(fit.noncentrality_per_unit_bias);
+        self.moments.value += fit.moments.value;
+        self.moments.mean += fit.moments.mean;
+        self.moments.variance += fit.moments.variance;
+    }
+
+    /// The summed statistic against χ² with the summed degrees of freedom.
+    pub(crate) fn outcome(self, test: &str, note: String) -> TestOutcome {
+        TestOutcome::valid(test, self.statistic, Some(self.df), chi_square_sf(self.statistic, self.df), note)
+            .with_power(Power::chi_square(self.df, self.per_unit))
+            .with_moments(self.moments)
+    }
 }
 
 /// Goodness of fit on an ordered histogram whose sparse ends may be merged, with the

@@ -4,9 +4,10 @@
 //!
 //! Pairs are the rounds of nonces `2k` and `2k + 1` (both in the range): they do not
 //! overlap, so the pair counts are multinomial with exact cell probabilities (the product
-//! of the coarse law with itself). A pair belongs to the chunk that holds its first round:
-//! a chunk that ends between the two looks at the second (without counting it as a round),
-//! so chunks cut anywhere (threads, resumed holes, shards) never lose or double a pair.
+//! of the coarse law with itself) in a sweep; an audited history, whose pairs the
+//! player's choices select, tests them given their first round ([`crate::stats::stake`]).
+//! A pair belongs to the chunk that holds its first round: a chunk that ends between the
+//! two looks at the second (without counting it as a round), so chunks cut anywhere (threads, resumed holes, shards) never lose or double a pair.
 //! Every count is a sum, so tallies of chunks add up to the tally of their union whatever
 //! the order ([`crate::sweep::stake`] runs the chunks in parallel).
 

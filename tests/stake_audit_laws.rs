@@ -1,0 +1,425 @@
+//! The stake audit's tests (`audit --scheme stake`) hold their laws whatever the player
+//! chooses: fair histories shaped by choices made after seeing a round (a new seed pair
+//! after a big win, another game after a low roll) PASS at the rate α promises, at short
+//! and long shapes and with many seed pairs, and the rigs each test is for still FAIL.
+//!
+//! Regressions (hostile review of the stake audit, 2025): `pairs` compared the rounds 2k
+//! and 2k + 1 recorded with the product of the exact law, but which pairs a history holds
+//! is the player's choice after seeing round 2k, so fair histories FAILed (p 2.5e-7 for a
+//! player moving to a new seed pair after a roll of 95 or more, p 3.6e-180 for one playing
+//! limbo after a dice roll below 50). `pairs` now tests round 2k + 1 given round 2k
+//! (`fairaudit::stats::stake::pairs_given_first`).
+
+mod common;
+
+use assert_cmd::Command;
+use common::stake_history::{played, stake_csv, Choice, StakeRow};
+use fairaudit::audit::money::Money;
+use fairaudit::audit::stake::{audit_stake_history, stake_revealed_seeds, StakeAudit};
+use fairaudit::columns::CsvLayout;
+use fairaudit::scheme::stake::{LimboFormula, StakeGame, StakeOutcome};
+use fairaudit::stats::battery::{Battery, Verdict};
+use fairaudit::stats::distributions::{binomial_at_least, binomial_at_most};
+use fairaudit::stats::stake::{log_battery, tests as sweep_tests};
+use rayon::prelude::*;
+
+const ALPHA: f64 = 0.01;
+/// A calibration check fails when an exact one-sided binomial p-value is below this.
+const CHECK: f64 = 0.001;
+const LIMBO: StakeGame = StakeGame::Limbo(LimboFormula::Fair);
+
+fn roll(outcome: &StakeOutcome) -> u32 {
+    match outcome {
+        StakeOutcome::Roll(roll) => *roll,
+        _ => unreachable!("a dice round"),
+    }
+}
+
+/// Dice, a new seed pair after every roll of `at` or more (hundredths).
+fn rotating_after(at: u32) -> impl FnMut(&StakeRow) -> Choice {
+    move |row| Choice { rotate: roll(&row.outcome) >= at, game: StakeGame::Dice }
+}
+
+/// Dice at even nonces; at odd ones dice again after a roll of 50 or more, limbo after a
+/// lower one (repro (b) of the review).
+fn switching_after_a_low_roll(row: &StakeRow) -> Choice {
+    let game = match row.game {
+        StakeGame::Dice if row.nonce.is_multiple_of(2) && roll(&row.outcome) < 5_000 => LIMBO,
+        _ => StakeGame::Dice,
+    };
+    Choice { rotate: false, game }
+}
+
+/// The library's audit of a history (no findings expected of a fair one).
+fn audit(csv: &str) -> StakeAudit {
+    let layout = CsvLayout::default();
+    let revealed = stake_revealed_seeds(csv.as_bytes(), &layout).unwrap();
+    audit_stake_history(csv.as_bytes(), &revealed, &layout, Money::ZERO, None, |f| {
+        panic!("a fair history has no findings: {f:?}")
+    })
+    .unwrap()
+}
+
+fn pairs_p(battery: &Battery<StakeGame>, game: StakeGame) -> Option<f64> {
+    battery
+        .results
+        .iter()
+        .find(|r| r.game == game && r.outcome.test == "pairs")
+        .and_then(|r| r.outcome.p_value)
+}
+
+/// The p-value the old `pairs` (the product law a sweep uses) gives the audit's dice
+/// tally.
+fn product_law_p(audit: &StakeAudit) -> f64 {
+    let (game, tally) = audit.tallies.iter().find(|(g, _)| *g == StakeGame::Dice).unwrap();
+    sweep_tests(game, tally).into_iter().find(|t| t.test == "pairs").unwrap().p_value.unwrap()
+}
+
+fn cli_audit(csv: &str) -> assert_cmd::assert::Assert {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), csv).unwrap();
+    Command::cargo_bin("fairaudit")
+        .unwrap()
+        .args(["audit", "--scheme", "stake", "--quiet", "--outcomes"])
+        .arg(file.path())
+        .assert()
+}
+
+/// Review repro (a): 8,000 fair dice rolls, a new seed pair after every roll of 95 or
+/// more (the review's rows exactly: `server-0`, `server-1`, …, client `client`). The old
+/// `pairs` FAILed it at p 2.5e-7.
+#[test]
+fn a_player_rotating_seeds_after_a_big_win_does_not_fail_pairs() {
+    let csv = stake_csv(
+        &played(8_000, |k| format!("server-{k}"), "client", StakeGame::Dice, rotating_after(9_500)),
+        true,
+    );
+    let audited = audit(&csv);
+    assert!(product_law_p(&audited) < 1e-5, "the shape the product law failed: {}", product_law_p(&audited));
+    let p = pairs_p(&log_battery(&audited.tallies, &audited.bets, ALPHA), StakeGame::Dice).unwrap();
+    println!("pairs p {p}; the product law's {:e}", product_law_p(&audited));
+    assert!(p > 0.01, "pairs p {p}");
+    cli_audit(&csv)
+        .success()
+        .stdout(predicates::str::contains("8000 replayed"))
+        .stdout(predicates::str::contains(": PASS"));
+}
+
+/// Review repro (b): 4,000 fair rounds, dice at 2k and at 2k + 1 limbo after a roll
+/// below 50, dice otherwise. The old `pairs` FAILed it at p 3.6e-180.
+#[test]
+fn a_player_switching_game_after_a_low_roll_does_not_fail_pairs() {
+    let rows = played(
+        4_000,
+        |_| "fair-server-seed".into(),
+        "player-seed",
+        StakeGame::Dice,
+        switching_after_a_low_roll,
+    );
+    let csv = stake_csv(&rows, true);
+    let audited = audit(&csv);
+    assert!(
+        product_law_p(&audited) < 1e-100,
+        "the shape the product law failed: {}",
+        product_law_p(&audited)
+    );
+    let p = pairs_p(&log_battery(&audited.tallies, &audited.bets, ALPHA), StakeGame::Dice).unwrap();
+    println!("pairs p {p}; the product law's {:e}", product_law_p(&audited));
+    assert!(p > 0.01, "pairs p {p}");
+    cli_audit(&csv).success().stdout(predicates::str::contains(": PASS"));
+}
+
+/// A history shape: fair rounds of seed `run`, as a player (or several, interleaved)
+/// chose them.
+type Shape = fn(u64) -> Vec<StakeRow>;
+
+/// Several players' histories interleaved row by row (a log of a whole site).
+fn interleaved(players: Vec<Vec<StakeRow>>) -> Vec<StakeRow> {
+    let longest = players.iter().map(Vec::len).max().unwrap_or(0);
+    (0..longest).flat_map(|i| players.iter().filter_map(move |p| p.get(i).cloned())).collect()
+}
+
+/// (name, runs, history, whether the product law fails it).
+const SHAPES: [(&str, u64, Shape, bool); 4] = [
+    (
+        "300 dice, new seed pair after >= 95",
+        2_000,
+        |run| played(300, |k| format!("short-{run}-{k}"), "c", StakeGame::Dice, rotating_after(9_500)),
+        true,
+    ),
+    (
+        "20000 dice/limbo, limbo after < 50",
+        100,
+        |run| played(20_000, |k| format!("long-{run}-{k}"), "c", StakeGame::Dice, switching_after_a_low_roll),
+        true,
+    ),
+    (
+        "3000 dice, new seed pair after >= 70",
+        400,
+        |run| played(3_000, |k| format!("many-{run}-{k}"), "c", StakeGame::Dice, rotating_after(7_000)),
+        true,
+    ),
+    (
+        "40 players x 100, both rules",
+        400,
+        |run| {
+            interleaved(
+                (0..40)
+                    .map(|p| {
+                        let label = format!("players-{run}-{p}");
+                        if p % 2 == 0 {
+                            played(
+                                100,
+                                |k| format!("{label}-{k}"),
+                                &format!("c{p}"),
+                                StakeGame::Dice,
+                                rotating_after(9_000),
+                            )
+                        } else {
+                            played(
+                                100,
+                                |k| format!("{label}-{k}"),
+                                &format!("c{p}"),
+                                StakeGame::Dice,
+                                switching_after_a_low_roll,
+                            )
+                        }
+                    })
+                    .collect(),
+            )
+        },
+        false,
+    ),
+];
+
+/// Fair histories of every shape: the dice `pairs` p-value falls below α and below α/10
+/// at most as often as it should (an exact binomial check at 0.001), not far less often
+/// at α (a test that never fails is no test), and the battery FAILs at most α of them.
+/// The product law the audit used before fails the same check at the filtered shapes.
+#[test]
+fn pairs_is_calibrated_under_the_players_choices() {
+    for (shape, runs, history, product_fails) in SHAPES {
+        let results: Vec<(Option<f64>, f64, bool)> = (0..runs)
+            .into_par_iter()
+            .map(|run| {
+                let audited = audit(&stake_csv(&history(run), false));
+                let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
+                (
+                    pairs_p(&battery, StakeGame::Dice),
+                    product_law_p(&audited),
+                    battery.overall() == Verdict::Fail,
+                )
+            })
+            .collect();
+        let p_values: Vec<f64> = results.iter().filter_map(|r| r.0).collect();
+        let n = p_values.len() as u64;
+        assert_eq!(n, runs, "{shape}: pairs valid in every run");
+        let below = |t: f64, ps: &mut dyn Iterator<Item = f64>| ps.filter(|&p| p < t).count() as u64;
+        let (at_alpha, at_tenth) =
+            (below(ALPHA, &mut p_values.iter().copied()), below(ALPHA / 10.0, &mut p_values.iter().copied()));
+        let old = below(ALPHA, &mut results.iter().map(|r| r.1));
+        let fails = results.iter().filter(|r| r.2).count() as u64;
+        println!(
+            "{shape:<40} pairs p < {ALPHA}: {at_alpha} of {n} (exp {:.1}); p < {}: {at_tenth}; battery FAIL {fails}; product law p < {ALPHA}: {old}",
+            n as f64 * ALPHA,
+            ALPHA / 10.0
+        );
+        assert!(binomial_at_least(at_alpha, n, ALPHA) > CHECK, "{shape}: {at_alpha} of {n} below {ALPHA}");
+        assert!(
+            binomial_at_least(at_tenth, n, ALPHA / 10.0) > CHECK,
+            "{shape}: {at_tenth} of {n} below {}",
+            ALPHA / 10.0
+        );
+        assert!(
+            binomial_at_most(at_alpha, n, ALPHA) > CHECK,
+            "{shape}: only {at_alpha} of {n} below {ALPHA}"
+        );
+        assert!(binomial_at_least(fails, runs, ALPHA) > CHECK, "{shape}: battery FAILed {fails} of {runs}");
+        if product_fails {
+            assert!(
+                binomial_at_least(old, n, ALPHA) < CHECK,
+                "{shape}: the product law was not miscalibrated here"
+            );
+        }
+    }
+}
+
+/// Power: the operator makes round 2k + 1 repeat round 2k's roll one time in 10 (every
+/// roll's frequency unchanged), under a player moving to a new seed pair after 95 or
+/// more. `pairs` FAILs such histories of 4,000 rolls.
+#[test]
+fn pairs_still_fails_a_second_round_that_depends_on_the_first() {
+    let runs = 100u64;
+    let failed: u64 = (0..runs)
+        .into_par_iter()
+        .map(|run| {
+            let mut rows =
+                played(4_000, |k| format!("rig-{run}-{k}"), "c", StakeGame::Dice, rotating_after(9_500));
+            for i in 1..rows.len() {
+                let (first, second) = (&rows[i - 1], &rows[i]);
+                let repeat = second.nonce % 2 == 1
+                    && first.server == second.server
+                    && (run + i as u64).is_multiple_of(10);
+                if repeat {
+                    rows[i].outcome = rows[i - 1].outcome.clone();
+                }
+            }
+            let audited = audit(&stake_csv(&rows, false));
+            let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
+            let pairs = battery.results.iter().find(|r| r.outcome.test == "pairs").unwrap();
+            u64::from(pairs.verdict == Verdict::Fail)
+        })
+        .sum();
+    println!("round 2k+1 repeating 2k one time in 10, 4000 rolls: pairs FAILed {failed} of {runs}");
+    assert!(failed >= 90, "pairs FAILed only {failed} of {runs}");
+}
+
+/// Roulette bets in turn (`roulette`), limbo targets in turn
+/// and plinko drops (8 rows, low risk), stake 10 each, paid by the published rules for
+/// the recorded result; `rig` may change a roulette round's pocket before it is paid.
+fn with_bets(rows: &mut [StakeRow], roulette: &[&str], mut rig: impl FnMut(usize, &str, u8) -> u8) {
+    use fairaudit::audit::bets::PlacedBet;
+    use fairaudit::games::roulette::Wheel;
+    use fairaudit::rtp::stake::plinko_multipliers;
+    use num_traits::ToPrimitive;
+    const TARGETS: [(u64, &str); 3] = [(150, "1.50"), (200, "2.00"), (1_000, "10.00")];
+    for (i, row) in rows.iter_mut().enumerate() {
+        let (bet, pays) = match (&row.game, &mut row.outcome) {
+            (StakeGame::Roulette, StakeOutcome::Pocket(pocket)) => {
+                let bet = roulette[i % roulette.len()];
+                *pocket = rig(i, bet, *pocket);
+                let placed = PlacedBet::parse_roulette(Wheel::European, bet).unwrap();
+                let won = placed.covers(*pocket);
+                (bet.to_owned(), if won { 360.0 / placed.pick_count() as f64 } else { 0.0 })
+            }
+            (StakeGame::Limbo(_), StakeOutcome::Multiplier(m)) => {
+                let (target, text) = TARGETS[i % 3];
+                (text.to_owned(), if m.is_none_or(|m| m >= target) { target as f64 / 10.0 } else { 0.0 })
+            }
+            (StakeGame::Plinko { rows, risk }, StakeOutcome::Bucket(b)) => {
+                (String::new(), plinko_multipliers(*rows, *risk)[usize::from(*b)].to_f64().unwrap() * 10.0)
+            }
+            _ => unreachable!("roulette, limbo and plinko"),
+        };
+        row.money = Some((bet, "10".into(), format!("{}", (pays * 100.0).round() / 100.0)));
+    }
+}
+
+const MIXED: [&str; 4] = ["straight:17", "red", "dozen:2", "split:1-2"];
+const PLINKO: StakeGame = StakeGame::Plinko { rows: 8, risk: fairaudit::scheme::stake::Risk::Low };
+
+/// Roulette, limbo and plinko in turn, a new seed pair every 50 rounds.
+fn three_games(rounds: usize, label: &str) -> Vec<StakeRow> {
+    let mut played_here = 0;
+    played(
+        rounds,
+        |k| format!("{label}-{k}"),
+        "c",
+        StakeGame::Roulette,
+        |row| {
+            played_here += 1;
+            let game = match row.game {
+                StakeGame::Roulette => LIMBO,
+                StakeGame::Limbo(_) => PLINKO,
+                _ => StakeGame::Roulette,
+            };
+            Choice { rotate: played_here % 50 == 0, game }
+        },
+    )
+}
+
+/// Review repro 3: the operator turns half the winning roulette bets into losses by
+/// swapping the pocket for its opposite colour's (every pocket stays as frequent), so
+/// players win about a quarter of their bets on red or black instead of 48.6%. Every
+/// outcome test passes it; `bet_wins` and `bet_return` FAIL it, while the same spins
+/// unrigged pass.
+#[test]
+fn a_roulette_rig_against_the_bets_placed_fails_the_bet_tests() {
+    use fairaudit::games::roulette::outside_groups;
+    let red: Vec<u8> = outside_groups(37).into_iter().find(|(name, _)| *name == "red").unwrap().1;
+    let black: Vec<u8> = (1..37).filter(|p| !red.contains(p)).collect();
+    let swap = |pocket: u8| match red.iter().position(|&r| r == pocket) {
+        Some(i) => black[i],
+        None => black.iter().position(|&b| b == pocket).map_or(pocket, |i| red[i]),
+    };
+    let spins = || {
+        played(
+            6_000,
+            |_| "hidden-server-seed".into(),
+            "client",
+            StakeGame::Roulette,
+            |_| Choice { rotate: false, game: StakeGame::Roulette },
+        )
+    };
+    let mut fair = spins();
+    with_bets(&mut fair, &["red", "black"], |_, _, pocket| pocket);
+    cli_audit(&stake_csv(&fair, false)).success().stdout(predicates::str::contains(": PASS"));
+    let mut rigged = spins();
+    with_bets(&mut rigged, &["red", "black"], |i, bet, pocket| {
+        let wins = if bet == "red" { red.contains(&pocket) } else { black.contains(&pocket) };
+        // Half the wins, chosen by a hash of the row (no pattern the pairs could see).
+        if wins && (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 0 {
+            swap(pocket)
+        } else {
+            pocket
+        }
+    });
+    let audited = audit(&stake_csv(&rigged, false));
+    let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
+    for r in &battery.results {
+        let bet_test = r.outcome.test.starts_with("bet_");
+        assert_eq!(r.verdict == Verdict::Fail, bet_test, "{} {:?}", r.outcome.test, r.outcome.p_value);
+    }
+    cli_audit(&stake_csv(&rigged, false))
+        .code(1)
+        .stdout(predicates::str::contains("FAIL         roulette log bet_wins"))
+        .stdout(predicates::str::contains("FAIL         roulette log bet_return"));
+}
+
+/// Fair histories of roulette, limbo and plinko bets with stakes and payouts, short (150
+/// rounds: 50 bets a game) and long (6,000): each bet test's p-value falls below α and
+/// α/10 at most as often as it should, and the battery FAILs at most α of them.
+#[test]
+fn the_bet_tests_are_calibrated_on_fair_stake_histories() {
+    for (shape, rounds, runs) in
+        [("150 rounds, 3 games", 150usize, 1_500u64), ("6000 rounds, 3 games", 6_000, 200)]
+    {
+        let batteries: Vec<Battery<StakeGame>> = (0..runs)
+            .into_par_iter()
+            .map(|run| {
+                let mut rows = three_games(rounds, &format!("bets-{rounds}-{run}"));
+                with_bets(&mut rows, &MIXED, |_, _, pocket| pocket);
+                let audited = audit(&stake_csv(&rows, false));
+                log_battery(&audited.tallies, &audited.bets, ALPHA)
+            })
+            .collect();
+        for (game, test) in [
+            (StakeGame::Roulette, "bet_wins"),
+            (StakeGame::Roulette, "bet_return"),
+            (LIMBO, "bet_return"),
+            (PLINKO, "bet_return"),
+        ] {
+            let p_values: Vec<f64> = batteries
+                .iter()
+                .flat_map(|b| b.results.iter().filter(|r| r.game == game && r.outcome.test == test))
+                .filter_map(|r| r.outcome.p_value)
+                .collect();
+            let n = p_values.len() as u64;
+            assert_eq!(n, runs, "{shape}: {game} {test} valid in every run");
+            let at_alpha = p_values.iter().filter(|&&p| p < ALPHA).count() as u64;
+            let at_tenth = p_values.iter().filter(|&&p| p < ALPHA / 10.0).count() as u64;
+            println!("{shape:<22} {game:<30} {test:<10} p < {ALPHA}: {at_alpha} of {n} (exp {:.1}); p < {}: {at_tenth}", n as f64 * ALPHA, ALPHA / 10.0);
+            assert!(
+                binomial_at_least(at_alpha, n, ALPHA) > CHECK,
+                "{shape} {game} {test}: {at_alpha} of {n}"
+            );
+            assert!(
+                binomial_at_least(at_tenth, n, ALPHA / 10.0) > CHECK,
+                "{shape} {game} {test}: {at_tenth} of {n}"
+            );
+        }
+        let fails = batteries.iter().filter(|b| b.overall() == Verdict::Fail).count() as u64;
+        println!("{shape:<22} battery FAIL {fails} of {runs} (exp {:.1})", runs as f64 * ALPHA);
+        assert!(binomial_at_least(fails, runs, ALPHA) > CHECK, "{shape}: battery FAILed {fails} of {runs}");
+    }
+}
