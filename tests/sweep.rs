@@ -190,6 +190,8 @@ fn seed_pairs_whose_tallies_cannot_fit_in_memory_are_refused_before_any_work() {
 
 /// The peak resident memory, in bytes, of `command` run to its end (exit 0 or 1), as the
 /// kernel accounts that one child (`wait4`): other tests' processes do not count.
+// The child is reaped by `wait4`, which clippy does not know of.
+#[allow(clippy::zombie_processes)]
 fn peak_memory(command: &mut std::process::Command) -> u64 {
     let child = command.stdout(std::process::Stdio::null()).spawn().unwrap();
     let (mut status, pid) = (0, child.id() as libc::pid_t);
