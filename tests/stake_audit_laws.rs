@@ -3,7 +3,7 @@
 //! after a big win, another game after a low roll) PASS at the rate α promises, at short
 //! and long shapes and with many seed pairs, and the rigs each test is for still FAIL.
 //!
-//! Regressions (hostile review of the stake audit, 2025): `pairs` compared the rounds 2k
+//! Regressions (hostile review of the stake audit, December 2026): `pairs` compared the rounds 2k
 //! and 2k + 1 recorded with the product of the exact law, but which pairs a history holds
 //! is the player's choice after seeing round 2k, so fair histories FAILed (p 2.5e-7 for a
 //! player moving to a new seed pair after a roll of 95 or more, p 3.6e-180 for one playing
@@ -421,5 +421,102 @@ fn the_bet_tests_are_calibrated_on_fair_stake_histories() {
         let fails = batteries.iter().filter(|b| b.overall() == Verdict::Fail).count() as u64;
         println!("{shape:<22} battery FAIL {fails} of {runs} (exp {:.1})", runs as f64 * ALPHA);
         assert!(binomial_at_least(fails, runs, ALPHA) > CHECK, "{shape}: battery FAILed {fails} of {runs}");
+    }
+}
+
+/// A splitmix64 step: the picks and the rig's choices, reproducible without a generator.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// `rounds` fair Keno rounds of one seed pair, each on 1 to 10 numbers picked at random
+/// (`bet`; no stake or payout: Keno's return needs the operator's paytable); `rig` may
+/// change a round's draw knowing the picks.
+fn keno_bets(rounds: usize, label: &str, mut rig: impl FnMut(usize, &[u8], &mut Vec<u8>)) -> Vec<StakeRow> {
+    let mut rows = played(
+        rounds,
+        |_| label.to_owned(),
+        "keno-player",
+        StakeGame::Keno,
+        |_| Choice { rotate: false, game: StakeGame::Keno },
+    );
+    let seed = mix(label.bytes().fold(0, |h, b| mix(h ^ u64::from(b))));
+    for (i, row) in rows.iter_mut().enumerate() {
+        let mut pool: Vec<u8> = (1..=40).collect();
+        let mut state = mix(seed ^ i as u64);
+        let count = 1 + (state % 10) as usize;
+        let picks: Vec<u8> = (0..count)
+            .map(|_| {
+                state = mix(state);
+                pool.swap_remove((state % pool.len() as u64) as usize)
+            })
+            .collect();
+        let StakeOutcome::Drawn(drawn) = &mut row.outcome else { unreachable!("a Keno round") };
+        rig(i, &picks, drawn);
+        let bet = picks.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+        row.money = Some((bet, String::new(), String::new()));
+    }
+    rows
+}
+
+/// The operator draws around the numbers picked: each number drawn that the player
+/// picked is, one time in three, swapped for one neither picked nor drawn. The picks vary
+/// from round to round, so every number stays about as frequent and the draw steps look
+/// fair; `bet_hits` FAILs it, and passes the same rounds unrigged.
+#[test]
+fn a_keno_draw_around_the_picks_fails_bet_hits() {
+    let hits_p = |rows: &[StakeRow]| {
+        let audited = audit(&stake_csv(rows, false));
+        let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
+        let result = battery.results.iter().find(|r| r.outcome.test == "bet_hits").expect("bet_hits runs");
+        (result.outcome.p_value.unwrap(), result.verdict)
+    };
+    let (p, verdict) = hits_p(&keno_bets(3_000, "keno-fair", |_, _, _| {}));
+    assert!(p > 0.001 && verdict == Verdict::Pass, "fair: p {p}");
+    let rigged = keno_bets(3_000, "keno-fair", |i, picks, drawn| {
+        for (k, number) in drawn.clone().into_iter().enumerate() {
+            if picks.contains(&number) && mix((i * 10 + k) as u64).is_multiple_of(3) {
+                let free = (1..=40u8).filter(|n| !picks.contains(n) && !drawn.contains(n));
+                let free: Vec<u8> = free.collect();
+                drawn[k] = free[(mix(i as u64 ^ 0xABCD) % free.len() as u64) as usize];
+            }
+        }
+    });
+    let (p, verdict) = hits_p(&rigged);
+    assert!(p < 1e-6 && verdict == Verdict::Fail, "rigged: p {p}");
+}
+
+/// Fair Keno histories with random picks, short (400 rounds) and long (3,000): `bet_hits`
+/// falls below α and α/10 at most as often as it should.
+#[test]
+fn bet_hits_is_calibrated_on_fair_stake_keno_histories() {
+    for (rounds, runs) in [(400usize, 600u64), (3_000, 100)] {
+        let p_values: Vec<f64> = (0..runs)
+            .into_par_iter()
+            .filter_map(|run| {
+                let audited = audit(&stake_csv(
+                    &keno_bets(rounds, &format!("keno-{rounds}-{run}"), |_, _, _| {}),
+                    false,
+                ));
+                let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
+                battery.results.iter().find(|r| r.outcome.test == "bet_hits").and_then(|r| r.outcome.p_value)
+            })
+            .collect();
+        let n = p_values.len() as u64;
+        // Short histories spread over ten pick counts leave some counts too sparse to fit:
+        // such a run's bet_hits is INSUFFICIENT, not a p-value.
+        println!("keno {rounds} rounds: bet_hits valid in {n} of {runs} runs");
+        assert!(n * 2 >= runs, "{rounds} rounds: bet_hits valid in {n} of {runs} runs");
+        let at_alpha = p_values.iter().filter(|&&p| p < ALPHA).count() as u64;
+        let at_tenth = p_values.iter().filter(|&&p| p < ALPHA / 10.0).count() as u64;
+        println!(
+            "keno {rounds} rounds: bet_hits p < {ALPHA}: {at_alpha} of {n}; p < {}: {at_tenth}",
+            ALPHA / 10.0
+        );
+        assert!(binomial_at_least(at_alpha, n, ALPHA) > CHECK, "{rounds} rounds: {at_alpha} of {n}");
+        assert!(binomial_at_least(at_tenth, n, ALPHA / 10.0) > CHECK, "{rounds} rounds: {at_tenth} of {n}");
     }
 }

@@ -76,8 +76,8 @@ pub(super) struct Auditor<'o> {
     /// SHA3-256 of each revealed server seed seen.
     seed_commitments: HashMap<String, String>,
     rotations: u64,
-    /// Without a `player` column: rows that went back to a seed pair the log had left, and
-    /// the first one's line. Not findings: several players' rows interleave in such a log.
+    /// Without a `player` column: how many `commitment_reused` findings, and the first one's
+    /// line (the log is one player's; if it is several players', it says how to tell).
     returns: Option<(u64, u64)>,
     rounds: u64,
     verified: u64,
@@ -366,6 +366,7 @@ impl<'o> Auditor<'o> {
                     played: Vec::new(),
                     last_nonce: None,
                     descending: None,
+                    last_bet: None,
                     hasher: seed.map(|seed| RoundHasher::new(seed, client_seed)),
                     checked_seed: seed.map(str::to_owned),
                 });
@@ -395,15 +396,12 @@ impl<'o> Auditor<'o> {
             }
         }
         if let Some(&at) = self.rotated.get(&pair_commitment) {
-            if self.columns.player.is_some() {
-                found.push(row.finding(
-                    "commitment_reused",
-                    format!("a fresh commitment (this one was left at line {at}, its seed then revealed)"),
-                    pair_commitment.clone(),
-                ));
-            } else {
-                // One history of several players whose seed pairs interleave: going back
-                // is another player's next row, not a revealed seed used again.
+            found.push(row.finding(
+                "commitment_reused",
+                format!("a fresh commitment (this one was left at line {at}, its seed then revealed)"),
+                pair_commitment.clone(),
+            ));
+            if self.columns.player.is_none() {
                 let (rows, _) = self.returns.get_or_insert((0, row.line));
                 *rows += 1;
             }
@@ -438,6 +436,7 @@ impl<'o> Auditor<'o> {
         let Some(last) = state.last_nonce else {
             insert_nonce(&mut state.played, nonce);
             state.last_nonce = Some(nonce);
+            state.last_bet = row.bet;
             return;
         };
         let descending = *state.descending.get_or_insert(nonce < last);
@@ -453,6 +452,10 @@ impl<'o> Auditor<'o> {
         }
         insert_nonce(&mut state.played, nonce);
         state.last_nonce = Some(nonce);
+        // The skipped rounds are replayed with the bet of the round played next (the row
+        // read before this one, newest first).
+        let next_bet = if descending { state.last_bet } else { row.bet };
+        state.last_bet = row.bet;
         let gap = if descending { nonce + 1..last } else { last + 1..nonce };
         if gap.is_empty() {
             return;
@@ -461,7 +464,7 @@ impl<'o> Auditor<'o> {
         self.integrity.gaps += 1;
         // Saturating: three pairs at nonces 0 and 2^64 - 2 miss more than a u64 counts.
         self.integrity.missing_nonces = self.integrity.missing_nonces.saturating_add(count);
-        let replay = match (&self.pairs[pair].hasher, row.bet) {
+        let replay = match (&self.pairs[pair].hasher, next_bet) {
             (Some(hasher), Some(bet)) if count <= self.options.max_gap_replay => Some((hasher.clone(), bet)),
             _ => None,
         };
@@ -605,8 +608,9 @@ impl<'o> Auditor<'o> {
         if ambiguous > WARNINGS_LISTED {
             warnings.push(format!("{} more seed pairs {AMBIGUOUS_SEEDS}", ambiguous - WARNINGS_LISTED));
         }
-        if let Some((rows, line)) = returns {
-            warnings.push(format!("{rows} rows (the first on line {line}) go back to a seed pair the log had left: without a player column they may be other players' rows, so commitment_reused is not checked (name the column that identifies players: --column player=HEADER)"));
+        if let Some((found, line)) = returns {
+            let times = if found == 1 { "once".to_owned() } else { format!("{found} times") };
+            warnings.push(format!("commitment_reused found {times} (first on line {line}) in a log without a player column, read as one player's history: if it holds several players' rows, their seed pairs interleave and each return is another player's row; name the column that says whose row it is (--column player=HEADER)"));
         }
         Audit {
             game,

@@ -214,6 +214,9 @@ struct PairState {
     /// Whether the pair's rows run newest first, as exports often list them: set by its
     /// first two nonces, the order every later row is held to.
     descending: Option<bool>,
+    /// The bet of the row at `last_nonce`: newest first, the round played after a gap
+    /// found on the next row, whose bet the skipped rounds are replayed with.
+    last_bet: Option<bets::PlacedBet>,
     /// The revealed server seed's hasher, once a row reveals it.
     hasher: Option<RoundHasher>,
     /// The server seed already checked against the commitment.

@@ -363,9 +363,12 @@ pub fn audit_stake_history<R: Read>(
             if let Some((covered, won)) = law.roulette {
                 bets.roulette(covered, won);
             }
-            if let Some((wager, paid)) = money {
-                bets.money(wager, paid, law.mean, law.variance);
-                bets.payable(wager * law.step);
+            if let Some((picks, hits)) = law.keno {
+                bets.keno(picks, hits);
+            }
+            if let (Some((wager, paid)), Some(returns)) = (money, law.returns) {
+                bets.money(wager, paid, returns.mean, returns.variance);
+                bets.payable(wager * returns.step);
             }
         }
         let tally = &mut audit.tallies[index].1;
@@ -446,42 +449,52 @@ fn limbo_target(game: &StakeGame, bet: &str) -> Result<u64, String> {
     }
 }
 
-/// The exact law of a bet's return per unit stake under fairness, for the bet tests.
+/// What the bet tests read of a bet: its exact law under fairness, and how it fared.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct BetLaw {
+    /// The return per unit stake, where its law is exact from the bet alone.
+    returns: Option<ReturnLaw>,
+    /// Roulette: the pockets covered, and whether the recorded pocket is one of them.
+    roulette: Option<(usize, bool)>,
+    /// Keno: how many numbers were picked, and how many of them were drawn (hypergeometric
+    /// under fairness, whatever the numbers).
+    keno: Option<(usize, u32)>,
+}
+
+/// A bet's return per unit stake under fairness.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ReturnLaw {
     /// The mean return.
     mean: f64,
     /// Its variance.
     variance: f64,
     /// The common divisor of what the bet can return (the lattice of the return test).
     step: f64,
-    /// Roulette: the pockets covered, and whether the recorded pocket is one of them.
-    roulette: Option<(usize, bool)>,
 }
 
 /// The law of the bet `bet` on `game` (with the recorded `outcome`), where fairaudit knows
 /// it exactly from the bet alone: roulette (a bet covering `c` of 37 pockets returns
 /// `36/c` with chance `c/37`), limbo (the target `t` with the chance that the multiplier
 /// reaches it, counted over the 2^32 floats) and plinko (its table, `Binomial(rows, 1/2)`
-/// buckets). `None` for the other games, and for a roulette or limbo row without a bet.
-/// Dice has no bet column yet, Keno's return needs the operator's paytable (and its hits
-/// law is tested by `draw_steps`), mines' payout rule is not sourced.
+/// buckets), and Keno's hits on the numbers picked (its return needs the operator's
+/// paytable, so it has none here). `None` for the other games, and for a roulette, limbo
+/// or Keno row without a bet. Dice has no bet column yet, mines' payout rule is not
+/// sourced.
 fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option<BetLaw>, String> {
-    let two_point = |pays: f64, chance: f64| (pays * chance, pays * pays * chance * (1.0 - chance));
+    let two_point = |pays: f64, chance: f64| {
+        Some(ReturnLaw { mean: pays * chance, variance: pays * pays * chance * (1.0 - chance), step: pays })
+    };
     Ok(Some(match (game, outcome) {
         (StakeGame::Roulette, StakeOutcome::Pocket(pocket)) if !bet.is_empty() => {
             let placed = super::bets::PlacedBet::parse_roulette(Wheel::European, bet)?;
             let covered = placed.pick_count();
-            let pays = 36.0 / covered as f64;
-            let (mean, variance) = two_point(pays, covered as f64 / 37.0);
-            BetLaw { mean, variance, step: pays, roulette: Some((covered, placed.covers(*pocket))) }
+            let returns = two_point(36.0 / covered as f64, covered as f64 / 37.0);
+            BetLaw { returns, roulette: Some((covered, placed.covers(*pocket))), keno: None }
         }
         (StakeGame::Limbo(formula), StakeOutcome::Multiplier(_)) if !bet.is_empty() => {
             let target = limbo_target(game, bet)?;
             let chance = limbo_reaching(*formula, target) as f64 / FLOATS as f64;
-            let pays = target as f64 / 100.0;
-            let (mean, variance) = two_point(pays, chance);
-            BetLaw { mean, variance, step: pays, roulette: None }
+            BetLaw { returns: two_point(target as f64 / 100.0, chance), roulette: None, keno: None }
         }
         (StakeGame::Plinko { rows, risk }, StakeOutcome::Bucket(_)) => {
             let table: Vec<f64> = plinko_multipliers(*rows, *risk)
@@ -498,7 +511,13 @@ fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option
                 square += chance * multiplier * multiplier;
             }
             let step = table.iter().fold(0.0, |step, &m| common_step(step, m));
-            BetLaw { mean, variance: square - mean * mean, step, roulette: None }
+            let returns = Some(ReturnLaw { mean, variance: square - mean * mean, step });
+            BetLaw { returns, roulette: None, keno: None }
+        }
+        (StakeGame::Keno, StakeOutcome::Drawn(drawn)) if !bet.is_empty() => {
+            let picks = keno_picks(bet)?;
+            let hits = picks.iter().filter(|pick| drawn.contains(pick)).count() as u32;
+            BetLaw { returns: None, roulette: None, keno: Some((picks.len(), hits)) }
         }
         _ => return Ok(None),
     }))

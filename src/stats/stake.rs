@@ -24,7 +24,7 @@
 //!   ([`pairs_given_first`]). The first round's own law is the outcome test's.
 
 use super::battery::{assess, with_across, Battery};
-use super::bets::{bet_return, roulette_bet_wins};
+use super::bets::{bet_return, keno_bet_hits, roulette_bet_wins};
 use super::chisquare::goodness_of_fit;
 use super::frequency::{ordered_fit, SummedFits};
 use super::outcome::TestOutcome;
@@ -164,14 +164,19 @@ pub fn log_battery(tallies: &[(StakeGame, StakeTally)], bets: &[BetTally], alpha
 
 /// The bet-conditional tests of [`crate::stats::bets`] on one game's bets: `bet_wins` on
 /// roulette's bets (a bet covering `c` of 37 pockets wins with chance `c/37`; the float
-/// law's preimage counts differ from it by less than 2^-32 a pocket) and `bet_return`
-/// wherever stakes and payouts of bets with an exact law were recorded. An operator who
-/// turns winning spins into losing ones, keeping every pocket as frequent, passes every
-/// outcome test and fails these.
+/// law's preimage counts differ from it by less than 2^-32 a pocket), `bet_hits` on Keno's
+/// picks (the hits on `k` numbers picked are hypergeometric whatever the numbers; each
+/// pick-and-remove step is within 2^-32 of uniform) and `bet_return` wherever stakes and
+/// payouts of bets with an exact law were recorded. An operator who turns winning spins
+/// into losing ones, or draws around the numbers a player picked, keeping every pocket or
+/// number as frequent, passes every outcome test and fails these.
 pub fn bet_tests(game: &StakeGame, bets: &BetTally) -> Vec<TestOutcome> {
     let mut tests = Vec::new();
     if *game == StakeGame::Roulette && bets.bet_rounds() > 0 {
         tests.push(roulette_bet_wins(bets, 37));
+    }
+    if *game == StakeGame::Keno && bets.bet_rounds() > 0 {
+        tests.push(keno_bet_hits(bets));
     }
     if bets.staked_rounds > 0 {
         tests.push(bet_return(bets));
