@@ -487,7 +487,7 @@ fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option
     // whose 1.01x bets lost 4 of 30 FAILed at p 7e-5 (exact 0.0018). So only bets whose
     // return has no left skew enter it.
     let two_point = |pays: f64, chance: f64| {
-        (chance <= 0.5).then(|| ReturnLaw {
+        (chance <= 0.5).then_some(ReturnLaw {
             mean: pays * chance,
             variance: pays * pays * chance * (1.0 - chance),
             step: pays,
