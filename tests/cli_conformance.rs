@@ -62,6 +62,24 @@ fn answer(challenge: &Path, filled: &Path) -> Vec<csv::StringRecord> {
     rows
 }
 
+/// The row of a plain rounds file for `game`'s round of these seeds and nonce, every
+/// outcome column filled by fairaudit's own replay.
+fn replayed_row(game: &str, server: &str, client: &str, nonce: u64) -> csv::StringRecord {
+    let round = fairaudit::verify::replay(game.parse().unwrap(), server, client, nonce);
+    let (nonce, used) = (nonce.to_string(), round.u32_used.to_string());
+    csv::StringRecord::from(vec![
+        game,
+        server,
+        client,
+        &nonce,
+        &round.commitment,
+        &round.round_signature,
+        &round.draw_order,
+        &round.result,
+        &used,
+    ])
+}
+
 fn verify(file: &Path) -> assert_cmd::assert::Assert {
     fairaudit().arg("verify").arg("--rounds").arg(file).assert()
 }
@@ -397,21 +415,7 @@ fn an_answer_without_its_case_column_is_judged_by_its_inputs() {
             if i == 0 {
                 return row;
             }
-            let nonce = row[3].parse::<u64>().unwrap() + 1;
-            let round = fairaudit::verify::replay(row[0].parse().unwrap(), &row[1], &row[2], nonce);
-            let nonce = nonce.to_string();
-            let used = round.u32_used.to_string();
-            csv::StringRecord::from(vec![
-                &row[0],
-                &row[1],
-                &row[2],
-                nonce.as_str(),
-                round.commitment.as_str(),
-                round.round_signature.as_str(),
-                round.draw_order.as_str(),
-                round.result.as_str(),
-                used.as_str(),
-            ])
+            replayed_row(&row[0], &row[1], &row[2], row[3].parse::<u64>().unwrap() + 1)
         })
         .collect();
     write_records(&filled, &shifted);
@@ -422,22 +426,7 @@ fn an_answer_without_its_case_column_is_judged_by_its_inputs() {
 
     // A row of another seed pair put first: the challenge's rows after it are refused.
     let mut prepended = without_case_column(&rows, None);
-    let round = fairaudit::verify::replay(GameId::Keno, "other", "pair", 1);
-    let used = round.u32_used.to_string();
-    prepended.insert(
-        1,
-        csv::StringRecord::from(vec![
-            "keno",
-            "other",
-            "pair",
-            "1",
-            &round.commitment,
-            &round.round_signature,
-            &round.draw_order,
-            &round.result,
-            &used,
-        ]),
-    );
+    prepended.insert(1, replayed_row("keno", "other", "pair", 1));
     write_records(&filled, &prepended);
     verify(&filled).code(2).stderr(predicate::str::contains("a seed pair of the conformance challenge"));
 }
@@ -484,20 +473,7 @@ fn an_answer_of_hand_made_cases_only_is_checked_as_rounds_and_says_what_it_left_
         .stdout(predicate::str::contains("note: every row").not());
 
     // One row that is no case's round, or a case's round twice: plain rounds, no note.
-    let round = fairaudit::verify::replay(GameId::Keno, "other", "pair", 1);
-    let used = round.u32_used.to_string();
-    let other = csv::StringRecord::from(vec![
-        "keno",
-        "other",
-        "pair",
-        "1",
-        &round.commitment,
-        &round.round_signature,
-        &round.draw_order,
-        &round.result,
-        &used,
-    ]);
-    for extra in [other, kept[1].clone()] {
+    for extra in [replayed_row("keno", "other", "pair", 1), kept[1].clone()] {
         let mut more = kept.clone();
         more.push(extra);
         write_records(&filled, &more);

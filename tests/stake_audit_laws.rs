@@ -14,6 +14,7 @@ mod common;
 
 use assert_cmd::Command;
 use common::stake_history::{played, stake_csv, Choice, StakeRow};
+use common::ChaChaWords;
 use fairaudit::audit::money::Money;
 use fairaudit::audit::stake::{audit_stake_history, stake_revealed_seeds, StakeAudit};
 use fairaudit::columns::CsvLayout;
@@ -424,18 +425,15 @@ fn the_bet_tests_are_calibrated_on_fair_stake_histories() {
     }
 }
 
-/// A splitmix64 step: the picks and the rig's choices, reproducible without a generator.
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
 /// `rounds` fair Keno rounds of one seed pair, each on 1 to 10 numbers picked at random
 /// (`bet`; no stake or payout: Keno's return needs the operator's paytable); `rig` may
 /// change a round's draw knowing the picks.
-fn keno_bets(rounds: usize, label: &str, mut rig: impl FnMut(usize, &[u8], &mut Vec<u8>)) -> Vec<StakeRow> {
+fn keno_bets(
+    rounds: usize,
+    label: &str,
+    seed: u64,
+    mut rig: impl FnMut(usize, &[u8], &mut Vec<u8>),
+) -> Vec<StakeRow> {
     let mut rows = played(
         rounds,
         |_| label.to_owned(),
@@ -443,17 +441,12 @@ fn keno_bets(rounds: usize, label: &str, mut rig: impl FnMut(usize, &[u8], &mut 
         StakeGame::Keno,
         |_| Choice { rotate: false, game: StakeGame::Keno },
     );
-    let seed = mix(label.bytes().fold(0, |h, b| mix(h ^ u64::from(b))));
+    let mut words = ChaChaWords::seeded(seed);
     for (i, row) in rows.iter_mut().enumerate() {
         let mut pool: Vec<u8> = (1..=40).collect();
-        let mut state = mix(seed ^ i as u64);
-        let count = 1 + (state % 10) as usize;
-        let picks: Vec<u8> = (0..count)
-            .map(|_| {
-                state = mix(state);
-                pool.swap_remove((state % pool.len() as u64) as usize)
-            })
-            .collect();
+        let count = 1 + words.below(10) as usize;
+        let picks: Vec<u8> =
+            (0..count).map(|_| pool.swap_remove(words.below(pool.len() as u32) as usize)).collect();
         let StakeOutcome::Drawn(drawn) = &mut row.outcome else { unreachable!("a Keno round") };
         rig(i, &picks, drawn);
         let bet = picks.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
@@ -474,14 +467,14 @@ fn a_keno_draw_around_the_picks_fails_bet_hits() {
         let result = battery.results.iter().find(|r| r.outcome.test == "bet_hits").expect("bet_hits runs");
         (result.outcome.p_value.unwrap(), result.verdict)
     };
-    let (p, verdict) = hits_p(&keno_bets(3_000, "keno-fair", |_, _, _| {}));
+    let (p, verdict) = hits_p(&keno_bets(3_000, "keno-fair", 1, |_, _, _| {}));
     assert!(p > 0.001 && verdict == Verdict::Pass, "fair: p {p}");
-    let rigged = keno_bets(3_000, "keno-fair", |i, picks, drawn| {
+    let mut choices = ChaChaWords::seeded(2);
+    let rigged = keno_bets(3_000, "keno-fair", 1, |_, picks, drawn| {
         for (k, number) in drawn.clone().into_iter().enumerate() {
-            if picks.contains(&number) && mix((i * 10 + k) as u64).is_multiple_of(3) {
-                let free = (1..=40u8).filter(|n| !picks.contains(n) && !drawn.contains(n));
-                let free: Vec<u8> = free.collect();
-                drawn[k] = free[(mix(i as u64 ^ 0xABCD) % free.len() as u64) as usize];
+            if picks.contains(&number) && choices.chance(1.0 / 3.0) {
+                let free: Vec<u8> = (1..=40u8).filter(|n| !picks.contains(n) && !drawn.contains(n)).collect();
+                drawn[k] = free[choices.below(free.len() as u32) as usize];
             }
         }
     });
@@ -498,7 +491,12 @@ fn bet_hits_is_calibrated_on_fair_stake_keno_histories() {
             .into_par_iter()
             .filter_map(|run| {
                 let audited = audit(&stake_csv(
-                    &keno_bets(rounds, &format!("keno-{rounds}-{run}"), |_, _, _| {}),
+                    &keno_bets(
+                        rounds,
+                        &format!("keno-{rounds}-{run}"),
+                        rounds as u64 * 1_000_000 + run,
+                        |_, _, _| {},
+                    ),
                     false,
                 ));
                 let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);

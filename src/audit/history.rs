@@ -402,8 +402,8 @@ impl<'o> Auditor<'o> {
                 pair_commitment.clone(),
             ));
             if self.columns.player.is_none() {
-                let (rows, _) = self.returns.get_or_insert((0, row.line));
-                *rows += 1;
+                let (times, _) = self.returns.get_or_insert((0, row.line));
+                *times += 1;
             }
         }
         self.players[player].last_pair = Some((pair_commitment, client_seed.to_owned(), i, self.rotations));
