@@ -599,3 +599,60 @@ fn a_keno_history_judged_by_the_operators_paytable_certifies_and_a_rewritten_tab
         "{out}"
     );
 }
+
+// Issue 59, rig 2: a Stake history without commitments replayed clean ("400 replayed"), and
+// certified PASS without a warning, though a seed ground after play until the large bets
+// lose replays as well as a fair one. Each server seed revealed without its commitment on
+// any row is now an `uncommitted` finding: exit 1, FAIL in summary.json, FINDINGS on the
+// certificate. The same history with its commitments is clean.
+#[test]
+fn a_stake_history_without_commitments_is_never_a_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = std::fs::read_to_string("tests/data/stake-history.csv").unwrap();
+    // The history less its commitment column, its one payout finding mended.
+    let mended = full.replace(",red,10,25", ",red,10,20");
+    let without: String = mended
+        .lines()
+        .map(|line| {
+            let mut cells: Vec<&str> = line.split(',').collect();
+            // plinko's parameters hold a comma: its cells split one further.
+            let at = if line.starts_with("plinko") { 3 } else { 2 };
+            cells.remove(at);
+            cells.join(",") + "\n"
+        })
+        .collect();
+    assert!(!without.contains("commitment") && without.contains("audit server"), "{without}");
+    for (name, text, code) in [("with.csv", &mended, 0), ("without.csv", &without, 1)] {
+        let history = dir.path().join(name);
+        std::fs::write(&history, text).unwrap();
+        let audit = dir.path().join(format!("audit-{name}"));
+        let assert = fairaudit()
+            .args(["audit", "--scheme", "stake", "--quiet", "--outcomes"])
+            .arg(&history)
+            .arg("--out")
+            .arg(&audit)
+            .assert()
+            .code(code);
+        let summary: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(audit.join("summary.json")).unwrap()).unwrap();
+        let cert = dir.path().join(format!("cert-{name}"));
+        let mut command = fairaudit();
+        command
+            .args(["certify", "--no-pdf", "--operator", "Stake", "--audit"])
+            .arg(&audit)
+            .arg("--out")
+            .arg(&cert);
+        let text = stdout(&command.assert().code(code));
+        if code == 0 {
+            assert_eq!(summary["verdict"], "PASS");
+            assert!(text.contains("certificate for Stake: PASS"), "{text}");
+            continue;
+        }
+        let out = stdout(&assert);
+        assert!(out.contains("line 2: uncommitted: a server seed revealed without its commitment"), "{out}");
+        assert_eq!((&summary["verdict"], &summary["findings"]["uncommitted"]), (&"FAIL".into(), &1.into()));
+        assert!(text.contains("certificate for Stake: FINDINGS"), "{text}");
+        // The certificate itself checks: it says FINDINGS, as the history gives.
+        check(&cert).code(0);
+    }
+}

@@ -295,3 +295,125 @@ fn a_far_game_off_the_published_chain_is_a_finding() {
         .code(0)
         .stdout(predicate::str::contains("published chain: 22 games walked to their chain's published game"));
 }
+
+/// A chain the operator built after play: its own terminating hash, walked down game by
+/// game, with the crash points its hashes give under `salt` (so every row replays and
+/// links). Rows `(game, hash, shown)`, highest game first.
+fn own_chain(
+    top: u64,
+    games: u64,
+    salt: &str,
+    variant: fairaudit::scheme::crash::CrashVariant,
+) -> Vec<[String; 4]> {
+    use fairaudit::scheme::crash::{crash_point, previous_hash};
+    let mut hash = "5d41402abc4b2a76b9719d911017c592ae5d41402abc4b2a76b9719d911017c5".to_owned();
+    let mut rows = Vec::new();
+    for game in (top + 1 - games..=top).rev() {
+        rows.push([
+            game.to_string(),
+            hash.clone(),
+            salt.to_owned(),
+            variant.shown(crash_point(variant, &hash, salt)),
+        ]);
+        hash = previous_hash(&hash);
+    }
+    rows
+}
+
+fn audit_rows(
+    dir: &Path,
+    case: usize,
+    scheme: &str,
+    rows: &[[String; 4]],
+) -> (i32, String, serde_json::Value) {
+    let path = dir.join(format!("own-{case}.csv"));
+    let mut text = String::from("nonce,server_seed,client_seed,result\n");
+    for row in rows {
+        text.push_str(&row.join(","));
+        text.push('\n');
+    }
+    std::fs::write(&path, text).unwrap();
+    let out = dir.join(format!("out-{case}"));
+    let output = fairaudit()
+        .args(["audit", "--scheme", scheme, "--quiet", "--outcomes"])
+        .arg(&path)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap() + &String::from_utf8(output.stderr).unwrap();
+    let summary = serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap_or_default())
+        .unwrap_or_default();
+    (output.status.code().unwrap(), stdout, summary)
+}
+
+// Issue 59, rig 1: an operator builds its own chain after play and exports a history of
+// it. Every row replays and links, so before, the walk to the published hash (the only
+// tie to a commitment) was skipped without a finding and the audit said PASS. Now each way
+// of escaping that walk is an `uncommitted` finding: exit 1, FAIL in summary.json.
+#[test]
+fn games_not_tied_to_a_commitment_are_a_finding_never_a_pass() {
+    use fairaudit::scheme::crash::CrashVariant::{BustabitV1, Roobet};
+    let dir = tempfile::tempdir().unwrap();
+    let roobet = Roobet.salt();
+    let second = Roobet.published_salts()[1];
+    let bustabit = BustabitV1.salt();
+    let cases: Vec<(&str, Vec<[String; 4]>, &str)> = vec![
+        // Game numbers more than 10^8 games from Roobet's published game 1.
+        (
+            "roobet",
+            own_chain(300_000_010, 10, roobet, Roobet),
+            "10 games not walked to game 1's published hash",
+        ),
+        ("bustabit-v1", own_chain(900_000_010, 10, bustabit, BustabitV1), "not walked to game 999999's"),
+        // A salt the operator chose.
+        (
+            "roobet",
+            own_chain(1_000, 10, "our own salt", Roobet),
+            "10 games on salt our own salt (none of the published seeding events')",
+        ),
+        // Roobet's second published salt, whose chain's published hash fairaudit does not hold.
+        (
+            "roobet",
+            own_chain(1_000, 10, second, Roobet),
+            "but fairaudit holds no published hash of its chain",
+        ),
+        // bustabit games below its first game: no such game was played.
+        (
+            "bustabit-v1",
+            own_chain(999_990, 10, bustabit, BustabitV1),
+            "below game 1000000, the first game played",
+        ),
+    ];
+    for (case, (scheme, rows, says)) in cases.into_iter().enumerate() {
+        let (code, stdout, summary) = audit_rows(dir.path(), case, scheme, &rows);
+        assert_eq!(code, 1, "{scheme} {says}: {stdout}");
+        assert!(stdout.contains("uncommitted: ") && stdout.contains(says), "{says}: {stdout}");
+        assert_eq!(summary["verdict"], "FAIL", "{says}");
+        assert_eq!(
+            summary["findings"]["uncommitted"], 1,
+            "one finding for the chain, not one a game: {summary}"
+        );
+    }
+    // And certify says FINDINGS of it (it audits the history again), never PASS.
+    let cert = dir.path().join("cert");
+    let output = fairaudit()
+        .args(["certify", "--no-pdf", "--operator", "Roobet", "--audit"])
+        .arg(dir.path().join("out-0"))
+        .arg("--out")
+        .arg(&cert)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(text.contains("certificate for Roobet: FINDINGS"), "{text}");
+    // A history without a single hash checks only payouts: its games are tied to nothing.
+    let mut rows = history();
+    for row in &mut rows {
+        row[2] = String::new();
+    }
+    let path = write(dir.path(), &rows);
+    audit(&path).assert().code(1).stdout(predicate::str::contains(
+        "uncommitted: 21 games without their hash, not checked through a link",
+    ));
+}

@@ -171,13 +171,17 @@ fn rigged_conversions_and_shaved_multipliers_are_caught() {
         .stdout(predicate::str::contains(format!(", {expected_mismatches} mismatches")));
 }
 
-/// A row of a stake bet history: `game,params,server_seed,client_seed,nonce,result,bet,stake,payout`.
+/// A row of a stake bet history: `game,params,commitment,server_seed,client_seed,nonce,result,bet,stake,payout`.
 fn history_row(game: &StakeGame, server: &str, nonce: u64, result: &str, bet: &str, paid: &str) -> String {
     let params = game.params().replace('"', "\"\"");
-    format!("{},\"{params}\",{server},player seed,{nonce},{result},{bet},10,{paid}\n", game.name())
+    let commitment = stake::commitment(server);
+    format!(
+        "{},\"{params}\",{commitment},{server},player seed,{nonce},{result},{bet},10,{paid}\n",
+        game.name()
+    )
 }
 
-const HISTORY_HEADER: &str = "game,params,server_seed,client_seed,nonce,result,bet,stake,payout\n";
+const HISTORY_HEADER: &str = "game,params,commitment,server_seed,client_seed,nonce,result,bet,stake,payout\n";
 
 /// An honest history of 6,000 rounds of limbo, roulette and plinko (payouts by the
 /// published rules), and dice, Keno and mines (results only).
@@ -362,17 +366,17 @@ fn unrevealed_rounds_are_judged_by_the_battery_alone() {
 #[test]
 fn bad_rows_of_a_stake_history_are_one_line_errors() {
     for (row, says) in [
-        ("craps,,s,player seed,0,1,,10,0", "unknown game 'craps' of scheme stake"),
+        ("craps,,,s,player seed,0,1,,10,0", "unknown game 'craps' of scheme stake"),
         (
-            "limbo,\"{\"\"variant\"\":\"\"fair\"\"}\",s,player seed,0,1.50,2,10,0",
+            "limbo,\"{\"\"variant\"\":\"\"fair\"\"}\",,s,player seed,0,1.50,2,10,0",
             "limbo's bet is its target multiplier with two decimals",
         ),
-        ("roulette,,s,player seed,0,7,straight:40,10,0", "not a pocket"),
-        ("dice,,s,player seed,0,50.5,,10,0", "not a dice result"),
-        ("dice,,s,player seed,0,50.50,,-1,0", "'-1' is negative"),
-        ("dice,,s,player seed,18446744073709551615,50.50,,1,0", "above the largest nonce a history can hold"),
+        ("roulette,,,s,player seed,0,7,straight:40,10,0", "not a pocket"),
+        ("dice,,,s,player seed,0,50.5,,10,0", "not a dice result"),
+        ("dice,,,s,player seed,0,50.50,,-1,0", "'-1' is negative"),
+        ("dice,,,s,player seed,18446744073709551615,50.50,,1,0", "above the largest nonce a history can hold"),
         (
-            "limbo,\"{\"\"variant\"\":\"\"fair\"\"}\",s,player seed,0,1.50,0002.00,10,0",
+            "limbo,\"{\"\"variant\"\":\"\"fair\"\"}\",,s,player seed,0,1.50,0002.00,10,0",
             "limbo's bet is its target",
         ),
     ] {
@@ -385,7 +389,7 @@ fn bad_rows_of_a_stake_history_are_one_line_errors() {
         .args(["audit", "--scheme", "stake", "--game", "keno", "--outcomes", "x.csv"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--game and --max-gap-replay are the default scheme's"));
+        .stderr(predicate::str::contains("--game is the default scheme's"));
     Command::cargo_bin("fairaudit")
         .unwrap()
         .args(["audit", "--outcomes", "tests/data/stake-history.csv"])
@@ -396,17 +400,16 @@ fn bad_rows_of_a_stake_history_are_one_line_errors() {
 
 #[test]
 fn a_stake_row_showing_only_its_commitment_is_replayed_with_the_seed_revealed_elsewhere() {
-    // The history with a commitment column, its seed shown on the last row only, and the
-    // limbo row's result changed (the seeds give 1.41) and its doctored payout undone.
-    let commitment = fairaudit::scheme::stake::commitment("audit server");
+    // The history (with its commitment column), its seed shown on the last row only, and
+    // the limbo row's result changed (the seeds give 1.41) and its doctored payout undone.
     let original = std::fs::read_to_string("tests/data/stake-history.csv").unwrap();
     let lines: Vec<&str> = original.lines().collect();
-    let mut history = format!("{},commitment\n", lines[0]);
+    let mut history = format!("{}\n", lines[0]);
     for (i, line) in lines[1..].iter().enumerate() {
         let last = i == lines.len() - 2;
         let line = if last { (*line).to_owned() } else { line.replacen(",audit server,", ",,", 1) };
         let line = line.replacen(",1.41,", ",1.01,", 1).replacen("red,10,25", "red,10,20", 1);
-        history.push_str(&format!("{line},{commitment}\n"));
+        history.push_str(&format!("{line}\n"));
     }
     assert_eq!(history.matches(",audit server,").count(), 1, "{history}");
     let dir = tempfile::tempdir().unwrap();
@@ -504,8 +507,9 @@ fn rows_are_placed_in_seed_pairs_by_seed_or_commitment_and_commitments_are_check
         .stdout(predicate::str::contains(wrong));
     // The same round twice in one seed pair: reused, and counted once.
     let twice = format!(
-        "game,server_seed,client_seed,nonce,result\ndice,seed a,c,0,{0}\ndice,seed a,c,0,{0}\n",
-        a.result
+        "game,server_seed,client_seed,commitment,nonce,result\ndice,seed a,c,{1},0,{0}\ndice,seed a,c,{1},0,{0}\n",
+        a.result,
+        stake::commitment("seed a")
     );
     audit(&twice, None).code(1).stdout(predicate::str::contains("findings: 1 (nonce_reused 1)"));
 }

@@ -16,7 +16,8 @@ use assert_cmd::Command;
 use common::stake_history::{played, stake_csv, Choice, StakeRow};
 use common::ChaChaWords;
 use fairaudit::audit::money::Money;
-use fairaudit::audit::stake::{audit_stake_history, stake_revealed_seeds, StakeAudit};
+use fairaudit::audit::stake::{audit_stake_history, stake_revealed_seeds, StakeAudit, StakeAuditOptions};
+use fairaudit::audit::{AuditObserver, Finding, Gap};
 use fairaudit::columns::CsvLayout;
 use fairaudit::scheme::stake::{LimboFormula, StakeGame, StakeOutcome};
 use fairaudit::stats::battery::{Battery, Verdict};
@@ -51,14 +52,24 @@ fn switching_after_a_low_roll(row: &StakeRow) -> Choice {
     Choice { rotate: false, game }
 }
 
+/// Panics at a finding: a fair history has none (its gaps, where a test leaves some, are
+/// the battery's to judge).
+struct NoFindings;
+
+impl AuditObserver for NoFindings {
+    fn finding(&mut self, f: &Finding) {
+        panic!("a fair history has no findings: {f:?}")
+    }
+    fn gap(&mut self, _: &Gap) {}
+}
+
 /// The library's audit of a history (no findings expected of a fair one).
 fn audit(csv: &str) -> StakeAudit {
     let layout = CsvLayout::default();
     let revealed = stake_revealed_seeds(csv.as_bytes(), &layout).unwrap();
-    audit_stake_history(csv.as_bytes(), &revealed, &layout, Money::ZERO, None, |f| {
-        panic!("a fair history has no findings: {f:?}")
-    })
-    .unwrap()
+    let options =
+        StakeAuditOptions { payout_tolerance: Money::ZERO, keno_paytable: None, max_gap_replay: 10_000 };
+    audit_stake_history(csv.as_bytes(), &revealed, &layout, &options, &mut NoFindings).unwrap()
 }
 
 fn pairs_p(battery: &Battery<StakeGame>, game: StakeGame) -> Option<f64> {
@@ -586,5 +597,120 @@ fn limbo_bets_that_usually_win_do_not_fail_bet_return() {
         assert!(n * 2 >= runs, "{rounds} rounds: bet_return valid in {n} of {runs}");
         assert!(binomial_at_least(at_alpha, n, ALPHA) > CHECK, "{rounds} rounds: {at_alpha} of {n}");
         assert!(binomial_at_least(at_tenth, n, ALPHA / 10.0) > CHECK, "{rounds} rounds: {at_tenth} of {n}");
+    }
+}
+
+/// `players` players, each on a seed pair of their own (revealed), betting red for 1 and,
+/// one round in 10, straight-up 17 for 100; stake, payout and player on each row. The
+/// operator burns the nonce of each round for which `burn(nonce, bet, would win)` says so,
+/// and plays the bet at the next nonce instead.
+fn burnt_history(
+    players: usize,
+    bets: usize,
+    label: &str,
+    mut burn: impl FnMut(u64, &str, bool) -> bool,
+) -> String {
+    use fairaudit::audit::bets::PlacedBet;
+    use fairaudit::games::roulette::Wheel;
+    use fairaudit::scheme::stake::{commitment, SeedPair};
+    let mut csv =
+        String::from("game,params,commitment,server_seed,client_seed,nonce,result,player,bet,stake,payout\n");
+    for player in 0..players {
+        let server = format!("{label}-server-{player}");
+        let pair = SeedPair::new(&server, "client");
+        let pocket = |nonce: u64| match StakeGame::Roulette.play(&mut pair.floats(nonce)) {
+            StakeOutcome::Pocket(pocket) => pocket,
+            _ => unreachable!("a spin"),
+        };
+        let mut nonce = 0;
+        for k in 0..bets {
+            let (bet, stake) = if k % 10 == 9 { ("straight:17", 100) } else { ("red", 1) };
+            let placed = PlacedBet::parse_roulette(Wheel::European, bet).unwrap();
+            while burn(nonce, bet, placed.covers(pocket(nonce))) {
+                nonce += 1;
+            }
+            let spun = pocket(nonce);
+            let paid = if placed.covers(spun) { stake * 36 / placed.pick_count() as u64 } else { 0 };
+            csv.push_str(&format!(
+                "roulette,,{},{server},client,{nonce},{spun},p{player},{bet},{stake},{paid}\n",
+                commitment(&server)
+            ));
+            nonce += 1;
+        }
+    }
+    csv
+}
+
+fn skipped_wins_p(audited: &StakeAudit) -> Option<f64> {
+    log_battery(&audited.tallies, &audited.bets, ALPHA)
+        .results
+        .iter()
+        .find(|r| r.outcome.test == "skipped_wins")
+        .and_then(|r| r.outcome.p_value)
+}
+
+// Issue 59, rig 3: with every seed revealed, an operator who burns the nonce whenever a
+// large bet would win showed no gap and no finding, and the audit exited 0. Now the gaps
+// are named (nonce_gaps.csv), their rounds replayed with the bet after them, and
+// `skipped_wins` FAILs the history, while nonces skipped blind to the outcome pass.
+#[test]
+fn nonces_burnt_when_a_large_bet_would_win_fail_skipped_wins() {
+    let rigged = burnt_history(20, 300, "burnt", |_, bet, wins| bet == "straight:17" && wins);
+    let audited = audit(&rigged);
+    let gaps = audited.nonce_gaps;
+    assert!(gaps.gaps > 0 && gaps.replayed == gaps.missing, "{gaps:?}");
+    assert!(skipped_wins_p(&audited).unwrap() < 1e-10, "{:?}", skipped_wins_p(&audited));
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("burnt.csv");
+    std::fs::write(&file, &rigged).unwrap();
+    Command::cargo_bin("fairaudit")
+        .unwrap()
+        .args(["audit", "--scheme", "stake", "--quiet", "--outcomes"])
+        .arg(&file)
+        .arg("--out")
+        .arg(out.path().join("audit"))
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains(format!(
+            "nonces: 20 seed pairs, {} gaps ({} nonces missing), {} rounds at skipped nonces replayed",
+            gaps.gaps, gaps.missing, gaps.replayed
+        )))
+        .stdout(predicates::str::contains("FAIL         roulette log skipped_wins"));
+    let named = std::fs::read_to_string(out.path().join("audit/nonce_gaps.csv")).unwrap();
+    assert_eq!(named.lines().count() as u64, gaps.gaps + 1, "a row a gap: {named}");
+    // The same players, one nonce in 30 skipped blind to the outcome: no FAIL.
+    let mut words = ChaChaWords::seeded(59);
+    let fair = burnt_history(20, 300, "burnt", |_, _, _| words.below(30) == 0);
+    let audited = audit(&fair);
+    assert!(audited.nonce_gaps.replayed > 100, "{:?}", audited.nonce_gaps);
+    assert!(skipped_wins_p(&audited).unwrap() > ALPHA, "{:?}", skipped_wins_p(&audited));
+}
+
+/// `skipped_wins` on fair Stake histories whose nonces are skipped blind to the outcome,
+/// at a short shape (5 players of 40 bets, a nonce in 10 skipped) and a long one (20 of
+/// 300, one in 30): its p-value falls below α and α/10 at most as often as it should.
+#[test]
+fn skipped_wins_is_calibrated_on_fair_stake_histories() {
+    for (shape, players, bets, every, runs) in [
+        ("5 x 40 bets, 1 in 10 skipped", 5usize, 40usize, 10u64, 1_000u64),
+        ("20 x 300 bets, 1 in 30", 20, 300, 30, 200),
+    ] {
+        let p_values: Vec<f64> = (0..runs)
+            .into_par_iter()
+            .filter_map(|run| {
+                let mut words = ChaChaWords::seeded(run + 1_000 * players as u64);
+                let csv = burnt_history(players, bets, &format!("skip-{run}"), |_, _, _| {
+                    words.below(every as u32) == 0
+                });
+                skipped_wins_p(&audit(&csv))
+            })
+            .collect();
+        let n = p_values.len() as u64;
+        assert!(n >= runs * 9 / 10, "{shape}: valid in {n} of {runs} runs");
+        let at_alpha = p_values.iter().filter(|&&p| p < ALPHA).count() as u64;
+        let at_tenth = p_values.iter().filter(|&&p| p < ALPHA / 10.0).count() as u64;
+        println!("{shape:<30} skipped_wins p < {ALPHA}: {at_alpha} of {n}; p < {}: {at_tenth}", ALPHA / 10.0);
+        assert!(binomial_at_least(at_alpha, n, ALPHA) > CHECK, "{shape}: {at_alpha} of {n}");
+        assert!(binomial_at_least(at_tenth, n, ALPHA / 10.0) > CHECK, "{shape}: {at_tenth} of {n}");
     }
 }

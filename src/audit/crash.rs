@@ -37,6 +37,7 @@ use super::Finding;
 use crate::columns::CsvLayout;
 use crate::fields::{parse_nonce, Excerpt};
 use crate::scheme::crash::{self, CrashPoint, CrashVariant};
+use crate::sweep::crash::MAX_LINK_WALK;
 use crate::tally::crash::CrashTally;
 use crate::verify::published::{walk_rows, ChainRow, MAX_ROWS};
 use crate::verify::schemes::MAX_WALK;
@@ -95,6 +96,11 @@ pub struct CrashAudit {
     pub not_walked: u64,
     /// Links walked to the published games.
     pub published_steps: u64,
+    /// Games the audit could not tie to a commitment (each cause is one `uncommitted`
+    /// finding, see [`Untied`]): without their hash and not checked through a link, on a
+    /// salt whose chain has no published hash fairaudit holds, not walked to the published
+    /// game, or below the first game played on its chain.
+    pub untied: u64,
     /// The first game given with its hash: its number, hash and salt (a certificate
     /// works it through).
     pub first_hashed: Option<(u64, String, String)>,
@@ -190,8 +196,16 @@ pub fn audit_crash_history<R: Read>(
     let mut rising: Option<bool> = None;
     // The games with hashes of each published chain, by salt, to walk after the last row.
     let mut published: BTreeMap<String, Vec<ChainRow>> = BTreeMap::new();
+    // Games with hashes whose chain has no published hash fairaudit holds, per salt.
+    let mut unpublished: BTreeMap<String, Untied> = BTreeMap::new();
+    // The first game given without its hash (the games not checked through a link are
+    // one `uncommitted` finding, named by it).
+    let mut first_hashless: Option<u64> = None;
+    // Games of a published chain beyond the [`MAX_ROWS`] kept to walk.
+    let mut unkept = Untied::default();
     let mut keep = |number: u64, hash: &str, salt: &str, line: u64, not_walked: &mut u64| {
         if variant.published_game(salt).is_none() {
+            unpublished.entry(salt.to_owned()).or_default().add(line);
             return;
         }
         let kept: usize = published.values().map(Vec::len).sum();
@@ -199,7 +213,10 @@ pub fn audit_crash_history<R: Read>(
             Some(hash) if kept < MAX_ROWS => {
                 published.entry(salt.to_owned()).or_default().push(ChainRow { game: number, hash, line })
             }
-            _ => *not_walked += 1,
+            _ => {
+                *not_walked += 1;
+                unkept.add(line);
+            }
         }
     };
     let mut record = csv::StringRecord::new();
@@ -350,6 +367,7 @@ pub fn audit_crash_history<R: Read>(
                     }
                     None => {
                         audit.hashless += 1;
+                        first_hashless.get_or_insert(line);
                         let (player, stated) = (field("player"), field("client_seed"));
                         let bytes = links.unhashed_bytes + player.len() + stated.len();
                         if links.unhashed.len() < MAX_WALK as usize && bytes <= UNHASHED_BYTES {
@@ -424,26 +442,138 @@ pub fn audit_crash_history<R: Read>(
     audit.first_hashed = links.first;
     // The games checked through a link are no longer "neither replayed nor linked".
     audit.hashless -= audit.derived;
-    walk_to_published(&mut audit, variant, published, &mut on_finding);
+    let mut not_tied = walk_to_published(&mut audit, variant, published, &mut on_finding);
+    if unkept.games > 0 {
+        not_tied.push((
+            format!(
+                "{} beyond the {MAX_ROWS} games an audit keeps to walk to the published game: not walked",
+                games_text(unkept.games)
+            ),
+            unkept,
+        ));
+    }
+    let mut untied = |what: String, count: Untied| {
+        audit.untied += count.games;
+        let finding = Finding {
+            line: count.first_line,
+            player: String::new(),
+            check: "uncommitted",
+            expected: "games tied to the operator's commitment: given with their hash, on the chain through its published hash".to_owned(),
+            found: what,
+        };
+        on_finding(&finding);
+        *audit.findings.entry("uncommitted").or_default() += 1;
+    };
+    for (salt, count) in unpublished {
+        let why = if variant.published_salts().contains(&salt.as_str()) {
+            "a published seeding event's, but fairaudit holds no published hash of its chain"
+        } else {
+            "none of the published seeding events'"
+        };
+        untied(
+            format!(
+                "{} on salt {salt} ({why}): nothing ties their chain to a commitment",
+                games_text(count.games)
+            ),
+            count,
+        );
+    }
+    for (what, count) in not_tied {
+        untied(what, count);
+    }
+    if let (Some(first_line), true) = (first_hashless, audit.hashless > 0) {
+        let count = Untied { games: audit.hashless, first_line };
+        let what = if count.games == 1 {
+            "1 game without its hash, not checked through a link across it: its crash point is tied to nothing".to_owned()
+        } else {
+            format!("{} games without their hash, not checked through a link across them: their crash points are tied to nothing", count.games)
+        };
+        untied(what, count);
+    }
     Ok(audit)
+}
+
+/// Games the audit could not tie to a commitment for one cause: how many, and the line of
+/// the first. Each cause is one `uncommitted` finding, not one per game: a history on an
+/// operator's own chain is one fact, however long.
+#[derive(Clone, Copy, Debug, Default)]
+struct Untied {
+    games: u64,
+    first_line: u64,
+}
+
+impl Untied {
+    fn add(&mut self, line: u64) {
+        if self.games == 0 || line < self.first_line {
+            self.first_line = line;
+        }
+        self.games += 1;
+    }
+}
+
+/// `1 game`, `N games`.
+fn games_text(games: u64) -> String {
+    if games == 1 {
+        "1 game".to_owned()
+    } else {
+        format!("{games} games")
+    }
 }
 
 /// Walks each published chain's games to its published game; a game not on the chain
 /// through it is a `published` finding (the player of its first row is not known here:
-/// the finding names the game and its line).
+/// the finding names the game and its line). Returns the games that could not be tied to
+/// the published game, per cause: below the first game played on the chain (on the
+/// committed chain or not, no such game was played), or not walked to it (too far from
+/// it, or among hashes disagreeing with too many others).
 fn walk_to_published(
     audit: &mut CrashAudit,
     variant: CrashVariant,
     chains: BTreeMap<String, Vec<ChainRow>>,
     on_finding: &mut impl FnMut(&Finding),
-) {
+) -> Vec<(String, Untied)> {
     let never = std::sync::atomic::AtomicBool::new(false);
-    for (salt, mut rows) in chains {
+    let mut not_tied = Vec::new();
+    for (salt, rows) in chains {
         let published = variant.published_game(&salt).expect("kept for its published game");
+        let (below, mut rows): (Vec<ChainRow>, Vec<ChainRow>) =
+            rows.into_iter().partition(|row| row.game < published.first_played);
+        if !below.is_empty() {
+            let mut count = Untied::default();
+            below.iter().for_each(|row| count.add(row.line));
+            not_tied.push((
+                format!(
+                    "{} below game {}, the first game played on the chain of salt {salt}: no such game was played",
+                    games_text(count.games),
+                    published.first_played
+                ),
+                count,
+            ));
+        }
+        let mut far = Untied::default();
+        rows.iter()
+            .filter(|row| row.game.abs_diff(published.game) > MAX_LINK_WALK)
+            .for_each(|row| far.add(row.line));
         let walk = walk_rows(published, &mut rows, &never, &|_| {}).expect("never stopped");
         audit.on_published += walk.linked;
         audit.not_walked += walk.too_far + walk.unfollowed;
         audit.published_steps += walk.steps;
+        if walk.too_far + walk.unfollowed > 0 {
+            let mut count = far;
+            count.games = walk.too_far + walk.unfollowed;
+            if far.games == 0 {
+                count.first_line = rows.iter().map(|row| row.line).min().unwrap_or(0);
+            }
+            not_tied.push((
+                format!(
+                    "{} not walked to game {}'s published hash {}: more than {MAX_LINK_WALK} games from it (numbers no real chain reaches), or among hashes disagreeing with too many others",
+                    games_text(count.games),
+                    published.game,
+                    published.hash
+                ),
+                count,
+            ));
+        }
         for row in &walk.off {
             let finding = Finding {
                 line: row.line,
@@ -459,6 +589,7 @@ fn walk_to_published(
             *audit.findings.entry("published").or_default() += 1;
         }
     }
+    not_tied
 }
 
 /// The links between the games the history gives with hashes, as it is read.
@@ -645,13 +776,17 @@ mod tests {
         assert_eq!((audit.rows, audit.games, audit.replayed, audit.payouts_checked), (4, 3, 0, 4));
         assert_eq!(audit.tally.cells[0], 1, "one instant crash");
         assert_eq!(audit.tally.games, 3);
-        // The last bet never cashed out: it returns nothing, not its stake.
-        assert_eq!(findings.len(), 1, "{findings:?}");
+        // The last bet never cashed out: it returns nothing, not its stake. And no game is
+        // tied to the operator's commitment: one `uncommitted` finding for the three.
+        assert_eq!(findings.len(), 2, "{findings:?}");
         assert_eq!((findings[0].line, findings[0].check, findings[0].expected.as_str()), (5, "payout", "0"));
+        assert_eq!((findings[1].line, findings[1].check), (2, "uncommitted"));
+        assert!(findings[1].found.starts_with("3 games without their hash"), "{findings:?}");
+        assert_eq!(audit.untied, 3);
         // Roobet shows both as 1.00: without their hashes no game is counted, not even a
         // 2.00 (leaving out only the 1.00s would bias the counts against the law).
         let (audit, findings) = audited(CrashVariant::Roobet, "roobet", "nonce,result\n7,1.00\n6,2.00\n");
-        assert!(findings.is_empty());
+        assert_eq!(findings.iter().map(|f| f.check).collect::<Vec<_>>(), ["uncommitted"]);
         assert_eq!((audit.games, audit.uncounted, audit.tally.games), (2, 2, 0));
     }
 
@@ -659,7 +794,8 @@ mod tests {
     fn games_of_another_salt_are_counted_apart_not_linked_and_found() {
         // Roobet's games 1,273,935 and 1,273,934 (`data/vectors/crash.csv`): linked under
         // the published salt; under another salt for the second, not linked, counted, and
-        // a `salt` finding (one history, one salt).
+        // a `salt` finding (one history, one salt), and an `uncommitted` one (nothing ties
+        // a chain of another salt to the operator's commitment).
         let (high, low) = (
             "cc4a75236ecbc038c37729aa5ced461e36155319e88fa375c994933b6a42a0c4",
             "fa0bd7818e238aa613426eba7422ca364369c0ec55767c8e023ba6d3ba161aeb",
@@ -681,7 +817,7 @@ mod tests {
         );
         let (audit, findings) = audited(CrashVariant::Roobet, "roobet", &file);
         let checks: Vec<(u64, &str)> = findings.iter().map(|f| (f.line, f.check)).collect();
-        assert_eq!(checks, [(3, "salt")], "{findings:?}");
+        assert_eq!(checks, [(3, "salt"), (3, "uncommitted")], "{findings:?}");
         assert_eq!((audit.linked, audit.unlinked, audit.other_salts), (0, 1, 1));
     }
 
@@ -719,9 +855,10 @@ mod tests {
             clone_shown(&g933),
             clone_shown(&g932)
         );
+        // Linked and checked, but on a chain nothing ties to the operator's commitment.
         let (audit, findings) = audited(CrashVariant::Roobet, "roobet", &file);
-        assert!(findings.is_empty(), "{findings:?}");
-        assert_eq!(audit.derived, 1);
+        assert_eq!(findings.iter().map(|f| (f.line, f.check)).collect::<Vec<_>>(), [(2, "uncommitted")]);
+        assert_eq!((audit.derived, audit.untied), (1, 2));
         for rising in [false, true] {
             let file = |shown_933: &str| {
                 let mut rows = rows(shown_933).to_vec();

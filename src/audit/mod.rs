@@ -24,6 +24,7 @@ pub mod crash;
 mod history;
 pub mod money;
 pub mod revealed;
+mod skipped;
 pub mod stake;
 
 use crate::chain::RoundHasher;

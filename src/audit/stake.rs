@@ -29,12 +29,15 @@
 //!
 //! Memory is bounded by the seed pairs and games, not the rows.
 
+use super::bets::{Payouts, PlacedBet};
 use super::money::Money;
 use super::revealed::RevealedSeeds;
-use super::{insert_nonce, Finding};
+use super::skipped::{PlayedNonces, RoundAfter};
+use super::{AuditObserver, Finding, Gap};
 use crate::columns::CsvLayout;
 use crate::fields::{parse_digest, parse_nonce, Excerpt};
 use crate::games::roulette::Wheel;
+use crate::games::GameId;
 use crate::rtp::stake::plinko_multipliers;
 use crate::rtp::Paytable;
 use crate::scheme::stake::cells::{coarse_cell, coarse_cells, draw_indices, outcome_cell};
@@ -46,7 +49,6 @@ use crate::verify::RoundsError;
 use num_traits::ToPrimitive;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
-use std::ops::Range;
 
 /// The fields a history may have, by their names in `docs/audit.md`.
 pub const FIELDS: [&str; 12] = [
@@ -89,6 +91,34 @@ pub struct StakeAudit {
     /// The first row replayed from the server seed it shows itself (a certificate works it
     /// through).
     pub first_replayed: Option<ReplayedRow>,
+    /// The gaps in the seed pairs' nonces, and the rounds at skipped nonces replayed (see
+    /// [`super::skipped`]).
+    pub nonce_gaps: NonceGaps,
+}
+
+/// The gaps in a history's seed pairs' nonces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NonceGaps {
+    /// Seed pairs seen.
+    pub seed_pairs: u64,
+    /// Gaps between the nonces a seed pair played.
+    pub gaps: u64,
+    /// Nonces in them.
+    pub missing: u64,
+    /// Of them, rounds replayed for the skipped-rounds test (seed revealed, the gap at most
+    /// `max_gap_replay` long, the bet after it one whose chance of paying is exact).
+    pub replayed: u64,
+}
+
+/// How a history of the family is audited, beside its rows.
+#[derive(Clone, Copy, Debug)]
+pub struct StakeAuditOptions<'a> {
+    /// How far a payout may be from the published rule's without a finding.
+    pub payout_tolerance: Money,
+    /// The operator's Keno paytable, which Keno payouts are judged against.
+    pub keno_paytable: Option<&'a Paytable>,
+    /// Gaps longer than this are named but not replayed.
+    pub max_gap_replay: u64,
 }
 
 impl StakeAudit {
@@ -175,10 +205,15 @@ pub fn audit_stake_history<R: Read>(
     input: R,
     revealed: &RevealedSeeds,
     layout: &CsvLayout,
-    payout_tolerance: Money,
-    keno_paytable: Option<&Paytable>,
-    mut on_finding: impl FnMut(&Finding),
+    options: &StakeAuditOptions,
+    observer: &mut impl AuditObserver,
 ) -> Result<StakeAudit, RoundsError> {
+    let StakeAuditOptions { payout_tolerance, keno_paytable, max_gap_replay } = *options;
+    // Keno's chance of paying more than the stake, per pick count, from the paytable.
+    let keno_payouts = keno_paytable
+        .map(|paytable| Payouts::new(GameId::Keno, paytable))
+        .transpose()
+        .map_err(|problem| RoundsError::BadField { line: 1, column: "paytable", problem })?;
     let mut reader = layout.reader(input);
     let headers = reader.headers()?.clone();
     let found = layout.columns.locate(&headers, &FIELDS)?;
@@ -205,11 +240,16 @@ pub fn audit_stake_history<R: Read>(
         tallies: Vec::new(),
         bets: Vec::new(),
         first_replayed: None,
+        nonce_gaps: NonceGaps::default(),
     };
-    let mut nonces: HashMap<PairKey, Vec<Range<u64>>> = HashMap::new();
+    // Per seed pair: the nonces played, and the revealed server seed where there is one.
+    let mut nonces: HashMap<PairKey, (PlayedNonces, Option<String>)> = HashMap::new();
     // Per seed pair and game: the last row's nonce and coarse class, for the pairs.
     let mut last_round: HashMap<(PairKey, StakeGame), (u64, usize)> = HashMap::new();
     let mut prepared: Option<(String, String, SeedPair, String)> = None;
+    // Per server seed replayed (by its commitment): whether some row showed its
+    // commitment, and the first line that replayed it.
+    let mut committed: HashMap<String, (bool, u64, String)> = HashMap::new();
     let mut record = csv::StringRecord::new();
     while reader.read_record(&mut record)? {
         audit.rows += 1;
@@ -224,7 +264,7 @@ pub fn audit_stake_history<R: Read>(
                 expected,
                 found: found.to_owned(),
             };
-            on_finding(&finding);
+            observer.finding(&finding);
             *audit.findings.entry(check).or_default() += 1;
         };
 
@@ -301,6 +341,10 @@ pub fn audit_stake_history<R: Read>(
             if given.as_ref().is_some_and(|given| given != commitment) {
                 found("commitment", commitment.clone(), field("commitment"));
             }
+            committed
+                .entry(commitment.clone())
+                .or_insert_with(|| (false, line, field("player").to_owned()))
+                .0 |= given.is_some();
             Some((commitment.clone(), client.to_owned()))
         };
 
@@ -308,13 +352,20 @@ pub fn audit_stake_history<R: Read>(
         // seed pair, whatever the game); a repeated round is not counted again.
         let mut reused = false;
         if let Some(key) = &key {
-            let ranges = nonces.entry(key.clone()).or_default();
-            let at = ranges.partition_point(|r| r.end <= nonce);
-            if ranges.get(at).is_some_and(|r| r.contains(&nonce)) {
+            let (played, seed) = nonces.entry(key.clone()).or_default();
+            if played.contains(nonce) {
                 found("nonce_reused", "a nonce not played before with this seed pair".into(), field("nonce"));
                 reused = true;
             } else {
-                insert_nonce(ranges, nonce);
+                played.insert(nonce, || RoundAfter {
+                    game,
+                    bet: field("bet").to_owned(),
+                    line,
+                    player: field("player").to_owned(),
+                });
+                if seed.is_none() && !server.is_empty() {
+                    *seed = Some(server.to_owned());
+                }
             }
         }
 
@@ -345,18 +396,7 @@ pub fn audit_stake_history<R: Read>(
         if reused {
             continue;
         }
-        let index = match audit.tallies.iter().position(|(g, _)| *g == game) {
-            Some(index) => index,
-            None => {
-                let mut tally = StakeTally::empty(&game);
-                if let StakeGame::Plinko { .. } = game {
-                    tally.steps.clear();
-                }
-                audit.tallies.push((game, tally));
-                audit.bets.push(BetTally::new());
-                audit.tallies.len() - 1
-            }
-        };
+        let index = game_index(&mut audit, game);
         // The bet as placed, where its law is exact: a bet read here was read above.
         if let Some(law) = bet_law(&game, &recorded, field("bet")).map_err(|p| bad("bet", p))? {
             let bets = &mut audit.bets[index];
@@ -394,7 +434,151 @@ pub fn audit_stake_history<R: Read>(
             }
         }
     }
+    // A server seed revealed without its commitment on any row is tied to nothing shown
+    // before play: a seed ground after play until the large bets lose replays as well as
+    // a fair one. One finding per such seed, on the first line that replayed it.
+    let mut untied: Vec<(u64, String, String)> = committed
+        .into_iter()
+        .filter(|(_, (shown, _, _))| !shown)
+        .map(|(commitment, (_, line, player))| (line, commitment, player))
+        .collect();
+    untied.sort_unstable();
+    for (line, commitment, player) in untied {
+        let finding = Finding {
+            line,
+            player,
+            check: "uncommitted",
+            expected: format!("the seed's commitment {commitment} shown on a row (a `commitment` column): the SHA-256 shown before play"),
+            found: "a server seed revealed without its commitment on any row: tied to nothing shown before play".to_owned(),
+        };
+        observer.finding(&finding);
+        *audit.findings.entry("uncommitted").or_default() += 1;
+    }
+    replay_gaps(&mut audit, nonces, max_gap_replay, keno_payouts.as_ref(), keno_paytable, observer)
+        .map_err(|(line, problem)| RoundsError::BadField { line, column: "bet", problem })?;
     Ok(audit)
+}
+
+/// Names every gap in the seed pairs' nonces (to `observer`, by the line of the round
+/// after it) and replays the short ones of revealed seeds with the bet of the round after
+/// them, for the skipped-rounds test of that round's game (see [`super::skipped`]).
+fn replay_gaps(
+    audit: &mut StakeAudit,
+    nonces: HashMap<PairKey, (PlayedNonces, Option<String>)>,
+    max_gap_replay: u64,
+    keno_payouts: Option<&Payouts>,
+    keno_paytable: Option<&Paytable>,
+    observer: &mut impl AuditObserver,
+) -> Result<(), (u64, String)> {
+    audit.nonce_gaps.seed_pairs = nonces.len() as u64;
+    let mut gaps: Vec<(Gap, Option<(SeedPair, RoundAfter)>)> = Vec::new();
+    for ((commitment, client), (played, seed)) in &nonces {
+        for gap in played.gaps() {
+            let count = gap.nonces.end - gap.nonces.start;
+            let replay = match seed {
+                Some(seed) if count <= max_gap_replay => {
+                    Some((SeedPair::new(seed, client), gap.after.clone()))
+                }
+                _ => None,
+            };
+            let after = gap.after;
+            let named = Gap {
+                line: after.line,
+                player: after.player.clone(),
+                commitment: commitment.clone(),
+                client_seed: client.clone(),
+                nonces: gap.nonces,
+                replayed: false,
+                would_have_won: 0,
+            };
+            gaps.push((named, replay));
+        }
+    }
+    // In the order of the history's lines (the pairs are held by hash).
+    gaps.sort_by_key(|(gap, _)| (gap.line, gap.nonces.start));
+    for (mut gap, replay) in gaps {
+        let count = gap.nonces.end - gap.nonces.start;
+        audit.nonce_gaps.gaps += 1;
+        audit.nonce_gaps.missing = audit.nonce_gaps.missing.saturating_add(count);
+        if let Some((pair, after)) = replay {
+            let line = after.line;
+            if let Some(chance) =
+                paying_chance(&after.game, &after.bet, keno_payouts).map_err(|p| (line, p))?
+            {
+                let pays = |nonce: u64| -> Result<bool, String> {
+                    let round = stake::replay_with(&after.game, &pair, String::new(), nonce);
+                    let paid = multiplier(&after.game, &round.outcome, &after.bet, keno_paytable)?;
+                    Ok(paid.is_some_and(|m| m.compare(Money::whole(1)) == Some(std::cmp::Ordering::Greater)))
+                };
+                let mut won = 0;
+                for nonce in gap.nonces.clone() {
+                    won += u64::from(pays(nonce).map_err(|p| (line, p))?);
+                }
+                let index = game_index(audit, after.game);
+                audit.bets[index].skipped_rounds(chance, count, won);
+                audit.nonce_gaps.replayed += count;
+                (gap.replayed, gap.would_have_won) = (true, won);
+            }
+        }
+        observer.gap(&gap);
+    }
+    Ok(())
+}
+
+/// The exact chance that `bet` on `game` pays more than its stake on a fair round, where
+/// it follows from the bet alone (Keno's from the paytable, `keno_payouts`): roulette (a
+/// bet covering `c` of 37 pockets, paying 36/c), limbo (the chance of reaching the target),
+/// plinko (its table's buckets above 1x, `Binomial(rows, 1/2)`) and Keno with a paytable.
+/// `None` for dice and mines (no bet or payout rule read yet) and a bet left empty.
+fn paying_chance(game: &StakeGame, bet: &str, keno_payouts: Option<&Payouts>) -> Result<Option<f64>, String> {
+    Ok(match game {
+        StakeGame::Roulette if !bet.is_empty() => {
+            let covered = PlacedBet::parse_roulette(Wheel::European, bet)?.pick_count();
+            Some(if covered < 36 { covered as f64 / 37.0 } else { 0.0 })
+        }
+        StakeGame::Limbo(formula) if !bet.is_empty() => {
+            Some(limbo_reaching(*formula, limbo_target(game, bet)?) as f64 / FLOATS as f64)
+        }
+        StakeGame::Plinko { rows, risk } => {
+            let paying = plinko_multipliers(*rows, *risk)
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.to_f64().is_some_and(|m| m > 1.0))
+                .map(|(bucket, _)| binomial_half(u32::from(*rows), bucket as u32))
+                .sum();
+            Some(paying)
+        }
+        StakeGame::Keno if !bet.is_empty() => match keno_payouts {
+            Some(payouts) => Some(payouts.paying_probability(&PlacedBet::parse_keno(bet)?)),
+            None => None,
+        },
+        _ => None,
+    })
+}
+
+/// `C(n, k) / 2^n`: a plinko ball's chance of landing in bucket `k` of `n` rows.
+fn binomial_half(n: u32, k: u32) -> f64 {
+    let mut chance = 1.0 / f64::from(1u32 << n);
+    for i in 0..k {
+        chance = chance * f64::from(n - i) / f64::from(i + 1);
+    }
+    chance
+}
+
+/// The position of `game` in the audit's tallies (and bets), added when new.
+fn game_index(audit: &mut StakeAudit, game: StakeGame) -> usize {
+    match audit.tallies.iter().position(|(g, _)| *g == game) {
+        Some(index) => index,
+        None => {
+            let mut tally = StakeTally::empty(&game);
+            if let StakeGame::Plinko { .. } = game {
+                tally.steps.clear();
+            }
+            audit.tallies.push((game, tally));
+            audit.bets.push(BetTally::new());
+            audit.tallies.len() - 1
+        }
+    }
 }
 
 /// What a bet returns per unit stake for the recorded outcome, by the game's published
@@ -510,14 +694,8 @@ fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option
                 .iter()
                 .map(|m| m.to_f64().expect("a small decimal"))
                 .collect();
-            let mut chance = 1.0 / f64::from(1u32 << rows);
-            let mut chances = Vec::with_capacity(table.len());
-            for bucket in 0..table.len() {
-                if bucket > 0 {
-                    chance = chance * f64::from(u32::from(*rows) + 1 - bucket as u32) / bucket as f64;
-                }
-                chances.push(chance);
-            }
+            let chances: Vec<f64> =
+                (0..table.len() as u32).map(|bucket| binomial_half(u32::from(*rows), bucket)).collect();
             let moment = |power: i32, about: f64| -> f64 {
                 chances.iter().zip(&table).map(|(c, m)| c * (m - about).powi(power)).sum()
             };

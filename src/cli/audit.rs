@@ -102,6 +102,19 @@ impl AuditArgs {
         Ok((game, options))
     }
 
+    /// How an audit of the HMAC-SHA256 family judges a history beside its rows, Keno's
+    /// payouts by `keno_paytable` (the copy of the one given, when `certify` runs it).
+    pub(super) fn stake_options<'a>(
+        &self,
+        keno_paytable: Option<&'a fairaudit::rtp::Paytable>,
+    ) -> fairaudit::audit::stake::StakeAuditOptions<'a> {
+        fairaudit::audit::stake::StakeAuditOptions {
+            payout_tolerance: self.payout_tolerance,
+            keno_paytable,
+            max_gap_replay: self.max_gap_replay.unwrap_or(MAX_GAP_REPLAY),
+        }
+    }
+
     /// The game of an audit of the default scheme, or why there is none.
     fn game_of_default_scheme(&self) -> Result<GameId> {
         if let Some(scheme) = self.scheme.filter(|&scheme| scheme != SchemeId::Sha3) {
@@ -284,6 +297,8 @@ pub(super) struct FindingSink {
     /// The first [`FINDINGS_SHOWN`] findings, for report.html.
     pub(super) shown: Vec<Finding>,
     csv: Option<csv::Writer<BufWriter<File>>>,
+    /// nonce_gaps.csv, for a scheme whose audit reports gaps ([`FindingSink::with_gaps`]).
+    gaps: Option<csv::Writer<BufWriter<File>>>,
     error: Option<csv::Error>,
 }
 
@@ -291,7 +306,13 @@ impl FindingSink {
     /// A sink writing findings.csv into `folder` when there is one.
     pub(super) fn new(folder: Option<&OutputFolder>, describe: fn(&Finding) -> String) -> Result<Self> {
         let csv = folder.map(|folder| staged_csv(folder, "findings.csv", &FINDINGS_HEADER)).transpose()?;
-        Ok(Self { describe, printed: 0, shown: Vec::new(), csv, error: None })
+        Ok(Self { describe, printed: 0, shown: Vec::new(), csv, gaps: None, error: None })
+    }
+
+    /// The same sink writing every gap to nonce_gaps.csv in `folder` too.
+    pub(super) fn with_gaps(mut self, folder: Option<&OutputFolder>) -> Result<Self> {
+        self.gaps = folder.map(|folder| staged_csv(folder, "nonce_gaps.csv", &GAPS_HEADER)).transpose()?;
+        Ok(self)
     }
 
     /// Takes one finding.
@@ -312,9 +333,9 @@ impl FindingSink {
 
     /// After the last of `findings`: says how many were not printed, and hands back
     /// findings.csv (for [`write_scheme_audit`]) or the error that stopped writing it.
-    pub(super) fn finish(&mut self, findings: u64) -> Result<Option<csv::Writer<BufWriter<File>>>> {
+    pub(super) fn finish(&mut self, findings: u64) -> Result<Vec<csv::Writer<BufWriter<File>>>> {
         if let Some(error) = self.error.take() {
-            return Err(error).context("cannot write findings.csv");
+            return Err(error).context("cannot write findings.csv or nonce_gaps.csv");
         }
         if findings as usize > self.printed {
             outln!(
@@ -323,19 +344,34 @@ impl FindingSink {
                 if self.csv.is_some() { " in findings.csv" } else { " (pass --out DIR for findings.csv)" }
             );
         }
-        Ok(self.csv.take())
+        Ok(self.csv.take().into_iter().chain(self.gaps.take()).collect())
+    }
+}
+
+impl AuditObserver for FindingSink {
+    fn finding(&mut self, finding: &Finding) {
+        self.take(finding);
+    }
+
+    fn gap(&mut self, gap: &Gap) {
+        if let Some(writer) = self.gaps.as_mut() {
+            if let Err(error) = writer.write_record(gaps_row(gap)) {
+                self.error.get_or_insert(error);
+            }
+        }
     }
 }
 
 /// The end of an audit of a scheme other than the default: the findings per check, the
-/// folder (findings.csv staged as the audit went, then tests.csv, summary.json, the
+/// folder (findings.csv, and nonce_gaps.csv where the scheme has one, staged as the audit
+/// went, then tests.csv, summary.json, the
 /// scheme's `more_files` and run.json (`stamp`), committed as a unit) and the battery; a
 /// finding or a failed test is exit 1. `row_checks`: whether any row was judged on its own
 /// (replayed, linked, a payout checked): see [`judged_by_rows`].
 pub(super) fn conclude_scheme_audit<G: Serialize + Copy + Ord + std::fmt::Display>(
     row_checks: bool,
     findings: &std::collections::BTreeMap<&'static str, u64>,
-    folder: Option<(OutputFolder, Option<csv::Writer<BufWriter<File>>>)>,
+    folder: Option<(OutputFolder, Vec<csv::Writer<BufWriter<File>>>)>,
     battery: &fairaudit::stats::battery::Battery<G>,
     groups: &str,
     stamp: &RunStamp,
@@ -346,8 +382,8 @@ pub(super) fn conclude_scheme_audit<G: Serialize + Copy + Ord + std::fmt::Displa
         let by_check: Vec<String> = findings.iter().map(|(check, n)| format!("{check} {n}")).collect();
         outln!("findings: {total} ({})", by_check.join(", "));
     }
-    if let Some((folder, findings_csv)) = folder {
-        if let Some(writer) = findings_csv {
+    if let Some((folder, staged)) = folder {
+        for writer in staged {
             writer.into_inner().map_err(|e| e.into_error())?.flush()?;
         }
         folder.write("tests.csv", &tests_table(battery).to_csv())?;
@@ -374,6 +410,16 @@ fn judged_by_rows<G: PartialEq>(findings: u64, battery: &Battery<G>, row_checks:
         TestVerdict::Fail => Verdict::Finding,
         TestVerdict::Insufficient => Verdict::Insufficient,
         TestVerdict::Pass | TestVerdict::Weak => Verdict::Clean,
+    }
+}
+
+/// The seed pairs' nonces as the terminal says them, when a seed pair was seen: their gaps,
+/// the nonces missing in them and the rounds at skipped nonces replayed.
+pub(super) fn print_nonces(seed_pairs: u64, gaps: u64, missing: u64, replayed: u64) {
+    if seed_pairs > 0 {
+        outln!(
+            "nonces: {seed_pairs} seed pairs, {gaps} gaps ({missing} nonces missing), {replayed} rounds at skipped nonces replayed"
+        );
     }
 }
 
@@ -475,15 +521,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         );
     }
     let n = audit.nonce_integrity;
-    if n.seed_pairs > 0 {
-        outln!(
-            "nonces: {} seed pairs, {} gaps ({} nonces missing), {} rounds at skipped nonces replayed",
-            n.seed_pairs,
-            n.gaps,
-            n.missing_nonces,
-            n.replayed
-        );
-    }
+    print_nonces(n.seed_pairs, n.gaps, n.missing_nonces, n.replayed);
     if let Some(folder) = folder {
         let report_paytable = paytable.clone().unwrap_or_else(fairaudit::rtp::Paytable::example);
         let stamp = audit_stamp(started, inputs);

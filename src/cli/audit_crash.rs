@@ -130,6 +130,7 @@ fn describe(f: &Finding) -> String {
         "payout" => format!("file has {found}, the cash-out rule gives {expected}"),
         "link" | "published" => format!("file has {found}, the chain link needs {expected}"),
         "game_order" => format!("game {found} where the history's order needs {expected}"),
+        "uncommitted" => format!("{found}"),
         _ => format!("file has {found}, expected {expected}"),
     };
     finding_line(f, &what)

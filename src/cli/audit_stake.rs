@@ -23,8 +23,8 @@ use std::time::SystemTime;
 
 pub fn run(args: AuditArgs) -> Result<Verdict> {
     let started = SystemTime::now();
-    if args.game.is_some() || args.max_gap_replay.is_some() {
-        bail!("with --scheme stake each row names its game (and its parameters) and gaps are not replayed: --game and --max-gap-replay are the default scheme's");
+    if args.game.is_some() {
+        bail!("with --scheme stake each row names its game (and its parameters): --game is the default scheme's");
     }
     // The operator's Keno paytable, which Keno payouts are judged against (Stake publishes
     // none outside the game, so there is no built-in one).
@@ -34,20 +34,14 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     // Claimed before reading a possibly huge file: a refusal writes nothing.
     let folder = args.out.as_deref().map(|dir| claim_output(dir, args.force)).transpose()?;
     let inputs = written_inputs(&args);
-    let mut sink = FindingSink::new(folder.as_ref(), describe)?;
+    let mut sink = FindingSink::new(folder.as_ref(), describe)?.with_gaps(folder.as_ref())?;
     // Two passes: the seeds the history reveals anywhere, then the audit.
     let mut history = input::history(&args.outcomes)?;
     let revealed = stake_revealed_seeds(history.first_pass()?, &layout).with_context(|| name.clone())?;
     let (input, bar) = history.second_pass(args.quiet).with_context(|| name.clone())?;
-    let audit = audit_stake_history(
-        input,
-        &revealed,
-        &layout,
-        args.payout_tolerance,
-        paytable.as_ref(),
-        |finding: &Finding| sink.take(finding),
-    )
-    .with_context(|| name.clone())?;
+    let audit =
+        audit_stake_history(input, &revealed, &layout, &args.stake_options(paytable.as_ref()), &mut sink)
+            .with_context(|| name.clone())?;
     drop(bar);
     let findings: u64 = audit.findings.values().sum();
     let findings_csv = sink.finish(findings)?;
@@ -58,6 +52,8 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         audit.payouts_checked,
         audit.payouts_judged_by()
     );
+    let n = audit.nonce_gaps;
+    super::audit::print_nonces(n.seed_pairs, n.gaps, n.missing, n.replayed);
     for (game, rows) in &audit.payouts_unchecked {
         let rows = if *rows == 1 { "1 row".to_owned() } else { format!("{rows} rows") };
         outln!("payouts of {game} not checked on {rows}: {}", why_unchecked(game));
@@ -110,6 +106,7 @@ fn describe(f: &Finding) -> String {
         "payout" => format!("file has {found}, the published multiplier gives {expected}"),
         "commitment" => format!("file has {found}, SHA-256 of the revealed server seed is {expected}"),
         "nonce_reused" => format!("nonce {found} was already played with this seed pair"),
+        "uncommitted" => format!("{found}; needs {expected}"),
         _ => format!("file has {found}, expected {expected}"),
     };
     finding_line(f, &what)

@@ -24,7 +24,7 @@
 //!   ([`pairs_given_first`]). The first round's own law is the outcome test's.
 
 use super::battery::{assess, with_across, Battery};
-use super::bets::{bet_return, keno_bet_hits, roulette_bet_wins};
+use super::bets::{bet_return, keno_bet_hits, roulette_bet_wins, skipped_wins};
 use super::chisquare::goodness_of_fit;
 use super::frequency::{ordered_fit, SummedFits};
 use super::outcome::TestOutcome;
@@ -167,8 +167,10 @@ pub fn log_battery(tallies: &[(StakeGame, StakeTally)], bets: &[BetTally], alpha
 /// law's preimage counts differ from it by less than 2^-32 a pocket), `bet_hits` on Keno's
 /// picks (the hits on `k` numbers picked are hypergeometric whatever the numbers; each
 /// pick-and-remove step is within 2^-32 of uniform) and `bet_return` wherever stakes and
-/// payouts of bets with an exact law were recorded. An operator who turns winning spins
-/// into losing ones, or draws around the numbers a player picked, keeping every pocket or
+/// payouts of bets with an exact law were recorded, and `skipped_wins` where rounds at
+/// skipped nonces were replayed with the bet after them ([`crate::audit::stake`]). An
+/// operator who turns winning spins into losing ones, draws around the numbers a player
+/// picked, or burns the nonces of rounds a large bet would win, keeping every pocket or
 /// number as frequent, passes every outcome test and fails these.
 pub fn bet_tests(game: &StakeGame, bets: &BetTally) -> Vec<TestOutcome> {
     let mut tests = Vec::new();
@@ -180,6 +182,9 @@ pub fn bet_tests(game: &StakeGame, bets: &BetTally) -> Vec<TestOutcome> {
     }
     if bets.staked_rounds > 0 {
         tests.push(bet_return(bets));
+    }
+    if !bets.skipped.is_empty() {
+        tests.push(skipped_wins(bets));
     }
     tests
 }

@@ -241,7 +241,9 @@ pub fn stake_keno_history(rounds: u64) -> String {
     use fairaudit::scheme::stake::{self, StakeGame, StakeOutcome};
     let paytable = Paytable::example();
     let server = "keno server seed";
-    let mut rows = String::from("game,params,server_seed,client_seed,nonce,result,bet,stake,payout\n");
+    let commitment = stake::commitment(server);
+    let mut rows =
+        String::from("game,params,commitment,server_seed,client_seed,nonce,result,bet,stake,payout\n");
     for nonce in 0..rounds {
         let round = stake::replay(&StakeGame::Keno, server, "player seed", nonce);
         let StakeOutcome::Drawn(drawn) = &round.outcome else { unreachable!("keno draws") };
@@ -251,7 +253,7 @@ pub fn stake_keno_history(rounds: u64) -> String {
             paytable.multiplier(picks.len(), hits) * num_rational::BigRational::from_integer(10.into());
         let bet: Vec<String> = picks.iter().map(u8::to_string).collect();
         rows.push_str(&format!(
-            "keno,,{server},player seed,{nonce},{},{},10,{}\n",
+            "keno,,{commitment},{server},player seed,{nonce},{},{},10,{}\n",
             round.result,
             bet.join(" "),
             fairaudit::rtp::decimal::format_trimmed(&paid, 12)

@@ -62,28 +62,26 @@ pub fn played(
     rows
 }
 
-/// The history as CSV: with the server seeds revealed (`server_seed`), or showing only
-/// their commitments (the audit then replays nothing, and the battery alone judges it).
+/// The history as CSV: each row with its commitment (SHA-256 of the server seed, as shown
+/// before play) and, where `reveal`, the server seed itself (otherwise the audit replays
+/// nothing, and the battery alone judges it).
 pub fn stake_csv(rows: &[StakeRow], reveal: bool) -> String {
-    let seed_column = if reveal { "server_seed" } else { "commitment" };
+    let seed_column = if reveal { ",server_seed" } else { "" };
     let money = rows.first().is_some_and(|r| r.money.is_some());
     let mut csv = format!(
-        "game,params,{seed_column},client_seed,nonce,result{}\n",
+        "game,params,commitment{seed_column},client_seed,nonce,result{}\n",
         if money { ",bet,stake,payout" } else { "" }
     );
     let mut committed: Option<(String, String)> = None;
     for row in rows {
-        let seed = if reveal {
-            row.server.clone()
-        } else {
-            if committed.as_ref().is_none_or(|(s, _)| *s != row.server) {
-                committed = Some((row.server.clone(), stake::commitment(&row.server)));
-            }
-            committed.as_ref().map(|(_, c)| c.clone()).expect("set above")
-        };
+        if committed.as_ref().is_none_or(|(s, _)| *s != row.server) {
+            committed = Some((row.server.clone(), stake::commitment(&row.server)));
+        }
+        let commitment = committed.as_ref().map(|(_, c)| c.as_str()).expect("set above");
+        let seed = if reveal { format!(",{}", row.server) } else { String::new() };
         let params = row.game.params().replace('"', "\"\"");
         csv.push_str(&format!(
-            "{},\"{params}\",{seed},{},{},{}",
+            "{},\"{params}\",{commitment}{seed},{},{},{}",
             row.game.name(),
             row.client,
             row.nonce,

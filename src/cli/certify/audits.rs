@@ -113,7 +113,7 @@ pub(super) fn load_crash_audit(root: &Path, record: &AuditRecord, alpha: f64) ->
     .with_context(|| record.outcomes.clone())?;
     let own_battery = fairaudit::stats::crash::battery(variant, &audit.tally, args.alpha);
     let rows = RowChecks { findings: &audit.findings, any: audit.has_row_checks() };
-    let differing = findings.compare(root, record, &own_battery, rows, Vec::new())?;
+    let differing = findings.compare(root, record, &own_battery, rows, Vec::new(), WithGaps(false))?;
     let battery = fairaudit::stats::crash::battery(variant, &audit.tally, alpha);
     Ok(LoadedCrashAudit {
         command_line: run.command_line,
@@ -150,9 +150,8 @@ pub(super) fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) ->
         input::open(&history)?,
         &revealed,
         &layout,
-        args.payout_tolerance,
-        paytable.as_ref(),
-        |finding| findings.take(finding),
+        &args.stake_options(paytable.as_ref()),
+        &mut findings,
     )
     .with_context(|| record.outcomes.clone())?;
     if audit.rows == 0 {
@@ -171,7 +170,7 @@ pub(super) fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) ->
         &made_by,
     );
     let rows = RowChecks { findings: &audit.findings, any: audit.has_row_checks() };
-    let differing = findings.compare(root, record, &own_battery, rows, more)?;
+    let differing = findings.compare(root, record, &own_battery, rows, more, WithGaps(true))?;
     let battery = fairaudit::stats::stake::log_battery(&audit.tallies, &audit.bets, alpha);
     Ok(LoadedStakeAudit {
         command_line: run.command_line,
@@ -181,6 +180,10 @@ pub(super) fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) ->
         differing,
     })
 }
+
+/// Whether an audit of a scheme other than the default writes nonce_gaps.csv (scheme
+/// stake's does, a crash game's not).
+pub(super) struct WithGaps(pub(super) bool);
 
 /// The files of an audit of a scheme other than the default (its `conclude_scheme_audit`),
 /// beside the copies of its history and `--columns` file (and of its paytable, where it
@@ -196,8 +199,8 @@ pub(super) struct AuditFindings {
     /// The first findings as an audit's report.html shows them.
     pub(super) shown: FirstFindings,
     pub(super) csv: csv::Writer<HashingWriter>,
-    /// nonce_gaps.csv as an audit of the default scheme writes it (other schemes' audits
-    /// report no gaps and write no such file).
+    /// nonce_gaps.csv as an audit of the default scheme or of scheme stake writes it
+    /// (crash audits report no gaps and write no such file).
     pub(super) gaps: csv::Writer<HashingWriter>,
     pub(super) error: Option<csv::Error>,
 }
@@ -253,7 +256,7 @@ impl AuditFindings {
     }
 
     /// Each file of the audit's dossier copy that auditing its history again does not
-    /// give: findings.csv, tests.csv and summary.json at the audit's own level
+    /// give: findings.csv (and nonce_gaps.csv, `gaps`), tests.csv and summary.json at the audit's own level
     /// (`battery`), the scheme's `more` files, and each file no such audit writes (those
     /// of every scheme and the names in `more`).
     pub(super) fn compare<G: serde::Serialize + Copy + Ord + std::fmt::Display>(
@@ -263,6 +266,7 @@ impl AuditFindings {
         battery: &Battery<G>,
         rows: RowChecks<'_>,
         more: Vec<(&str, Vec<u8>)>,
+        gaps: WithGaps,
     ) -> Result<Vec<Mismatch>> {
         let mut given = vec![
             ("tests.csv", tests_table(battery).to_csv()),
@@ -277,12 +281,18 @@ impl AuditFindings {
             files.push("paytable");
         }
         files.extend(more.iter().map(|(name, _)| *name));
+        if gaps.0 {
+            files.push("nonce_gaps.csv");
+        }
         given.extend(more);
         let expected =
             Expected { files: &files, optional: &OPTIONAL_FILES, writer: "an audit", origin: "history" };
         let dir = at(root, &record.dir);
         let mut differing = compare_folder(&dir, &record.dir, &expected, &given, &[])?;
         differing.extend(self.findings_csv_mismatch(&dir, &record.dir)?);
+        if gaps.0 {
+            differing.extend(self.gaps_csv_mismatch(&dir, &record.dir)?);
+        }
         Ok(differing)
     }
 
