@@ -373,8 +373,13 @@ fn bad_rows_of_a_stake_history_are_one_line_errors() {
         ),
         ("roulette,,,s,player seed,0,7,straight:40,10,0", "not a pocket"),
         ("dice,,,s,player seed,0,50.5,,10,0", "not a dice result"),
+        ("dice,,,s,player seed,0,50.50,over:50.5,10,0", "dice's bet is its direction and target"),
+        ("dice,,,s,player seed,0,50.50,above:50.50,10,0", "dice's bet is its direction and target"),
         ("dice,,,s,player seed,0,50.50,,-1,0", "'-1' is negative"),
-        ("dice,,,s,player seed,18446744073709551615,50.50,,1,0", "above the largest nonce a history can hold"),
+        (
+            "dice,,,s,player seed,18446744073709551615,50.50,,1,0",
+            "above the largest nonce a history can hold",
+        ),
         (
             "limbo,\"{\"\"variant\"\":\"\"fair\"\"}\",,s,player seed,0,1.50,0002.00,10,0",
             "limbo's bet is its target",

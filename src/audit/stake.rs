@@ -41,7 +41,7 @@ use crate::games::GameId;
 use crate::rtp::stake::plinko_multipliers;
 use crate::rtp::Paytable;
 use crate::scheme::stake::cells::{coarse_cell, coarse_cells, draw_indices, outcome_cell};
-use crate::scheme::stake::exact::{limbo_reaching, FLOATS};
+use crate::scheme::stake::exact::{dice_winning, limbo_reaching, FLOATS};
 use crate::scheme::stake::{self, SeedPair, StakeGame, StakeOutcome};
 use crate::tally::bets::{common_step, BetTally};
 use crate::tally::stake::StakeTally;
@@ -406,6 +406,9 @@ pub fn audit_stake_history<R: Read>(
             if let Some((picks, hits)) = law.keno {
                 bets.keno(picks, hits);
             }
+            if let Some((winning, won)) = law.chance {
+                bets.chance_bet(winning, won);
+            }
             if let (Some((wager, paid)), Some(returns)) = (money, law.returns) {
                 bets.money(wager, paid, returns.mean, returns.variance);
                 bets.payable(wager * returns.step);
@@ -505,10 +508,9 @@ fn replay_gaps(
             if let Some(chance) =
                 paying_chance(&after.game, &after.bet, keno_payouts).map_err(|p| (line, p))?
             {
-                let pays = |nonce: u64| -> Result<bool, String> {
+                let pays = |nonce: u64| {
                     let round = stake::replay_with(&after.game, &pair, String::new(), nonce);
-                    let paid = multiplier(&after.game, &round.outcome, &after.bet, keno_paytable)?;
-                    Ok(paid.is_some_and(|m| m.compare(Money::whole(1)) == Some(std::cmp::Ordering::Greater)))
+                    pays_more(&after.game, &round.outcome, &after.bet, keno_paytable)
                 };
                 let mut won = 0;
                 for nonce in gap.nonces.clone() {
@@ -548,12 +550,34 @@ fn paying_chance(game: &StakeGame, bet: &str, keno_payouts: Option<&Payouts>) ->
                 .sum();
             Some(paying)
         }
+        StakeGame::Dice if !bet.is_empty() => {
+            let (over, target) = dice_bet(bet)?;
+            let chance = dice_winning(target, over) as f64 / FLOATS as f64;
+            Some(if chance < DICE_PAYING_BELOW { chance } else { 0.0 })
+        }
         StakeGame::Keno if !bet.is_empty() => match keno_payouts {
             Some(payouts) => Some(payouts.paying_probability(&PlacedBet::parse_keno(bet)?)),
             None => None,
         },
         _ => None,
     })
+}
+
+/// Whether `bet` on `game` pays more than its stake on `outcome`: a dice bet when it wins
+/// (below [`DICE_PAYING_BELOW`]), any other by its published multiplier.
+fn pays_more(
+    game: &StakeGame,
+    outcome: &StakeOutcome,
+    bet: &str,
+    keno_paytable: Option<&Paytable>,
+) -> Result<bool, String> {
+    if let (StakeGame::Dice, StakeOutcome::Roll(roll)) = (game, outcome) {
+        let (over, target) = dice_bet(bet)?;
+        let chance = dice_winning(target, over) as f64 / FLOATS as f64;
+        return Ok(chance < DICE_PAYING_BELOW && dice_won(*roll, (over, target)));
+    }
+    let paid = multiplier(game, outcome, bet, keno_paytable)?;
+    Ok(paid.is_some_and(|m| m.compare(Money::whole(1)) == Some(std::cmp::Ordering::Greater)))
 }
 
 /// `C(n, k) / 2^n`: a plinko ball's chance of landing in bucket `k` of `n` rows.
@@ -643,6 +667,9 @@ struct BetLaw {
     /// Keno: how many numbers were picked, and how many of them were drawn (hypergeometric
     /// under fairness, whatever the numbers).
     keno: Option<(usize, u32)>,
+    /// Dice, and limbo below about 1.98x: the floats (of 2^32) the bet wins on, and whether
+    /// it won (`bet_wins` on their exact law).
+    chance: Option<(u64, bool)>,
 }
 
 /// A bet's return per unit stake under fairness.
@@ -662,8 +689,9 @@ struct ReturnLaw {
 /// reaches it, counted over the 2^32 floats, where that chance is at most 1/2) and plinko
 /// (its table, `Binomial(rows, 1/2)` buckets), and Keno's hits on the numbers picked (its return needs the operator's
 /// paytable, so it has none here). `None` for the other games, and for a roulette, limbo
-/// or Keno row without a bet. Dice has no bet column yet, mines' payout rule is not
-/// sourced.
+/// or Keno row without a bet. Dice's wins (`over:T`, `under:T`) and limbo's below about
+/// 1.98x (left out of the return) have the exact chance of the bet ([`BetLaw::chance`]).
+/// Mines' payout rule is not sourced.
 fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option<BetLaw>, String> {
     // `bet_return` reads the normal lower tail, which is conservative for returns skewed
     // to the right (rare large prizes) and liberal for returns skewed to the left: a bet
@@ -682,12 +710,25 @@ fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option
             let placed = super::bets::PlacedBet::parse_roulette(Wheel::European, bet)?;
             let covered = placed.pick_count();
             let returns = two_point(36.0 / covered as f64, covered as f64 / 37.0);
-            BetLaw { returns, roulette: Some((covered, placed.covers(*pocket))), keno: None }
+            BetLaw { returns, roulette: Some((covered, placed.covers(*pocket))), keno: None, chance: None }
         }
-        (StakeGame::Limbo(formula), StakeOutcome::Multiplier(_)) if !bet.is_empty() => {
+        (StakeGame::Limbo(formula), StakeOutcome::Multiplier(multiplier)) if !bet.is_empty() => {
             let target = limbo_target(game, bet)?;
-            let chance = limbo_reaching(*formula, target) as f64 / FLOATS as f64;
-            BetLaw { returns: two_point(target as f64 / 100.0, chance), roulette: None, keno: None }
+            let reaching = limbo_reaching(*formula, target);
+            let returns = two_point(target as f64 / 100.0, reaching as f64 / FLOATS as f64);
+            // A bet left out of `bet_return` (it wins more often than not) is judged by its wins.
+            let chance = returns.is_none().then(|| (reaching, multiplier.is_none_or(|m| m >= target)));
+            BetLaw { returns, roulette: None, keno: None, chance }
+        }
+        (StakeGame::Dice, StakeOutcome::Roll(roll)) if !bet.is_empty() => {
+            let (over, target) = dice_bet(bet)?;
+            let won = dice_won(*roll, (over, target));
+            BetLaw {
+                returns: None,
+                roulette: None,
+                keno: None,
+                chance: Some((dice_winning(target, over), won)),
+            }
         }
         (StakeGame::Plinko { rows, risk }, StakeOutcome::Bucket(_)) => {
             let table: Vec<f64> = plinko_multipliers(*rows, *risk)
@@ -704,15 +745,55 @@ fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option
             // Every published table pays most at its edges (right skew); checked all the same.
             let returns =
                 (moment(3, mean) >= 0.0).then(|| ReturnLaw { mean, variance: moment(2, mean), step });
-            BetLaw { returns, roulette: None, keno: None }
+            BetLaw { returns, roulette: None, keno: None, chance: None }
         }
         (StakeGame::Keno, StakeOutcome::Drawn(drawn)) if !bet.is_empty() => {
             let picks = keno_picks(bet)?;
             let hits = picks.iter().filter(|pick| drawn.contains(pick)).count() as u32;
-            BetLaw { returns: None, roulette: None, keno: Some((picks.len(), hits)) }
+            BetLaw { returns: None, roulette: None, keno: Some((picks.len(), hits)), chance: None }
         }
         _ => return Ok(None),
     }))
+}
+
+/// A dice bet: `over:T` wins on a roll above the target `T`, `under:T` on one below it,
+/// `T` written as rolls are (two decimals, 0.00 to 100.00). Returns whether it is over, and
+/// the target in hundredths.
+fn dice_bet(bet: &str) -> Result<(bool, u32), String> {
+    let parsed = bet.split_once(':').and_then(|(direction, target)| {
+        let over = match direction {
+            "over" => true,
+            "under" => false,
+            _ => return None,
+        };
+        match StakeGame::Dice.read_result(target) {
+            Ok(StakeOutcome::Roll(target)) => Some((over, target)),
+            _ => None,
+        }
+    });
+    parsed.ok_or_else(|| {
+        format!(
+            "dice's bet is its direction and target, over:T or under:T with T written as rolls are (e.g. over:50.50), not '{}'",
+            Excerpt(bet)
+        )
+    })
+}
+
+/// A winning dice bet pays more than its stake below this chance. Dice's payout rule is not
+/// taken from a primary source yet (its payouts are not judged), so only this much of it is
+/// assumed: a win returns about `(1 − edge) / chance` times the stake with an edge of a few
+/// percent at most, which is above 1 for every chance below 0.99 (the operators of the
+/// family offer at most 98%).
+const DICE_PAYING_BELOW: f64 = 0.99;
+
+/// Whether a dice bet `(over, target)` wins on `roll` (hundredths): above the target when
+/// over, below it when under.
+fn dice_won(roll: u32, (over, target): (bool, u32)) -> bool {
+    if over {
+        roll > target
+    } else {
+        roll < target
+    }
 }
 
 /// The numbers a Keno bet picks: 1 to 10 different numbers of 1 to 40, one space apart

@@ -11,6 +11,10 @@
 //!   wins with probability `c/P`, independently, so the number of wins `W` has mean
 //!   `Σ nᶜ c/P` and variance `Σ nᶜ (c/P)(1 − c/P)`. Its law, a sum of binomials, is
 //!   computed exactly at any size ([`BinomialSum`]). Two-sided.
+//! * [`chance_bet_wins`]: the same law for bets whose chance follows from the bet alone
+//!   over the HMAC-SHA256 family's 2^32 floats (a dice bet over or under a target, a limbo
+//!   target below about 1.98x), the rounds grouped by exact chance so that the convolution
+//!   has one class per chance however many rounds share it. Two-sided.
 //! * [`bet_return`]: the money returned against the exact expected return of the bets as
 //!   placed: with stakes `sᵢ` and each bet's exact mean `μᵢ` and variance `σᵢ²` of return
 //!   per unit stake, the total has mean `Σ sᵢμᵢ` and variance `Σ sᵢ²σᵢ²`;
@@ -84,18 +88,37 @@ pub fn keno_bet_hits(tally: &BetTally) -> TestOutcome {
 /// Wins on the roulette bets as placed against their exact law.
 pub fn roulette_bet_wins(tally: &BetTally, pockets: u32) -> TestOutcome {
     let p = |c: usize| c as f64 / f64::from(pockets);
-    let rounds: u64 = tally.roulette_rounds.iter().sum();
     let wins: u64 = tally.roulette_wins.iter().sum();
     let classes: Vec<(u64, f64)> =
         tally.roulette_rounds.iter().enumerate().filter(|(_, &n)| n > 0).map(|(c, &n)| (n, p(c))).collect();
-    let law = BinomialSum::new(&classes);
+    wins_against_their_law(&classes, wins, "roulette bets")
+}
+
+/// Wins on bets whose chance is exact from the bet alone (the HMAC-SHA256 family's dice
+/// targets and limbo's targets below about 1.98x, [`BetTally::chance_wins`]: a bet winning
+/// on `k` of the 2^32 floats wins with chance `k / 2^32`), against their exact law, one
+/// binomial class per chance. Two-sided, as roulette's: an operator who turns the wins of
+/// some bets into losses, keeping every roll as frequent, FAILs it.
+pub fn chance_bet_wins(tally: &BetTally) -> TestOutcome {
+    const FLOATS: f64 = 4_294_967_296.0;
+    let classes: Vec<(u64, f64)> =
+        tally.chance_wins.iter().map(|(&winning, count)| (count.rounds, winning as f64 / FLOATS)).collect();
+    let wins = tally.chance_wins.values().map(|count| count.wins).sum();
+    wins_against_their_law(&classes, wins, "bets")
+}
+
+/// `wins` among the rounds of `classes` (`(rounds, chance)`) against their exact law
+/// ([`BinomialSum`]): the doubled smaller tail, `bet_wins`.
+fn wins_against_their_law(classes: &[(u64, f64)], wins: u64, what: &str) -> TestOutcome {
+    let rounds: u64 = classes.iter().map(|&(n, _)| n).sum();
+    let law = BinomialSum::new(classes);
     let (mean, variance) = (law.mean(), law.variance());
     if variance <= 0.0 {
-        return TestOutcome::insufficient("bet_wins", "no roulette bets that can both win and lose".into());
+        return TestOutcome::insufficient("bet_wins", format!("no {what} that can both win and lose"));
     }
     let sd = variance.sqrt();
     // Doubled smaller tail: smallest at no win or at every bet that can win winning.
-    let most: u64 = tally.roulette_rounds.iter().enumerate().filter(|(c, _)| *c > 0).map(|(_, &n)| n).sum();
+    let most: u64 = classes.iter().filter(|&&(_, p)| p > 0.0).map(|&(n, _)| n).sum();
     let smallest = (2.0 * law.at_most(0).min(law.at_least(most))).min(1.0);
     TestOutcome::valid(
         "bet_wins",

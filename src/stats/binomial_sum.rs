@@ -44,6 +44,19 @@ impl BinomialSum {
             let (start, class) = representable_pmf(n, p);
             law.offset += start;
             law.pmf = convolve(&law.pmf, &class);
+            // Values that underflowed to zero at either end hold no mass: dropped, so that
+            // many small classes (a dice history's targets) keep the law as short as its
+            // representable mass, not as long as every round. Bit for bit the same tails.
+            let leading = law.pmf.iter().take_while(|&&v| v == 0.0).count();
+            if leading == law.pmf.len() {
+                law.pmf = vec![0.0];
+            } else {
+                law.pmf.drain(..leading);
+                law.offset += leading as u64;
+                while law.pmf.last() == Some(&0.0) {
+                    law.pmf.pop();
+                }
+            }
             law.mean += n as f64 * p;
             law.variance += n as f64 * p * (1.0 - p);
         }

@@ -24,7 +24,7 @@
 //!   ([`pairs_given_first`]). The first round's own law is the outcome test's.
 
 use super::battery::{assess, with_across, Battery};
-use super::bets::{bet_return, keno_bet_hits, roulette_bet_wins, skipped_wins};
+use super::bets::{bet_return, chance_bet_wins, keno_bet_hits, roulette_bet_wins, skipped_wins};
 use super::chisquare::goodness_of_fit;
 use super::frequency::{ordered_fit, SummedFits};
 use super::outcome::TestOutcome;
@@ -164,7 +164,8 @@ pub fn log_battery(tallies: &[(StakeGame, StakeTally)], bets: &[BetTally], alpha
 
 /// The bet-conditional tests of [`crate::stats::bets`] on one game's bets: `bet_wins` on
 /// roulette's bets (a bet covering `c` of 37 pockets wins with chance `c/37`; the float
-/// law's preimage counts differ from it by less than 2^-32 a pocket), `bet_hits` on Keno's
+/// law's preimage counts differ from it by less than 2^-32 a pocket) and on dice's and low
+/// limbo targets (their exact chance over the 2^32 floats, [`chance_bet_wins`]), `bet_hits` on Keno's
 /// picks (the hits on `k` numbers picked are hypergeometric whatever the numbers; each
 /// pick-and-remove step is within 2^-32 of uniform) and `bet_return` wherever stakes and
 /// payouts of bets with an exact law were recorded, and `skipped_wins` where rounds at
@@ -179,6 +180,9 @@ pub fn bet_tests(game: &StakeGame, bets: &BetTally) -> Vec<TestOutcome> {
     }
     if *game == StakeGame::Keno && bets.bet_rounds() > 0 {
         tests.push(keno_bet_hits(bets));
+    }
+    if !bets.chance_wins.is_empty() {
+        tests.push(chance_bet_wins(bets));
     }
     if bets.staked_rounds > 0 {
         tests.push(bet_return(bets));

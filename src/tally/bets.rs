@@ -3,6 +3,8 @@
 //! rounds at skipped nonces that would have paid. The counters of one group of rounds (a
 //! player, or a whole log); groups add up.
 
+use std::collections::BTreeMap;
+
 /// The bet counters of a group of rounds.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BetTally {
@@ -29,6 +31,21 @@ pub struct BetTally {
     /// Rounds at skipped nonces replayed, one entry per chance of winning of the bet they
     /// were replayed with (in the order first seen).
     pub skipped: Vec<SkippedRounds>,
+    /// Bets whose chance of winning is exact from the bet alone (dice's target and
+    /// direction, limbo's target): `chance_wins[k]` counts the rounds on bets that win on
+    /// `k` of the 2^32 equally likely floats of the HMAC-SHA256 family, and their wins.
+    /// One class per chance, however many targets give it, so the exact law of the wins
+    /// convolves one binomial per chance.
+    pub chance_wins: BTreeMap<u64, WinCount>,
+}
+
+/// Rounds on bets of one chance, and how many of them won.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WinCount {
+    /// Rounds.
+    pub rounds: u64,
+    /// Of them, wins.
+    pub wins: u64,
 }
 
 /// Rounds at skipped nonces replayed with bets that pay more than the stake with one
@@ -108,6 +125,13 @@ impl BetTally {
         class.skipped_winning += winning;
     }
 
+    /// Records a round on a bet that wins on `winning` of the 2^32 floats, and whether it won.
+    pub fn chance_bet(&mut self, winning: u64, won: bool) {
+        let class = self.chance_wins.entry(winning).or_default();
+        class.rounds += 1;
+        class.wins += u64::from(won);
+    }
+
     /// Records the step of the amounts a recorded bet can pay (its stake times the common
     /// divisor of its multipliers, since `gcd(s·a, s·b) = s·gcd(a, b)`): the return's
     /// lattice step becomes the common divisor of it and those before.
@@ -132,6 +156,11 @@ impl BetTally {
         self.return_step = common_step(self.return_step, other.return_step);
         for class in &other.skipped {
             self.skipped_rounds(class.win_probability, class.skipped, class.skipped_winning);
+        }
+        for (&winning, count) in &other.chance_wins {
+            let class = self.chance_wins.entry(winning).or_default();
+            class.rounds += count.rounds;
+            class.wins += count.wins;
         }
     }
 

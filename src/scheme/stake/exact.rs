@@ -34,6 +34,18 @@ pub fn largest_deviation(n: u32) -> f64 {
     (most / expected - 1.0).max(1.0 - fewest / expected)
 }
 
+/// The number of floats on which a dice bet wins: `over` a target (in hundredths) wins on
+/// a roll above it, under one on a roll below it. The roll is `floor(k * 10001 / 2^32)`,
+/// so the rolls from `v` up have the floats from `ceil(v * 2^32 / 10001)` up.
+pub fn dice_winning(target: u32, over: bool) -> u64 {
+    let first = |roll: u64| (roll.min(10_001) * FLOATS).div_ceil(10_001);
+    if over {
+        FLOATS - first(u64::from(target) + 1)
+    } else {
+        first(u64::from(target))
+    }
+}
+
 /// The number of floats whose limbo multiplier (in hundredths) reaches `target`: a bet
 /// on `target` wins with probability this / 2^32. `Infinity` reaches every target.
 pub fn limbo_reaching(formula: LimboFormula, target: u64) -> u64 {
@@ -60,6 +72,19 @@ pub fn limbo_return(formula: LimboFormula, target: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dice_bet_wins_on_the_floats_of_the_rolls_beyond_its_target() {
+        let rolls = law(10_001);
+        for target in [0u32, 1, 4_950, 5_050, 9_999, 10_000] {
+            let above: u64 = rolls[target as usize + 1..].iter().sum();
+            let below: u64 = rolls[..target as usize].iter().sum();
+            assert_eq!(dice_winning(target, true), above, "over {target}");
+            assert_eq!(dice_winning(target, false), below, "under {target}");
+        }
+        // Over 50.50 and under 49.50 each win on 4,950 of the 10,001 rolls.
+        assert_eq!(dice_winning(5_050, true) / 1_000, (4_950 * FLOATS / 10_001) / 1_000);
+    }
 
     #[test]
     fn a_law_is_the_preimages_of_floor_scaling() {
