@@ -44,6 +44,12 @@
 //! | 9    | `merge` killed by SIGTERM with 143             | `sigterm_stops_a_merge_with_130_and_leaves_nothing`          |
 //! | 10   | `verify --rounds` with every cell empty "checked"; lock files piling up; skipped nonces replayed on one thread; merged report "0 rounds/s"; `--delimiter $'\r'` raw | `cli_conformance.rs::a_rounds_file_with_nothing_filled_fails`, `output_folders_and_links_neither_follow_nor_pile_up`, `sigterm_stops_a_merge_with_130_and_leaves_nothing`, `long_gaps_are_replayed_alike_on_every_thread`, `a_merged_report_says_it_swept_nothing`, `a_raw_delimiter_value_is_shown_escaped` |
 //!
+//! Index of issue 59's output-folder cases (a hostile review), case number → test:
+//!
+//! | case | what broke                                   | test                                                        |
+//! |------|----------------------------------------------|-------------------------------------------------------------|
+//! | 12   | `--out` echoed raw (ESC, BEL, RLO)            | `an_out_path_is_shown_escaped_by_every_command`              |
+//!
 //! Found while fixing them (same issue, same session):
 //! - rayon's global pool panicked under a process limit: `a_process_limit_is_exit_2_not_a_panic`.
 //! - SIGTERM was ignored while `verify --rounds -` waited on an idle pipe:
@@ -1675,4 +1681,33 @@ fn a_partial_merge_of_another_sweep_is_not_replaced_without_force() {
         .assert()
         .code(predicate::in_iter([0, 1]));
     assert_ne!(std::fs::read(merged.join("tally.json")).unwrap(), before);
+}
+
+// ---------------------------------------------------------------------------------------
+// Issue 59: output folders hold what the user put there.
+
+/// Issue 59, case 12: `sweep`, `merge`, `conformance` and `certify` printed their `--out`
+/// raw, so a folder named with ESC sequences or a right-to-left override redrew or
+/// reordered the terminal's lines. Printed paths are escaped now (`certify` prints its
+/// through the same `ShownPath`; the three commands here are the quick ones to run).
+#[test]
+fn an_out_path_is_shown_escaped_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = "out\u{1b}[2J\u{7}\u{202e}";
+    let escaped = r"out\u{1b}[2J\u{7}\u{202e}";
+    let swept = dir.path().join(hostile);
+    let merged = dir.path().join(format!("merged-{hostile}"));
+    let challenge = dir.path().join(format!("challenge-{hostile}"));
+    let outputs = [
+        fairaudit().args(["sweep", "--nonces", "0..1000", "--quiet", "--out"]).arg(&swept).output().unwrap(),
+        fairaudit().args(["merge", "--quiet", "--out"]).arg(&merged).arg(&swept).output().unwrap(),
+        fairaudit().arg("conformance").arg("--out").arg(&challenge).output().unwrap(),
+    ];
+    for output in outputs {
+        assert_ne!(output.status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stderr));
+        let printed =
+            format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert!(printed.contains(escaped), "{printed}");
+        assert!(!printed.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{printed}");
+    }
 }

@@ -11,6 +11,7 @@ use super::{binary_hash, revision, CertifyArgs, PaperArg};
 use crate::cli::args::command_line;
 use crate::cli::folder::{Existing, OutputFolder};
 use crate::cli::input::install_stop_handler;
+use crate::cli::print::ShownPath;
 use crate::cli::Verdict;
 use anyhow::{anyhow, bail, Result};
 use fairaudit::certify::signature::{self, SIGNATURE_FILE};
@@ -232,7 +233,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
         outln!(
             "  sweep {} ({}): {} rounds, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
             i + 1,
-            record.source,
+            fairaudit::fields::Shown(&record.source),
             s.tallies.rounds(),
             s.results.battery.results.len(),
             counts.pass,
@@ -337,7 +338,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
     };
     outln!(
         "output: {} (certificate.html{pdf}, {MANIFEST_FILE}; inputs copied to {INPUTS_DIR}/)",
-        out.display()
+        ShownPath(&out)
     );
     match (&manifest.signer, &private_key) {
         (Some(s), Some(_)) => {
@@ -346,7 +347,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
         (Some(s), None) => outln!(
             "signature: not made yet: ssh-keygen -Y sign -f KEY -n {} {} (key {})",
             signature::NAMESPACE,
-            out.join(MANIFEST_FILE).display(),
+            ShownPath(&out.join(MANIFEST_FILE)),
             s.fingerprint
         ),
         (None, _) => outln!(
