@@ -48,6 +48,7 @@
 //!
 //! | case | what broke                                   | test                                                        |
 //! |------|----------------------------------------------|-------------------------------------------------------------|
+//! | 7    | a run deleted the user's `inputs/` and `manifest.json` in `--out` | `a_users_inputs_and_manifest_in_out_survive_the_runs_into_it` |
 //! | 12   | `--out` echoed raw (ESC, BEL, RLO)            | `an_out_path_is_shown_escaped_by_every_command`              |
 //!
 //! Found while fixing them (same issue, same session):
@@ -1685,6 +1686,47 @@ fn a_partial_merge_of_another_sweep_is_not_replaced_without_force() {
 
 // ---------------------------------------------------------------------------------------
 // Issue 59: output folders hold what the user put there.
+
+/// Issue 59, case 7: `inputs` and `manifest.json` are names fairaudit gives a certificate's
+/// files, so an audit of `OUT/inputs/history.csv` into `OUT` was refused as "the output of
+/// an earlier run", and with `--force` deleted the history it had just audited (and a
+/// user's `manifest.json`). Only files a fairaudit record in the folder vouches for are
+/// replaced now.
+#[test]
+fn a_users_inputs_and_manifest_in_out_survive_the_runs_into_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("inputs")).unwrap();
+    let history = out.join("inputs/history.csv");
+    let data =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/roulette-history.csv")).unwrap();
+    std::fs::write(&history, &data).unwrap();
+    let manifest = write(&out, "manifest.json", r#"{"name": "my web app"}"#);
+    let audit = |force: bool| {
+        let mut command = fairaudit();
+        command.args(["audit", "--game", "roulette-european", "--quiet", "--outcomes"]).arg(&history);
+        command.arg("--out").arg(&out);
+        if force {
+            command.arg("--force");
+        }
+        command.output().unwrap()
+    };
+    let first = audit(false);
+    assert_ne!(first.status.code(), Some(2), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(out.join("run.json").is_file());
+    // Again: the audit's own files need --force, and are the only ones replaced.
+    assert_one_line_error(&audit(false), "holds the output of a fairaudit audit");
+    assert_ne!(audit(true).status.code(), Some(2));
+    // A sweep with --force into the folder replaces the audit's files, not the user's.
+    fairaudit()
+        .args(["sweep", "--nonces", "0..1000", "--quiet", "--force", "--out"])
+        .arg(&out)
+        .assert()
+        .code(0);
+    assert!(!out.join("findings.csv").exists(), "the audit's files are gone");
+    assert_eq!(std::fs::read(&history).unwrap(), data, "the audited history is kept");
+    assert_eq!(std::fs::read_to_string(&manifest).unwrap(), r#"{"name": "my web app"}"#);
+}
 
 /// Issue 59, case 12: `sweep`, `merge`, `conformance` and `certify` printed their `--out`
 /// raw, so a folder named with ESC sequences or a right-to-left override redrew or
