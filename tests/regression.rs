@@ -49,6 +49,7 @@
 //! | case | what broke                                   | test                                                        |
 //! |------|----------------------------------------------|-------------------------------------------------------------|
 //! | 7    | a run deleted the user's `inputs/` and `manifest.json` in `--out` | `a_users_inputs_and_manifest_in_out_survive_the_runs_into_it` |
+//! | 8    | folders carried over lost mode, owner, times | `folders_in_out_keep_their_mode_and_times_and_out_keeps_its_mode` |
 //! | 12   | `--out` echoed raw (ESC, BEL, RLO)            | `an_out_path_is_shown_escaped_by_every_command`              |
 //!
 //! Found while fixing them (same issue, same session):
@@ -1726,6 +1727,34 @@ fn a_users_inputs_and_manifest_in_out_survive_the_runs_into_it() {
     assert!(!out.join("findings.csv").exists(), "the audit's files are gone");
     assert_eq!(std::fs::read(&history).unwrap(), data, "the audited history is kept");
     assert_eq!(std::fs::read_to_string(&manifest).unwrap(), r#"{"name": "my web app"}"#);
+}
+
+/// Issue 59, case 8: a run made carried-over folders again with mode 0755 and new times,
+/// and set `--out` itself to 0755: a 0700 folder became world-readable, a shared 1777
+/// one lost its sticky bit. Their mode, owner and times are kept now.
+#[test]
+fn folders_in_out_keep_their_mode_and_times_and_out_keeps_its_mode() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let past = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    for out_mode in [0o700, 0o1777] {
+        let out = dir.path().join(format!("out-{out_mode:o}"));
+        let private = out.join("private");
+        std::fs::create_dir_all(&private).unwrap();
+        write(&private, "notes.txt", "mine");
+        std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let times = std::fs::FileTimes::new().set_accessed(past).set_modified(past);
+        std::fs::File::open(&private).unwrap().set_times(times).unwrap();
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(out_mode)).unwrap();
+        for _ in 0..2 {
+            fairaudit().args(["sweep", "--nonces", "0..1000", "--quiet", "--out"]).arg(&out).assert().code(0);
+            let mode = |path: &Path| std::fs::metadata(path).unwrap().mode() & 0o7777;
+            assert_eq!(mode(&out), out_mode, "--out keeps its mode");
+            assert_eq!(mode(&private), 0o700, "a folder in it keeps its mode");
+            assert_eq!(std::fs::metadata(&private).unwrap().modified().unwrap(), past, "and its times");
+            assert_eq!(std::fs::read_to_string(private.join("notes.txt")).unwrap(), "mine");
+        }
+    }
 }
 
 /// Issue 59, case 12: `sweep`, `merge`, `conformance` and `certify` printed their `--out`

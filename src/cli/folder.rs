@@ -24,6 +24,13 @@
 //! the alternative: it would add a file to every folder that certificates, pinned
 //! outputs and `reports/` list, for the same proof.
 //!
+//! Carried over, a file keeps its inode (a hard link: mode, owner and times are its own);
+//! a folder or a copied file is made again with the original's mode, owner (where the
+//! system allows: as root, or a group the user is in) and access and modification times.
+//! The output folder itself keeps its mode and owner; its modification time is the run's,
+//! since the run changed what it holds. A new output folder gets the mode the umask gives;
+//! the staging folder is private (0700) until it is published.
+//!
 //! A long run may also publish checkpoints ([`OutputFolder::checkpoint`]): the same swap,
 //! made while the run goes on and still holds the lock, so the folder holds either the
 //! previous checkpoint or the new one at every instant, never a mix.
@@ -34,9 +41,9 @@ use fairaudit::certify::{INPUTS_DIR, MANIFEST_FILE, MANIFEST_FORMAT};
 use fairaudit::report::run_info::RUN_FORMAT;
 use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
-use std::fs::{self, File, TryLockError};
+use std::fs::{self, File, FileTimes, Metadata, TryLockError};
 use std::io::Read;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// Every file name fairaudit writes into an output folder: these are replaced by a run;
@@ -102,6 +109,8 @@ pub struct OutputFolder {
     /// Entries of the target fairaudit can prove it wrote (see the module docs): replaced,
     /// never carried over.
     ours: BTreeSet<OsString>,
+    /// The mode the umask gives a new folder: a new target's.
+    new_mode: u32,
     committed: bool,
     lock: File,
     lock_path: PathBuf,
@@ -154,10 +163,21 @@ impl OutputFolder {
         let staging = sibling(target, &format!("new-{}", std::process::id()))?;
         fs::create_dir(&staging)
             .with_context(|| format!("cannot write in {}: check that it is writable", parent.display()))?;
+        // Made by create_dir, the folder has the mode the umask gives: read back rather than
+        // from umask(2), which can only be read by setting it, racing other threads.
+        let new_mode = fs::metadata(&staging)?.mode() & 0o7777;
+        make_private(&staging)?;
         let ours = ours(target);
         let existing = Self::inspect(target, &ours);
-        let folder =
-            OutputFolder { target: target.to_owned(), staging, ours, committed: false, lock, lock_path };
+        let folder = OutputFolder {
+            target: target.to_owned(),
+            staging,
+            ours,
+            new_mode,
+            committed: false,
+            lock,
+            lock_path,
+        };
         Ok((folder, existing))
     }
 
@@ -265,7 +285,8 @@ impl OutputFolder {
         self.write_all(files)?;
         self.publish()?;
         fs::create_dir(&self.staging)
-            .with_context(|| format!("cannot write in {}", parent_of(&self.target).display()))
+            .with_context(|| format!("cannot write in {}", parent_of(&self.target).display()))?;
+        make_private(&self.staging)
     }
 
     /// Swaps the staging folder in as the target (see the module docs); the staging path
@@ -280,7 +301,8 @@ impl OutputFolder {
             }
             written.insert(entry.file_name());
         }
-        if self.target.is_dir() {
+        let target = fs::metadata(&self.target).ok().filter(Metadata::is_dir);
+        if target.is_some() {
             for entry in fs::read_dir(&self.target)
                 .with_context(|| format!("cannot read {}", self.target.display()))?
             {
@@ -291,10 +313,14 @@ impl OutputFolder {
                 carry_over(&self.target.join(&name), &self.staging.join(&name))?;
             }
         }
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&self.staging, fs::Permissions::from_mode(0o755))?;
+        // The folder stays the user's: its mode and owner as they were (a shared 1777
+        // folder stays shared, a 0700 one private); a new one as the umask makes folders.
+        match &target {
+            Some(old) => {
+                keep_owner(&self.staging, old)?;
+                set_mode(&self.staging, old.mode())?;
+            }
+            None => set_mode(&self.staging, self.new_mode)?,
         }
         // What this run published is its own from now on: the next checkpoint replaces it.
         self.ours.extend(written);
@@ -403,29 +429,74 @@ fn unrecorded(target: &Path) -> Option<&'static str> {
 }
 
 /// Carries a user's file (or folder) over into the new folder without copying its data:
-/// a hard link, or a copy where the filesystem has none.
+/// a hard link, or a copy where the filesystem has none; either way with its mode, owner
+/// and times (see the module docs).
 fn carry_over(from: &Path, to: &Path) -> Result<()> {
+    let context = || format!("cannot carry over {}", from.display());
+    let meta = fs::symlink_metadata(from).with_context(context)?;
     // A link is carried over as the link it is: followed, `loop -> .` would copy the
     // folder into itself until the disk is full.
-    if fs::symlink_metadata(from).is_ok_and(|m| m.file_type().is_symlink()) {
-        let points_to =
-            fs::read_link(from).with_context(|| format!("cannot carry over {}", from.display()))?;
-        std::os::unix::fs::symlink(points_to, to)
-            .with_context(|| format!("cannot carry over {}", from.display()))?;
-        return Ok(());
+    if meta.file_type().is_symlink() {
+        let points_to = fs::read_link(from).with_context(context)?;
+        std::os::unix::fs::symlink(points_to, to).with_context(context)?;
+        return keep_owner(to, &meta);
     }
-    if from.is_dir() {
-        fs::create_dir(to)?;
-        for entry in fs::read_dir(from)? {
+    if meta.is_dir() {
+        fs::create_dir(to).with_context(context)?;
+        for entry in fs::read_dir(from).with_context(context)? {
             let entry = entry?;
             carry_over(&entry.path(), &to.join(entry.file_name()))?;
         }
+    } else if fs::hard_link(from, to).is_ok() {
+        // The same inode: its mode, owner and times are the original's.
+        return Ok(());
+    } else {
+        fs::copy(from, to).with_context(context)?;
+    }
+    restore(to, &meta).with_context(context)
+}
+
+/// Gives a folder or file made again the times, owner and mode of the original's `meta`.
+fn restore(to: &Path, meta: &Metadata) -> Result<()> {
+    // Times first (filling a folder changed its modification time), while the copy is
+    // still open to us whatever its mode; then the owner, then the mode, which a change
+    // of owner can clear bits of.
+    let times = FileTimes::new().set_accessed(meta.accessed()?).set_modified(meta.modified()?);
+    File::open(to).and_then(|file| file.set_times(times))?;
+    keep_owner(to, meta)?;
+    set_mode(to, meta.mode())
+}
+
+/// Gives `path` the owner and group of `like`, as far as the system lets this process:
+/// root may give any; a user only a group they are in, so a folder of another owner
+/// carried over by a user is theirs (and keeps its group where it can).
+fn keep_owner(path: &Path, like: &Metadata) -> Result<()> {
+    let meta = fs::symlink_metadata(path)?;
+    if (meta.uid(), meta.gid()) == (like.uid(), like.gid()) {
         return Ok(());
     }
-    if fs::hard_link(from, to).is_err() {
-        fs::copy(from, to).with_context(|| format!("cannot carry over {}", from.display()))?;
+    let not_permitted = |error: &std::io::Error| error.raw_os_error() == Some(libc::EPERM);
+    match std::os::unix::fs::lchown(path, Some(like.uid()), Some(like.gid())) {
+        Err(error) if not_permitted(&error) => {
+            match std::os::unix::fs::lchown(path, None, Some(like.gid())) {
+                Err(error) if not_permitted(&error) => Ok(()),
+                done => done,
+            }
+        }
+        done => done,
     }
-    Ok(())
+    .with_context(|| format!("cannot keep the owner of {}", path.display()))
+}
+
+/// Sets the permission bits of `path` (sticky, set-group-ID and the rest included).
+fn set_mode(path: &Path, mode: u32) -> Result<()> {
+    fs::set_permissions(path, fs::Permissions::from_mode(mode & 0o7777))
+        .with_context(|| format!("cannot set the mode of {}", path.display()))
+}
+
+/// Keeps a staging folder to this user until it is published with the folder's own mode.
+fn make_private(staging: &Path) -> Result<()> {
+    set_mode(staging, 0o700)
 }
 
 /// Exchanges two folders atomically (Linux), or with two renames elsewhere (a kill between
@@ -461,6 +532,7 @@ fn swap(staging: &Path, target: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::{Duration, SystemTime};
 
     /// A `run.json` as a run of `kind` leaves it: the record that proves the run's files.
     fn run_record(target: &Path, kind: &str) {
@@ -611,5 +683,78 @@ mod tests {
         folder.write("tally.json", b"new").unwrap();
         folder.commit().unwrap();
         assert_eq!(fs::read_to_string(target.join("stream.csv")).unwrap(), "mine", "not written over: kept");
+    }
+
+    fn mode(path: &Path) -> u32 {
+        fs::symlink_metadata(path).unwrap().mode() & 0o7777
+    }
+
+    fn set_times(path: &Path, at: SystemTime) {
+        let times = FileTimes::new().set_accessed(at).set_modified(at);
+        File::open(path).unwrap().set_times(times).unwrap();
+    }
+
+    /// Issue 59, case 8: a carried-over 0700 folder came back 0755 with new times, a shared
+    /// 1777 `--out` became 0755, and a 0700 `--out` became world-readable.
+    #[test]
+    fn carried_over_folders_and_the_out_folder_keep_their_mode_owner_and_times() {
+        let dir = tempfile::tempdir().unwrap();
+        let past = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+        for out_mode in [0o1777, 0o700, 0o2750] {
+            let target = dir.path().join(format!("out-{out_mode:o}"));
+            let private = target.join("private");
+            fs::create_dir_all(private.join("deeper")).unwrap();
+            fs::write(private.join("deeper/notes.txt"), "mine").unwrap();
+            set_mode(&private.join("deeper"), 0o750).unwrap();
+            set_times(&private.join("deeper"), past);
+            set_mode(&private, 0o700).unwrap();
+            set_times(&private, past);
+            set_mode(&target, out_mode).unwrap();
+            // As root, owners other than ours are kept too.
+            let root = euid() == 0;
+            if root {
+                std::os::unix::fs::lchown(&private, Some(4321), Some(4322)).unwrap();
+            }
+            let before = fs::metadata(&private).unwrap();
+            let (folder, _) = OutputFolder::claim(&target).unwrap();
+            folder.write("tally.json", b"run").unwrap();
+            folder.commit().unwrap();
+            assert_eq!(mode(&target), out_mode, "the --out folder's own mode");
+            assert_eq!(mode(&private), 0o700);
+            assert_eq!(mode(&private.join("deeper")), 0o750);
+            let after = fs::metadata(&private).unwrap();
+            assert_eq!(after.modified().unwrap(), past, "a folder carried over keeps its times");
+            assert_eq!(fs::metadata(private.join("deeper")).unwrap().modified().unwrap(), past);
+            assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
+            assert_eq!(fs::read_to_string(private.join("deeper/notes.txt")).unwrap(), "mine");
+        }
+    }
+
+    #[test]
+    fn a_new_out_folder_gets_the_umasks_mode_and_a_copy_keeps_its_times() {
+        let dir = tempfile::tempdir().unwrap();
+        let made = dir.path().join("made by create_dir");
+        fs::create_dir(&made).unwrap();
+        let target = dir.path().join("out");
+        let (folder, _) = OutputFolder::claim(&target).unwrap();
+        assert_eq!(mode(&folder.staging), 0o700, "private while the run writes");
+        folder.write("tally.json", b"run").unwrap();
+        folder.commit().unwrap();
+        assert_eq!(mode(&target), mode(&made));
+        // A file that cannot be linked (a copy) keeps its mode and times as a link would.
+        let past = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+        let from = target.join("notes.txt");
+        fs::write(&from, "mine").unwrap();
+        set_mode(&from, 0o640).unwrap();
+        set_times(&from, past);
+        let to = dir.path().join("copy");
+        fs::copy(&from, &to).unwrap();
+        restore(&to, &fs::metadata(&from).unwrap()).unwrap();
+        assert_eq!((mode(&to), fs::metadata(&to).unwrap().modified().unwrap()), (0o640, past));
+    }
+
+    /// The effective user: the owner of the files this process creates.
+    fn euid() -> u32 {
+        fs::metadata("/proc/self").map_or(u32::MAX, |m| m.uid())
     }
 }
