@@ -44,6 +44,14 @@
 //! | 9    | `merge` killed by SIGTERM with 143             | `sigterm_stops_a_merge_with_130_and_leaves_nothing`          |
 //! | 10   | `verify --rounds` with every cell empty "checked"; lock files piling up; skipped nonces replayed on one thread; merged report "0 rounds/s"; `--delimiter $'\r'` raw | `cli_conformance.rs::a_rounds_file_with_nothing_filled_fails`, `output_folders_and_links_neither_follow_nor_pile_up`, `sigterm_stops_a_merge_with_130_and_leaves_nothing`, `long_gaps_are_replayed_alike_on_every_thread`, `a_merged_report_says_it_swept_nothing`, `a_raw_delimiter_value_is_shown_escaped` |
 //!
+//! Index of issue 59's output-folder cases (a hostile review), case number → test:
+//!
+//! | case | what broke                                   | test                                                        |
+//! |------|----------------------------------------------|-------------------------------------------------------------|
+//! | 7    | a run deleted the user's `inputs/` and `manifest.json` in `--out` | `a_users_inputs_and_manifest_in_out_survive_the_runs_into_it` |
+//! | 8    | folders carried over lost mode, owner, times | `folders_in_out_keep_their_mode_and_times_and_out_keeps_its_mode` |
+//! | 12   | `--out` echoed raw (ESC, BEL, RLO)            | `an_out_path_is_shown_escaped_by_every_command`              |
+//!
 //! Found while fixing them (same issue, same session):
 //! - rayon's global pool panicked under a process limit: `a_process_limit_is_exit_2_not_a_panic`.
 //! - SIGTERM was ignored while `verify --rounds -` waited on an idle pipe:
@@ -1675,4 +1683,102 @@ fn a_partial_merge_of_another_sweep_is_not_replaced_without_force() {
         .assert()
         .code(predicate::in_iter([0, 1]));
     assert_ne!(std::fs::read(merged.join("tally.json")).unwrap(), before);
+}
+
+// ---------------------------------------------------------------------------------------
+// Issue 59: output folders hold what the user put there.
+
+/// Issue 59, case 7: `inputs` and `manifest.json` are names fairaudit gives a certificate's
+/// files, so an audit of `OUT/inputs/history.csv` into `OUT` was refused as "the output of
+/// an earlier run", and with `--force` deleted the history it had just audited (and a
+/// user's `manifest.json`). Only files a fairaudit record in the folder vouches for are
+/// replaced now.
+#[test]
+fn a_users_inputs_and_manifest_in_out_survive_the_runs_into_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("inputs")).unwrap();
+    let history = out.join("inputs/history.csv");
+    let data =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/roulette-history.csv")).unwrap();
+    std::fs::write(&history, &data).unwrap();
+    let manifest = write(&out, "manifest.json", r#"{"name": "my web app"}"#);
+    let audit = |force: bool| {
+        let mut command = fairaudit();
+        command.args(["audit", "--game", "roulette-european", "--quiet", "--outcomes"]).arg(&history);
+        command.arg("--out").arg(&out);
+        if force {
+            command.arg("--force");
+        }
+        command.output().unwrap()
+    };
+    let first = audit(false);
+    assert_ne!(first.status.code(), Some(2), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(out.join("run.json").is_file());
+    // Again: the audit's own files need --force, and are the only ones replaced.
+    assert_one_line_error(&audit(false), "holds the output of a fairaudit audit");
+    assert_ne!(audit(true).status.code(), Some(2));
+    // A sweep with --force into the folder replaces the audit's files, not the user's.
+    fairaudit()
+        .args(["sweep", "--nonces", "0..1000", "--quiet", "--force", "--out"])
+        .arg(&out)
+        .assert()
+        .code(0);
+    assert!(!out.join("findings.csv").exists(), "the audit's files are gone");
+    assert_eq!(std::fs::read(&history).unwrap(), data, "the audited history is kept");
+    assert_eq!(std::fs::read_to_string(&manifest).unwrap(), r#"{"name": "my web app"}"#);
+}
+
+/// Issue 59, case 8: a run made carried-over folders again with mode 0755 and new times,
+/// and set `--out` itself to 0755: a 0700 folder became world-readable, a shared 1777
+/// one lost its sticky bit. Their mode, owner and times are kept now.
+#[test]
+fn folders_in_out_keep_their_mode_and_times_and_out_keeps_its_mode() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let past = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    for out_mode in [0o700, 0o1777] {
+        let out = dir.path().join(format!("out-{out_mode:o}"));
+        let private = out.join("private");
+        std::fs::create_dir_all(&private).unwrap();
+        write(&private, "notes.txt", "mine");
+        std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let times = std::fs::FileTimes::new().set_accessed(past).set_modified(past);
+        std::fs::File::open(&private).unwrap().set_times(times).unwrap();
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(out_mode)).unwrap();
+        for _ in 0..2 {
+            fairaudit().args(["sweep", "--nonces", "0..1000", "--quiet", "--out"]).arg(&out).assert().code(0);
+            let mode = |path: &Path| std::fs::metadata(path).unwrap().mode() & 0o7777;
+            assert_eq!(mode(&out), out_mode, "--out keeps its mode");
+            assert_eq!(mode(&private), 0o700, "a folder in it keeps its mode");
+            assert_eq!(std::fs::metadata(&private).unwrap().modified().unwrap(), past, "and its times");
+            assert_eq!(std::fs::read_to_string(private.join("notes.txt")).unwrap(), "mine");
+        }
+    }
+}
+
+/// Issue 59, case 12: `sweep`, `merge`, `conformance` and `certify` printed their `--out`
+/// raw, so a folder named with ESC sequences or a right-to-left override redrew or
+/// reordered the terminal's lines. Printed paths are escaped now (`certify` prints its
+/// through the same `ShownPath`; the three commands here are the quick ones to run).
+#[test]
+fn an_out_path_is_shown_escaped_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = "out\u{1b}[2J\u{7}\u{202e}";
+    let escaped = r"out\u{1b}[2J\u{7}\u{202e}";
+    let swept = dir.path().join(hostile);
+    let merged = dir.path().join(format!("merged-{hostile}"));
+    let challenge = dir.path().join(format!("challenge-{hostile}"));
+    let outputs = [
+        fairaudit().args(["sweep", "--nonces", "0..1000", "--quiet", "--out"]).arg(&swept).output().unwrap(),
+        fairaudit().args(["merge", "--quiet", "--out"]).arg(&merged).arg(&swept).output().unwrap(),
+        fairaudit().arg("conformance").arg("--out").arg(&challenge).output().unwrap(),
+    ];
+    for output in outputs {
+        assert_ne!(output.status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stderr));
+        let printed =
+            format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert!(printed.contains(escaped), "{printed}");
+        assert!(!printed.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{printed}");
+    }
 }

@@ -4,7 +4,7 @@ use super::args::{
     command_line, load_paytable, parse_alpha, parse_amount, parse_game, parse_scheme, LayoutArgs,
 };
 use super::battery::print_battery;
-use super::folder::{Existing, OutputFolder};
+use super::folder::OutputFolder;
 use super::input::{self, install_stop_handler};
 use super::Verdict;
 use anyhow::{bail, Context, Result};
@@ -251,13 +251,7 @@ fn describe(f: &Finding) -> String {
 /// Claims an audit's output folder: one holding another run's files needs `--force`.
 pub(super) fn claim_output(dir: &std::path::Path, force: bool) -> Result<OutputFolder> {
     let (folder, existing) = OutputFolder::claim(dir)?;
-    if let (Existing::Run { kind }, false) = (existing, force) {
-        let what = if kind.is_empty() { "an earlier run".to_owned() } else { format!("a fairaudit {kind}") };
-        bail!(
-            "{} holds the output of {what}; choose another --out, or pass --force to replace it",
-            dir.display()
-        );
-    }
+    folder.refuse_earlier(&existing, force)?;
     Ok(folder)
 }
 

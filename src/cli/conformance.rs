@@ -3,6 +3,7 @@
 
 use super::args::{parse_scheme, sha3_games};
 use super::output::AtomicFile;
+use super::print::ShownPath;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -99,7 +100,7 @@ fn write_challenge(dir: &Path, force: bool, table: &Table, counts: &[(&str, usiz
     file.commit()?;
     let total: usize = counts.iter().map(|(_, count)| count).sum();
     let counts: Vec<String> = counts.iter().map(|(group, count)| format!("{group} {count}")).collect();
-    outln!("wrote {}: {total} cases ({})", target.display(), counts.join(", "));
+    outln!("wrote {}: {total} cases ({})", ShownPath(&target), counts.join(", "));
     outln!(
         "fill its outcome columns with the implementation under test, then: fairaudit verify --rounds FILE"
     );

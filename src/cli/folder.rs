@@ -11,12 +11,39 @@
 //! carried over into the new folder by hard links, so nothing a user put there is lost.
 //! A killed run leaves the target as it was, plus a staging folder the next run removes.
 //!
+//! Which files fairaudit wrote is proved by the records it leaves, never guessed from a
+//! name: a `run.json` of format `fairaudit-run` vouches for the files a run writes beside
+//! it (`tally.json`, `tests.csv`, ...), and a `manifest.json` of a certificate vouches for
+//! the certificate's files and its `inputs/` dossier. Only those, and what this run
+//! itself published, are replaced; anything else is carried over, even when named as
+//! fairaudit names its outputs (a user's `inputs/history.csv` being audited, a web app's
+//! `manifest.json`). Every version of fairaudit that wrote output folders wrote these
+//! records, so an older folder is read the same way; one with files named as fairaudit
+//! names its outputs but no record (copied by hand, say) is refused without `--force`,
+//! and even then only the names the new run writes are replaced. A new record file was
+//! the alternative: it would add a file to every folder that certificates, pinned
+//! outputs and `reports/` list, for the same proof.
+//!
+//! Carried over, a file keeps its inode (a hard link: mode, owner and times are its own);
+//! a folder or a copied file is made again with the original's mode, owner (where the
+//! system allows: as root, or a group the user is in) and access and modification times.
+//! The output folder itself keeps its mode and owner; its modification time is the run's,
+//! since the run changed what it holds. A new output folder gets the mode the umask gives;
+//! the staging folder is private (0700) until it is published.
+//!
 //! A long run may also publish checkpoints ([`OutputFolder::checkpoint`]): the same swap,
 //! made while the run goes on and still holds the lock, so the folder holds either the
 //! previous checkpoint or the new one at every instant, never a mix.
 
+use super::print::ShownPath;
 use anyhow::{bail, Context, Result};
-use std::fs::{self, File, TryLockError};
+use fairaudit::certify::{INPUTS_DIR, MANIFEST_FILE, MANIFEST_FORMAT};
+use fairaudit::report::run_info::RUN_FORMAT;
+use std::collections::BTreeSet;
+use std::ffi::{OsStr, OsString};
+use std::fs::{self, File, FileTimes, Metadata, TryLockError};
+use std::io::Read;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// Every file name fairaudit writes into an output folder: these are replaced by a run;
@@ -53,13 +80,22 @@ pub const OUR_FILES: &[&str] = &[
     "inputs",
 ];
 
+/// The names of [`OUR_FILES`] that only `certify` writes: its `manifest.json` vouches for
+/// them, a run's `run.json` does not.
+const CERTIFICATE_FILES: &[&str] =
+    &["certificate.html", "certificate.pdf", MANIFEST_FILE, "manifest.json.sig", INPUTS_DIR];
+
+/// The record a run leaves: `run.json`.
+const RUN_FILE: &str = "run.json";
+
 /// What the target folder held when it was claimed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Existing {
-    /// Nothing, or no file fairaudit writes.
+    /// Nothing, or nothing fairaudit wrote or would write over.
     Nothing,
     /// Files of an earlier fairaudit run; `kind` from its `run.json` (`sweep`, `merge`,
-    /// `audit`, `conformance`), empty when that is missing or unreadable.
+    /// `audit`, `conformance`), `certify` for a certificate's manifest, empty when there is
+    /// no record but files named as a run names its outputs.
     Run {
         /// The earlier run's kind.
         kind: String,
@@ -70,6 +106,11 @@ pub enum Existing {
 pub struct OutputFolder {
     target: PathBuf,
     staging: PathBuf,
+    /// Entries of the target fairaudit can prove it wrote (see the module docs): replaced,
+    /// never carried over.
+    ours: BTreeSet<OsString>,
+    /// The mode the umask gives a new folder: a new target's.
+    new_mode: u32,
     committed: bool,
     lock: File,
     lock_path: PathBuf,
@@ -122,8 +163,22 @@ impl OutputFolder {
         let staging = sibling(target, &format!("new-{}", std::process::id()))?;
         fs::create_dir(&staging)
             .with_context(|| format!("cannot write in {}: check that it is writable", parent.display()))?;
-        let existing = Self::inspect(target);
-        Ok((OutputFolder { target: target.to_owned(), staging, committed: false, lock, lock_path }, existing))
+        // Made by create_dir, the folder has the mode the umask gives: read back rather than
+        // from umask(2), which can only be read by setting it, racing other threads.
+        let new_mode = fs::metadata(&staging)?.mode() & 0o7777;
+        make_private(&staging)?;
+        let ours = ours(target);
+        let existing = Self::inspect(target, &ours);
+        let folder = OutputFolder {
+            target: target.to_owned(),
+            staging,
+            ours,
+            new_mode,
+            committed: false,
+            lock,
+            lock_path,
+        };
+        Ok((folder, existing))
     }
 
     /// Staging and old folders of runs that were killed: the lock says no run owns them.
@@ -152,23 +207,48 @@ impl OutputFolder {
         Ok(())
     }
 
-    fn inspect(target: &Path) -> Existing {
-        let ours = OUR_FILES.iter().any(|name| target.join(name).exists());
-        if !ours {
-            return Existing::Nothing;
+    fn inspect(target: &Path, ours: &BTreeSet<OsString>) -> Existing {
+        if ours.contains(OsStr::new(RUN_FILE)) {
+            let run = record(&target.join(RUN_FILE));
+            let kind = run.as_ref().and_then(|run| run["kind"].as_str()).unwrap_or_default();
+            return Existing::Run { kind: kind.to_owned() };
         }
-        let kind = fs::read(target.join("run.json"))
-            .ok()
-            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-            .and_then(|run| run.get("kind").and_then(|k| k.as_str()).map(str::to_owned))
-            .unwrap_or_default();
-        Existing::Run { kind }
+        if ours.contains(OsStr::new(MANIFEST_FILE)) {
+            return Existing::Run { kind: "certify".to_owned() };
+        }
+        // A run would write over these; a certificate's names only `certify` writes, and
+        // it refuses any entry it did not write (its folder holds only its own files).
+        match unrecorded(target) {
+            Some(_) => Existing::Run { kind: String::new() },
+            None => Existing::Nothing,
+        }
+    }
+
+    /// Refuses, without `force`, a folder that holds an earlier run's files, or files
+    /// named as a run names its outputs with no record of a run, saying which.
+    pub fn refuse_earlier(&self, existing: &Existing, force: bool) -> Result<()> {
+        let dir = ShownPath(&self.target);
+        match existing {
+            Existing::Run { .. } if force => Ok(()),
+            Existing::Nothing => Ok(()),
+            Existing::Run { kind } if kind.is_empty() => bail!(
+                "{dir} holds {}, named as fairaudit names its outputs but with no run.json of a fairaudit run beside it; choose another --out, or pass --force to replace it",
+                unrecorded(&self.target).unwrap_or(RUN_FILE)
+            ),
+            Existing::Run { kind } => {
+                bail!("{dir} holds the output of a fairaudit {kind}; choose another --out, or pass --force to replace it")
+            }
+        }
+    }
+
+    /// Whether fairaudit can prove it wrote the target's entry `name` (see the module docs).
+    pub fn is_ours(&self, name: &OsStr) -> bool {
+        self.ours.contains(name)
     }
 
     /// The `run.json` of the earlier run in the folder, when it is there and reads as JSON.
     pub fn earlier_run(&self) -> Option<serde_json::Value> {
-        let bytes = fs::read(self.target.join("run.json")).ok()?;
-        serde_json::from_slice(&bytes).ok()
+        record(&self.target.join(RUN_FILE))
     }
 
     /// The folder the run's files go to.
@@ -205,36 +285,45 @@ impl OutputFolder {
         self.write_all(files)?;
         self.publish()?;
         fs::create_dir(&self.staging)
-            .with_context(|| format!("cannot write in {}", parent_of(&self.target).display()))
+            .with_context(|| format!("cannot write in {}", parent_of(&self.target).display()))?;
+        make_private(&self.staging)
     }
 
     /// Swaps the staging folder in as the target (see the module docs); the staging path
     /// is then free.
     fn publish(&mut self) -> Result<()> {
-        if self.target.is_dir() {
-            for entry in fs::read_dir(&self.target)
-                .with_context(|| format!("cannot read {}", self.target.display()))?
-            {
-                let entry = entry?;
-                let name = entry.file_name();
-                let text = name.to_string_lossy();
-                if OUR_FILES.contains(&text.as_ref()) || self.staging.join(&name).exists() {
-                    continue;
-                }
-                carry_over(&entry.path(), &self.staging.join(&name))?;
-            }
-        }
+        let mut written = BTreeSet::new();
         for entry in fs::read_dir(&self.staging)? {
-            let path = entry?.path();
+            let entry = entry?;
+            let path = entry.path();
             if path.is_file() {
                 File::open(&path)?.sync_all().with_context(|| format!("cannot write {}", path.display()))?;
             }
+            written.insert(entry.file_name());
         }
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&self.staging, fs::Permissions::from_mode(0o755))?;
+        let target = fs::metadata(&self.target).ok().filter(Metadata::is_dir);
+        if target.is_some() {
+            for entry in fs::read_dir(&self.target)
+                .with_context(|| format!("cannot read {}", self.target.display()))?
+            {
+                let name = entry?.file_name();
+                if self.ours.contains(&name) || written.contains(&name) {
+                    continue;
+                }
+                carry_over(&self.target.join(&name), &self.staging.join(&name))?;
+            }
         }
+        // The folder stays the user's: its mode and owner as they were (a shared 1777
+        // folder stays shared, a 0700 one private); a new one as the umask makes folders.
+        match &target {
+            Some(old) => {
+                keep_owner(&self.staging, old)?;
+                set_mode(&self.staging, old.mode())?;
+            }
+            None => set_mode(&self.staging, self.new_mode)?,
+        }
+        // What this run published is its own from now on: the next checkpoint replaces it.
+        self.ours.extend(written);
         if self.target.exists() {
             swap(&self.staging, &self.target)?;
             // The staging path now holds the old folder.
@@ -267,7 +356,6 @@ impl Drop for OutputFolder {
 /// waiting, and checked to still be the file at `path` once locked (a run that ended
 /// between our open and our lock removed it; then we take the new one).
 fn take_lock(path: &Path, target: &Path, parent: &Path) -> Result<File> {
-    use std::os::unix::fs::MetadataExt;
     for _ in 0..100 {
         let lock = File::options()
             .create(true)
@@ -293,30 +381,122 @@ fn take_lock(path: &Path, target: &Path, parent: &Path) -> Result<File> {
     bail!("cannot lock {}: it keeps being replaced", path.display())
 }
 
+/// The entries of `target` that fairaudit's records there prove it wrote (see the module
+/// docs): with a run's `run.json`, the regular files a run writes; with a certificate's
+/// `manifest.json`, the certificate's files and its `inputs/` folder.
+fn ours(target: &Path) -> BTreeSet<OsString> {
+    let is_format = |name: &str, format: &str| {
+        record(&target.join(name)).is_some_and(|record| record["format"].as_str() == Some(format))
+    };
+    let (run, certificate) = (is_format(RUN_FILE, RUN_FORMAT), is_format(MANIFEST_FILE, MANIFEST_FORMAT));
+    OUR_FILES
+        .iter()
+        .filter(|name| if CERTIFICATE_FILES.contains(name) { certificate } else { run })
+        .filter(|name| {
+            let wanted_dir = **name == INPUTS_DIR;
+            fs::symlink_metadata(target.join(name)).is_ok_and(|m| {
+                if wanted_dir {
+                    m.is_dir()
+                } else {
+                    m.is_file()
+                }
+            })
+        })
+        .map(OsString::from)
+        .collect()
+}
+
+/// A record fairaudit may have written (`run.json`, `manifest.json`) read as JSON: none
+/// when missing, not JSON, or larger than any record fairaudit writes.
+fn record(path: &Path) -> Option<serde_json::Value> {
+    const LIMIT: u64 = 64 << 20;
+    let mut bytes = Vec::new();
+    File::open(path).ok()?.take(LIMIT + 1).read_to_end(&mut bytes).ok()?;
+    if bytes.len() as u64 > LIMIT {
+        return None;
+    }
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// The first regular file of `target` named as a run names its outputs, for a folder
+/// where no record proves it fairaudit's.
+fn unrecorded(target: &Path) -> Option<&'static str> {
+    OUR_FILES
+        .iter()
+        .filter(|name| !CERTIFICATE_FILES.contains(name))
+        .find(|name| fs::symlink_metadata(target.join(name)).is_ok_and(|m| m.is_file()))
+        .copied()
+}
+
 /// Carries a user's file (or folder) over into the new folder without copying its data:
-/// a hard link, or a copy where the filesystem has none.
+/// a hard link, or a copy where the filesystem has none; either way with its mode, owner
+/// and times (see the module docs).
 fn carry_over(from: &Path, to: &Path) -> Result<()> {
+    let context = || format!("cannot carry over {}", from.display());
+    let meta = fs::symlink_metadata(from).with_context(context)?;
     // A link is carried over as the link it is: followed, `loop -> .` would copy the
     // folder into itself until the disk is full.
-    if fs::symlink_metadata(from).is_ok_and(|m| m.file_type().is_symlink()) {
-        let points_to =
-            fs::read_link(from).with_context(|| format!("cannot carry over {}", from.display()))?;
-        std::os::unix::fs::symlink(points_to, to)
-            .with_context(|| format!("cannot carry over {}", from.display()))?;
-        return Ok(());
+    if meta.file_type().is_symlink() {
+        let points_to = fs::read_link(from).with_context(context)?;
+        std::os::unix::fs::symlink(points_to, to).with_context(context)?;
+        return keep_owner(to, &meta);
     }
-    if from.is_dir() {
-        fs::create_dir(to)?;
-        for entry in fs::read_dir(from)? {
+    if meta.is_dir() {
+        fs::create_dir(to).with_context(context)?;
+        for entry in fs::read_dir(from).with_context(context)? {
             let entry = entry?;
             carry_over(&entry.path(), &to.join(entry.file_name()))?;
         }
+    } else if fs::hard_link(from, to).is_ok() {
+        // The same inode: its mode, owner and times are the original's.
+        return Ok(());
+    } else {
+        fs::copy(from, to).with_context(context)?;
+    }
+    restore(to, &meta).with_context(context)
+}
+
+/// Gives a folder or file made again the times, owner and mode of the original's `meta`.
+fn restore(to: &Path, meta: &Metadata) -> Result<()> {
+    // Times first (filling a folder changed its modification time), while the copy is
+    // still open to us whatever its mode; then the owner, then the mode, which a change
+    // of owner can clear bits of.
+    let times = FileTimes::new().set_accessed(meta.accessed()?).set_modified(meta.modified()?);
+    File::open(to).and_then(|file| file.set_times(times))?;
+    keep_owner(to, meta)?;
+    set_mode(to, meta.mode())
+}
+
+/// Gives `path` the owner and group of `like`, as far as the system lets this process:
+/// root may give any; a user only a group they are in, so a folder of another owner
+/// carried over by a user is theirs (and keeps its group where it can).
+fn keep_owner(path: &Path, like: &Metadata) -> Result<()> {
+    let meta = fs::symlink_metadata(path)?;
+    if (meta.uid(), meta.gid()) == (like.uid(), like.gid()) {
         return Ok(());
     }
-    if fs::hard_link(from, to).is_err() {
-        fs::copy(from, to).with_context(|| format!("cannot carry over {}", from.display()))?;
+    let not_permitted = |error: &std::io::Error| error.raw_os_error() == Some(libc::EPERM);
+    match std::os::unix::fs::lchown(path, Some(like.uid()), Some(like.gid())) {
+        Err(error) if not_permitted(&error) => {
+            match std::os::unix::fs::lchown(path, None, Some(like.gid())) {
+                Err(error) if not_permitted(&error) => Ok(()),
+                done => done,
+            }
+        }
+        done => done,
     }
-    Ok(())
+    .with_context(|| format!("cannot keep the owner of {}", path.display()))
+}
+
+/// Sets the permission bits of `path` (sticky, set-group-ID and the rest included).
+fn set_mode(path: &Path, mode: u32) -> Result<()> {
+    fs::set_permissions(path, fs::Permissions::from_mode(mode & 0o7777))
+        .with_context(|| format!("cannot set the mode of {}", path.display()))
+}
+
+/// Keeps a staging folder to this user until it is published with the folder's own mode.
+fn make_private(staging: &Path) -> Result<()> {
+    set_mode(staging, 0o700)
 }
 
 /// Exchanges two folders atomically (Linux), or with two renames elsewhere (a kill between
@@ -352,6 +532,13 @@ fn swap(staging: &Path, target: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::{Duration, SystemTime};
+
+    /// A `run.json` as a run of `kind` leaves it: the record that proves the run's files.
+    fn run_record(target: &Path, kind: &str) {
+        let run = serde_json::json!({ "format": RUN_FORMAT, "kind": kind });
+        fs::write(target.join(RUN_FILE), run.to_string()).unwrap();
+    }
 
     #[test]
     fn a_commit_replaces_our_files_and_keeps_the_users() {
@@ -360,8 +547,9 @@ mod tests {
         fs::create_dir(&target).unwrap();
         fs::write(target.join("report.html"), "old run").unwrap();
         fs::write(target.join("notes.txt"), "mine").unwrap();
+        run_record(&target, "sweep");
         let (folder, existing) = OutputFolder::claim(&target).unwrap();
-        assert_eq!(existing, Existing::Run { kind: String::new() });
+        assert_eq!(existing, Existing::Run { kind: "sweep".into() });
         folder.write("tally.json", b"new run").unwrap();
         folder.commit().unwrap();
         assert_eq!(fs::read_to_string(target.join("tally.json")).unwrap(), "new run");
@@ -395,6 +583,7 @@ mod tests {
         fs::create_dir(&target).unwrap();
         fs::write(target.join("notes.txt"), "mine").unwrap();
         fs::write(target.join("report.html"), "an older run").unwrap();
+        run_record(&target, "sweep");
         let (mut folder, _) = OutputFolder::claim(&target).unwrap();
         for step in ["first", "second"] {
             folder.checkpoint(&[("tally.json".into(), step.as_bytes().to_vec())]).unwrap();
@@ -424,5 +613,148 @@ mod tests {
         let file = dir.path().join("plain");
         fs::write(&file, "x").unwrap();
         assert!(OutputFolder::claim(&file).err().unwrap().to_string().contains("is a file"));
+    }
+
+    /// Issue 59, case 7: `inputs` and `manifest.json` are names fairaudit gives its own
+    /// files, so a run deleted a user's `inputs/` (the history being audited) and
+    /// `manifest.json`, and refused the folder as "the output of an earlier run". Only
+    /// what fairaudit's records prove it wrote is replaced now.
+    #[test]
+    fn a_users_inputs_folder_and_manifest_are_carried_over_not_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out");
+        fs::create_dir_all(target.join("inputs")).unwrap();
+        fs::write(target.join("inputs/history.csv"), "result\n17\n").unwrap();
+        fs::write(target.join("manifest.json"), r#"{"name": "my web app"}"#).unwrap();
+        let (folder, existing) = OutputFolder::claim(&target).unwrap();
+        assert_eq!(existing, Existing::Nothing, "nothing fairaudit wrote is there");
+        assert!(folder.refuse_earlier(&existing, false).is_ok());
+        assert!(!folder.is_ours(OsStr::new("inputs")) && !folder.is_ours(OsStr::new("manifest.json")));
+        folder.write("findings.csv", b"first").unwrap();
+        folder
+            .write(
+                RUN_FILE,
+                &serde_json::to_vec(&serde_json::json!({ "format": RUN_FORMAT, "kind": "audit" })).unwrap(),
+            )
+            .unwrap();
+        folder.commit().unwrap();
+        // Again, over the audit's own files: they are replaced, the user's are not.
+        let (folder, existing) = OutputFolder::claim(&target).unwrap();
+        assert_eq!(existing, Existing::Run { kind: "audit".into() });
+        folder.write("tests.csv", b"second").unwrap();
+        folder.commit().unwrap();
+        assert!(!target.join("findings.csv").exists(), "the earlier audit's file is replaced");
+        assert_eq!(fs::read_to_string(target.join("inputs/history.csv")).unwrap(), "result\n17\n");
+        assert_eq!(fs::read_to_string(target.join("manifest.json")).unwrap(), r#"{"name": "my web app"}"#);
+    }
+
+    #[test]
+    fn a_certificates_own_dossier_is_replaced_by_the_next_certificate() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("cert");
+        fs::create_dir_all(target.join("inputs/sweep-1")).unwrap();
+        fs::write(target.join("inputs/sweep-1/tally.json"), "old").unwrap();
+        fs::write(target.join("certificate.html"), "old").unwrap();
+        let manifest = serde_json::json!({ "format": MANIFEST_FORMAT });
+        fs::write(target.join(MANIFEST_FILE), manifest.to_string()).unwrap();
+        let (folder, existing) = OutputFolder::claim(&target).unwrap();
+        assert_eq!(existing, Existing::Run { kind: "certify".into() });
+        assert!(folder.is_ours(OsStr::new("inputs")));
+        fs::create_dir(folder.staged("inputs")).unwrap();
+        folder.write("inputs/audit-1.csv", b"new").unwrap();
+        folder.write("certificate.html", b"new").unwrap();
+        folder.commit().unwrap();
+        assert!(!target.join("inputs/sweep-1").exists(), "the old dossier is replaced whole");
+        assert!(!target.join(MANIFEST_FILE).exists(), "the old manifest is gone with its certificate");
+        assert_eq!(fs::read_to_string(target.join("inputs/audit-1.csv")).unwrap(), "new");
+    }
+
+    #[test]
+    fn files_named_as_ours_with_no_record_are_refused_by_name_and_never_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out");
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("stream.csv"), "mine").unwrap();
+        let (folder, existing) = OutputFolder::claim(&target).unwrap();
+        assert_eq!(existing, Existing::Run { kind: String::new() });
+        let refusal = folder.refuse_earlier(&existing, false).unwrap_err().to_string();
+        assert!(refusal.contains("holds stream.csv, named as fairaudit names its outputs"), "{refusal}");
+        assert!(!refusal.contains("earlier run"), "{refusal}");
+        folder.write("tally.json", b"new").unwrap();
+        folder.commit().unwrap();
+        assert_eq!(fs::read_to_string(target.join("stream.csv")).unwrap(), "mine", "not written over: kept");
+    }
+
+    fn mode(path: &Path) -> u32 {
+        fs::symlink_metadata(path).unwrap().mode() & 0o7777
+    }
+
+    fn set_times(path: &Path, at: SystemTime) {
+        let times = FileTimes::new().set_accessed(at).set_modified(at);
+        File::open(path).unwrap().set_times(times).unwrap();
+    }
+
+    /// Issue 59, case 8: a carried-over 0700 folder came back 0755 with new times, a shared
+    /// 1777 `--out` became 0755, and a 0700 `--out` became world-readable.
+    #[test]
+    fn carried_over_folders_and_the_out_folder_keep_their_mode_owner_and_times() {
+        let dir = tempfile::tempdir().unwrap();
+        let past = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+        for out_mode in [0o1777, 0o700, 0o2750] {
+            let target = dir.path().join(format!("out-{out_mode:o}"));
+            let private = target.join("private");
+            fs::create_dir_all(private.join("deeper")).unwrap();
+            fs::write(private.join("deeper/notes.txt"), "mine").unwrap();
+            set_mode(&private.join("deeper"), 0o750).unwrap();
+            set_times(&private.join("deeper"), past);
+            set_mode(&private, 0o700).unwrap();
+            set_times(&private, past);
+            set_mode(&target, out_mode).unwrap();
+            // As root, owners other than ours are kept too.
+            let root = euid() == 0;
+            if root {
+                std::os::unix::fs::lchown(&private, Some(4321), Some(4322)).unwrap();
+            }
+            let before = fs::metadata(&private).unwrap();
+            let (folder, _) = OutputFolder::claim(&target).unwrap();
+            folder.write("tally.json", b"run").unwrap();
+            folder.commit().unwrap();
+            assert_eq!(mode(&target), out_mode, "the --out folder's own mode");
+            assert_eq!(mode(&private), 0o700);
+            assert_eq!(mode(&private.join("deeper")), 0o750);
+            let after = fs::metadata(&private).unwrap();
+            assert_eq!(after.modified().unwrap(), past, "a folder carried over keeps its times");
+            assert_eq!(fs::metadata(private.join("deeper")).unwrap().modified().unwrap(), past);
+            assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
+            assert_eq!(fs::read_to_string(private.join("deeper/notes.txt")).unwrap(), "mine");
+        }
+    }
+
+    #[test]
+    fn a_new_out_folder_gets_the_umasks_mode_and_a_copy_keeps_its_times() {
+        let dir = tempfile::tempdir().unwrap();
+        let made = dir.path().join("made by create_dir");
+        fs::create_dir(&made).unwrap();
+        let target = dir.path().join("out");
+        let (folder, _) = OutputFolder::claim(&target).unwrap();
+        assert_eq!(mode(&folder.staging), 0o700, "private while the run writes");
+        folder.write("tally.json", b"run").unwrap();
+        folder.commit().unwrap();
+        assert_eq!(mode(&target), mode(&made));
+        // A file that cannot be linked (a copy) keeps its mode and times as a link would.
+        let past = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+        let from = target.join("notes.txt");
+        fs::write(&from, "mine").unwrap();
+        set_mode(&from, 0o640).unwrap();
+        set_times(&from, past);
+        let to = dir.path().join("copy");
+        fs::copy(&from, &to).unwrap();
+        restore(&to, &fs::metadata(&from).unwrap()).unwrap();
+        assert_eq!((mode(&to), fs::metadata(&to).unwrap().modified().unwrap()), (0o640, past));
+    }
+
+    /// The effective user: the owner of the files this process creates.
+    fn euid() -> u32 {
+        fs::metadata("/proc/self").map_or(u32::MAX, |m| m.uid())
     }
 }

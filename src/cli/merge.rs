@@ -9,6 +9,7 @@ use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::input::{install_stop_handler, stopped, Interrupted};
 use super::output::read_tally;
+use super::print::ShownPath;
 use super::progress::{Progress, Unit};
 use super::shards::{check_folder_name, shard_folders};
 use super::sweep::fill_timing;
@@ -204,7 +205,7 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
     outln!(
         "merged {count} inputs: {} nonces per game and seed pair; output: {}",
         merged.plan.rounds_per_sequence(),
-        args.out.display()
+        ShownPath(&args.out)
     );
     let verdict = print_battery(&results.battery, "seed pairs");
     if let Some(partial) = &merged.partial {

@@ -9,6 +9,7 @@ use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::input::{install_stop_handler, stopped, Interrupted};
 use super::merge::{print_coverage, print_partial_verdict, MergeArgs};
+use super::print::ShownPath;
 use super::shards::{check_folder_name, shard_folders};
 use super::sweep_stake::folder_files;
 use super::Verdict;
@@ -154,9 +155,10 @@ pub fn run(args: &MergeArgs) -> Result<Verdict> {
         print_coverage(coverage);
     }
     outln!(
-        "merged {count} inputs: stake {game} x {} seed pair(s) x {} nonces; output: {out}",
+        "merged {count} inputs: stake {game} x {} seed pair(s) x {} nonces; output: {}",
         merged.seed_pairs.len(),
-        merged.seed_pairs[0].swept.iter().map(|r| r.end - r.start).sum::<u64>()
+        merged.seed_pairs[0].swept.iter().map(|r| r.end - r.start).sum::<u64>(),
+        ShownPath(&args.out)
     );
     let verdict = print_battery(&battery.expect("a merge, whole or partial, has results"), "seed pairs");
     if let Some(partial) = &merged.partial {

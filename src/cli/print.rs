@@ -77,6 +77,16 @@ pub fn note(args: fmt::Arguments<'_>) {
     let _ = lifted(|| writeln!(io::stderr().lock(), "{args}"));
 }
 
+/// A path as printed: [`fairaudit::fields::Shown`], so a folder named with an ESC, a BEL or
+/// a right-to-left override shows those escaped instead of acting on the terminal.
+pub struct ShownPath<'a>(pub &'a std::path::Path);
+
+impl fmt::Display for ShownPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", fairaudit::fields::Shown(&self.0.to_string_lossy()))
+    }
+}
+
 /// `println!` that neither panics nor loses the exit status (see [`line`]).
 macro_rules! outln {
     () => { $crate::cli::print::line(format_args!("")) };

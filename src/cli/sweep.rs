@@ -10,6 +10,7 @@ use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::input::{install_stop_handler, STOP};
 use super::output::read_tally;
+use super::print::ShownPath;
 use super::progress::{Progress, Unit};
 use super::shards::{ClusterArgs, ShardTask};
 use super::Verdict;
@@ -513,7 +514,7 @@ fn run_default(args: SweepArgs, device: Option<&(dyn Accelerator + Send)>) -> Re
     if !tallies.complete {
         errln!(
             "interrupted: {done} of {remaining} rounds tallied and saved in {}; run the same command to continue",
-            dir.join(TALLY_FILE).display()
+            ShownPath(&dir.join(TALLY_FILE))
         );
         return Ok(Verdict::Interrupted);
     }
@@ -526,7 +527,7 @@ fn run_default(args: SweepArgs, device: Option<&(dyn Accelerator + Send)>) -> Re
         info.rounds_per_second,
         request.threads,
     );
-    outln!("output: {}", dir.display());
+    outln!("output: {}", ShownPath(&dir));
     let verdict = print_battery(&results.expect("complete sweeps have results").battery, "seed pairs");
     if request.shard.is_some() {
         // A shard's battery speaks for its slice of the nonces; the sweep's verdict is the
@@ -552,19 +553,19 @@ fn announce(request: &SweepRequest, dir: &std::path::Path, remaining: u64) {
             task.index_from,
             range.start,
             range.end,
-            dir.display()
+            ShownPath(dir)
         );
     }
     if let Some(prior) = &request.prior {
         if prior.complete {
             errln!(
                 "{} already holds this sweep complete: nothing to sweep, its results are written again",
-                dir.display()
+                ShownPath(dir)
             );
         } else {
             errln!(
                 "continuing the sweep saved in {}: {} rounds tallied, {remaining} to go",
-                dir.display(),
+                ShownPath(dir),
                 prior.rounds()
             );
         }

@@ -12,6 +12,7 @@ use super::args::command_line;
 use super::battery::print_battery;
 use super::folder::OutputFolder;
 use super::input::{install_stop_handler, STOP};
+use super::print::ShownPath;
 use super::progress::{Progress, Unit};
 use super::sweep::SweepArgs;
 use super::Verdict;
@@ -120,7 +121,7 @@ pub fn run(args: SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
     let Some((swept, link)) = played else {
         errln!(
             "interrupted: a sweep of scheme {scheme} is not saved part-way; {} is as it was",
-            folder.target().display()
+            ShownPath(folder.target())
         );
         return Ok(Verdict::Interrupted);
     };
@@ -158,7 +159,7 @@ pub fn run(args: SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
         range.end,
         if elapsed > 0.0 { games as f64 / elapsed } else { 0.0 },
     );
-    outln!("output: {}", dir.display());
+    outln!("output: {}", ShownPath(&dir));
     let linked = match &link {
         ChainLink::Unanchored => {
             outln!("chain: not linked to a published game (the salt seeds no published chain)");

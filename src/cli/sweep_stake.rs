@@ -12,6 +12,7 @@ use super::args::command_line;
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::input::{install_stop_handler, stopped, STOP};
+use super::print::ShownPath;
 use super::progress::{Progress, Unit};
 use super::shards::PlanShape;
 use super::sweep::{continue_earlier, seed_pairs_of, SweepArgs};
@@ -251,18 +252,18 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
             task.index_from,
             plan.nonces[0],
             plan.nonces[1],
-            dir.display()
+            ShownPath(&dir)
         );
     }
     if rounds_before > 0 && !file.complete {
         errln!(
             "continuing the sweep saved in {}: {rounds_before} rounds tallied, {remaining} to go",
-            dir.display()
+            ShownPath(&dir)
         );
     } else if file.complete {
         errln!(
             "{} already holds this sweep complete: nothing to sweep, its results are written again",
-            dir.display()
+            ShownPath(&dir)
         );
     }
     let command = command_line();
@@ -323,7 +324,7 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
     let Some(battery) = battery else {
         errln!(
             "interrupted: {done} of {remaining} rounds tallied and saved in {}; run the same command to continue",
-            dir.join(STAKE_TALLY_FILE).display()
+            ShownPath(&dir.join(STAKE_TALLY_FILE))
         );
         return Ok(Verdict::Interrupted);
     };
@@ -334,7 +335,7 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
         plan.nonces[1] - plan.nonces[0],
         if elapsed > 0.0 { done as f64 / elapsed } else { 0.0 },
     );
-    outln!("output: {}", dir.display());
+    outln!("output: {}", ShownPath(&dir));
     let verdict = print_battery(&battery, "seed pairs");
     if shard.is_some() {
         // As with the default scheme: a shard's battery speaks for its slice, and a

@@ -6,6 +6,7 @@ use super::document::render;
 use super::load::{at, first_difference, load, Records};
 use super::{binary_hash, revision, CertifyArgs};
 use crate::cli::input::{self, install_stop_handler, STOP};
+use crate::cli::print::ShownPath;
 use crate::cli::Verdict;
 use anyhow::{anyhow, bail, Context, Result};
 use fairaudit::certify::signature::{self, AllowedSigner, SIGNATURE_FILE};
@@ -410,7 +411,7 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
         outln!("CANNOT CHECK {}", Shown(why));
     }
     if !mismatches.is_empty() {
-        outln!("check: {} mismatch(es) in {}", mismatches.len(), dir.display());
+        outln!("check: {} mismatch(es) in {}", mismatches.len(), ShownPath(dir));
         return Ok(Verdict::Finding);
     }
     if !unreadable.is_empty() {
@@ -420,6 +421,6 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
             unreadable.len()
         );
     }
-    outln!("check: every file, hash, figure and verdict of {} matches", dir.display());
+    outln!("check: every file, hash, figure and verdict of {} matches", ShownPath(dir));
     Ok(Verdict::Clean)
 }

@@ -254,22 +254,24 @@ pub(super) fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
     })
 }
 
-/// The first entry of folder `dir` (when it exists) that is none of the files fairaudit
-/// writes, shown as its name.
-pub(super) fn foreign_entry(dir: &Path) -> Result<Option<String>> {
+/// The first entry of the claimed folder (when it exists) that fairaudit cannot prove it
+/// wrote ([`OutputFolder::is_ours`]: a user's `inputs/` or `manifest.json` is not), shown
+/// as its name.
+pub(super) fn foreign_entry(folder: &OutputFolder) -> Result<Option<String>> {
+    let dir = folder.target();
     if !dir.is_dir() {
         return Ok(None);
     }
-    let mut names: Vec<String> = std::fs::read_dir(dir)
+    let mut names: Vec<std::ffi::OsString> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read {}", dir.display()))?
-        .map(|entry| entry.map(|e| e.file_name().to_string_lossy().into_owned()))
+        .map(|entry| entry.map(|e| e.file_name()))
         .collect::<std::io::Result<_>>()
         .with_context(|| format!("cannot read {}", dir.display()))?;
     names.sort();
     Ok(names
         .into_iter()
-        .find(|name| !OUR_FILES.contains(&name.as_str()))
-        .map(|name| fairaudit::fields::Excerpt(&name).to_string()))
+        .find(|name| !folder.is_ours(name))
+        .map(|name| fairaudit::fields::Excerpt(&name.to_string_lossy()).to_string()))
 }
 
 /// Copies the dossier's files into the staged folder and hashes the copies (and the

@@ -9,8 +9,9 @@ use super::pdf::render_pdf;
 use super::recorded::RunJson;
 use super::{binary_hash, revision, CertifyArgs, PaperArg};
 use crate::cli::args::command_line;
-use crate::cli::folder::{Existing, OutputFolder};
+use crate::cli::folder::OutputFolder;
 use crate::cli::input::install_stop_handler;
+use crate::cli::print::ShownPath;
 use crate::cli::Verdict;
 use anyhow::{anyhow, bail, Result};
 use fairaudit::certify::signature::{self, SIGNATURE_FILE};
@@ -125,22 +126,17 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
     let dossier = plan_dossier(&args)?;
     // Claim the folder before the work: a refusal writes nothing.
     let (folder, existing) = OutputFolder::claim(&out)?;
-    if let (Existing::Run { kind }, false) = (existing, args.force) {
-        let what = if kind.is_empty() { "an earlier run".to_owned() } else { format!("a fairaudit {kind}") };
-        bail!(
-            "{} holds the output of {what}; choose another --out, or pass --force to replace it",
-            out.display()
-        );
-    }
     // A folder's own files are carried over by a run (they are the user's), but a
     // certificate holds exactly the files its manifest lists: one carried in would fail
-    // its own --check. Refused, even with --force, which replaces only fairaudit's files.
-    if let Some(foreign) = foreign_entry(&out)? {
+    // its own --check. Refused, even with --force, which replaces only what fairaudit
+    // can prove it wrote: asked first, since --force would not help.
+    if let Some(foreign) = foreign_entry(&folder)? {
         bail!(
             "{} holds {foreign}, which fairaudit did not write: a certificate's folder holds only its own files (--check refuses any other), so choose another --out or move it",
             out.display()
         );
     }
+    folder.refuse_earlier(&existing, args.force)?;
     install_stop_handler()?;
     let inputs = write_dossier(&folder, &dossier)?;
     let staged_root = folder.staged("");
@@ -232,7 +228,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
         outln!(
             "  sweep {} ({}): {} rounds, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
             i + 1,
-            record.source,
+            fairaudit::fields::Shown(&record.source),
             s.tallies.rounds(),
             s.results.battery.results.len(),
             counts.pass,
@@ -337,7 +333,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
     };
     outln!(
         "output: {} (certificate.html{pdf}, {MANIFEST_FILE}; inputs copied to {INPUTS_DIR}/)",
-        out.display()
+        ShownPath(&out)
     );
     match (&manifest.signer, &private_key) {
         (Some(s), Some(_)) => {
@@ -346,7 +342,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
         (Some(s), None) => outln!(
             "signature: not made yet: ssh-keygen -Y sign -f KEY -n {} {} (key {})",
             signature::NAMESPACE,
-            out.join(MANIFEST_FILE).display(),
+            ShownPath(&out.join(MANIFEST_FILE)),
             s.fingerprint
         ),
         (None, _) => outln!(
