@@ -16,6 +16,8 @@
 //! | the `--columns` mapping of an audit swapped | `an_audits_column_mapping_is_pinned_and_replayed` |
 //! | a crafted manifest (non-ASCII hash, alpha −1, 0, 5, 2^64; paths outside) | `crafted_manifests_are_refused_with_exit_2_not_a_panic` |
 //! | a pinned file replaced by a FIFO or a link to /dev/zero | `special_files_are_refused_without_reading_them` |
+//! | a forged manifest pinning a file of the checker's machine by its absolute path | `a_forged_absolute_path_is_refused_before_anything_is_hashed` |
+//! | an input folder replaced by a link to a folder elsewhere | `a_linked_folder_in_the_dossier_is_named_and_nothing_is_hashed_through_it` |
 //! | mutated manifests (fuzz) | `mutated_manifests_never_panic_or_hang` |
 //! | checked from another directory, or a copied dossier | `a_dossier_copied_elsewhere_checks_from_any_directory` |
 //! | a signature by fairaudit checked by ssh-keygen, and the reverse | `signatures_verify_both_ways_with_openssh` |
@@ -717,6 +719,61 @@ fn special_files_are_refused_without_reading_them() {
     std::fs::remove_file(&manifest).unwrap();
     std::process::Command::new("mkfifo").arg(&manifest).status().unwrap();
     check_within(&cert).code(2).stderr(predicate::str::contains("is not a regular file"));
+}
+
+/// A forged manifest pinning a file of the checker's machine at an absolute path (as a
+/// `--no-copy-histories` history is pinned) made `--check` hash it and print its SHA-256
+/// (issue 59): now refused before anything is read, unless the checker asks for it.
+#[test]
+fn a_forged_absolute_path_is_refused_before_anything_is_hashed() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let (audited, cert) = (dir.path().join("audit"), dir.path().join("cert"));
+    fairaudit()
+        .args(["audit", "--game", "roulette-american", "--outcomes"])
+        .arg(root.join("tests/data/american-log.csv"))
+        .arg("--out")
+        .arg(&audited)
+        .assert()
+        .success();
+    certify(&[], &[&audited], &cert, false).code(1);
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "the checker's own file\n").unwrap();
+    let secret_sha = fairaudit::certify::sha256_hex(b"the checker's own file\n");
+    let at = secret.to_str().unwrap().to_owned();
+    edit_manifest(&cert, |m| {
+        let old = m["audits"][0]["outcomes"].as_str().unwrap().to_owned();
+        m["audits"][0]["outcomes"] = at.clone().into();
+        for file in m["inputs"].as_array_mut().unwrap() {
+            if file["path"] == old.as_str() {
+                file["path"] = at.clone().into();
+            }
+        }
+    });
+    std::fs::remove_dir_all(cert.join("inputs/audit-1/history")).unwrap();
+    let refused = check_within(&cert).code(2);
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(err.contains("is pinned at an absolute path, outside the certificate folder"), "{err}");
+    assert!(!stdout(&refused).contains(&secret_sha));
+    // Asked for, the history is read where the manifest names it.
+    let read = fairaudit().args(["certify", "--histories-in-place", "--check"]).arg(&cert).assert().code(1);
+    assert!(stdout(&read).contains(&secret_sha));
+}
+
+/// A linked input folder (`inputs/sweep-1` a link to a folder elsewhere) led the hashes
+/// out of the dossier before the link was named (issue 59): now nothing is hashed.
+#[cfg(unix)]
+#[test]
+fn a_linked_folder_in_the_dossier_is_named_and_nothing_is_hashed_through_it() {
+    let (dir, cert) = certified();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::rename(cert.join("inputs/sweep-1"), &elsewhere).unwrap();
+    std::fs::write(elsewhere.join("tests.csv"), "outside\n").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, cert.join("inputs/sweep-1")).unwrap();
+    let text = stdout(&check_within(&cert).code(1));
+    assert!(text.contains("inputs/sweep-1: not a regular file"), "{text}");
+    assert!(!text.contains(&fairaudit::certify::sha256_hex(b"outside\n")), "{text}");
+    assert!(!text.contains("tests.csv: SHA-256"), "{text}");
 }
 
 /// A deterministic generator for the fuzz test (no randomness crate needed for it).
