@@ -21,6 +21,7 @@
 //! | mutated manifests (fuzz) | `mutated_manifests_never_panic_or_hang` |
 //! | checked from another directory, or a copied dossier | `a_dossier_copied_elsewhere_checks_from_any_directory` |
 //! | a signature by fairaudit checked by ssh-keygen, and the reverse | `signatures_verify_both_ways_with_openssh` |
+//! | a forger's key signing under the auditor's fingerprint, checked without allowed signers | `a_shown_fingerprint_that_is_not_the_signing_keys_is_a_mismatch` |
 //! | a reordering character in the operator's name | `names_with_reordering_characters_are_refused` |
 //! | no audit scope (seed pairs, commitments, nonce ranges) | `an_audited_history_is_replayed_and_its_log_pinned` |
 //! | finding rows missing from the page; a reversing character in a player id | `an_audit_certificate_lists_its_finding_rows_with_hidden_characters_made_visible` |
@@ -870,6 +871,53 @@ fn names_with_reordering_characters_are_refused() {
     assert!(!dir.path().join("cert").exists());
 }
 
+/// `certify` of one sweep, signed with `key` by A. Auditor as audit@example.org.
+fn certify_signed(key: &Path, swept: &Path, cert: &Path) -> assert_cmd::assert::Assert {
+    fairaudit()
+        .args(["certify", "--operator", "X", "--no-pdf", "--auditor", "A. Auditor"])
+        .args(["--auditor-id", "audit@example.org", "--sign"])
+        .arg(key)
+        .arg("--sweep")
+        .arg(swept)
+        .arg("--out")
+        .arg(cert)
+        .assert()
+}
+
+/// Without `--allowed-signers`, a signature by the key the manifest names was "valid"
+/// even where the fingerprint the manifest and the page show is another key's (issue 59):
+/// a forger signs with their own key and shows the auditor's fingerprint. A mismatch now.
+#[test]
+fn a_shown_fingerprint_that_is_not_the_signing_keys_is_a_mismatch() {
+    use fairaudit::certify::signature::{fingerprint, sign};
+    use ssh_key::private::{Ed25519Keypair, KeypairData};
+    let key = |seed: u8| {
+        ssh_key::PrivateKey::new(KeypairData::Ed25519(Ed25519Keypair::from_seed(&[seed; 32])), "k").unwrap()
+    };
+    let (forger, auditor) = (key(1), key(2));
+    let dir = tempfile::tempdir().unwrap();
+    let key_file = dir.path().join("forger");
+    std::fs::write(&key_file, forger.to_openssh(ssh_key::LineEnding::LF).unwrap().as_bytes()).unwrap();
+    let (swept, cert) = (dir.path().join("sweep"), dir.path().join("cert"));
+    sweep(&swept, "roulette-european", "0..2000");
+    certify_signed(&key_file, &swept, &cert).success();
+    let (theirs, shown) = (fingerprint(forger.public_key()), fingerprint(auditor.public_key()));
+    assert!(stdout(&check(&cert).success()).contains("signature: valid for the key the manifest names"));
+    // The auditor's fingerprint shown, on the page and in the manifest, signed again.
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    std::fs::write(cert.join("certificate.html"), html.replace(&theirs, &shown)).unwrap();
+    rehash(&cert, "certificate.html");
+    edit_manifest(&cert, |m| m["signer"]["fingerprint"] = shown.clone().into());
+    let signed = sign(&forger, &std::fs::read(cert.join("manifest.json")).unwrap()).unwrap();
+    std::fs::write(cert.join("manifest.json.sig"), signed).unwrap();
+    let text = stdout(&check(&cert).code(1));
+    assert!(text.contains("signature: BAD"), "{text}");
+    assert!(
+        text.contains(&format!("MISMATCH manifest.json.sig: made with the key the manifest names, {theirs}, but the manifest and certificate.html show {shown}")),
+        "{text}"
+    );
+}
+
 fn ssh_keygen_available() -> bool {
     let found = std::process::Command::new("ssh-keygen").arg("-?").output().is_ok();
     available(found, "FAIRAUDIT_REQUIRE_SSH_KEYGEN", "no ssh-keygen on the PATH")
@@ -896,25 +944,7 @@ fn signatures_verify_both_ways_with_openssh() {
 
     // Signed by fairaudit, verified by ssh-keygen and by fairaudit.
     let cert = dir.path().join("signed");
-    fairaudit()
-        .args([
-            "certify",
-            "--operator",
-            "X",
-            "--no-pdf",
-            "--auditor",
-            "A. Auditor",
-            "--auditor-id",
-            "audit@example.org",
-            "--sign",
-        ])
-        .arg(&key)
-        .arg("--sweep")
-        .arg(&swept)
-        .arg("--out")
-        .arg(&cert)
-        .assert()
-        .success();
+    certify_signed(&key, &swept, &cert).success();
     let verify = |cert: &Path| {
         std::process::Command::new("ssh-keygen")
             .args(["-Y", "verify", "-f"])

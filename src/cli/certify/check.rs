@@ -120,6 +120,12 @@ pub(super) fn check_signature(
                 .map_err(|e| anyhow!("{MANIFEST_FILE}: the signer's public key is not readable ({e})"))?;
             let signers = [AllowedSigner { principals: vec![s.identity.clone()], namespaces: None, key: own }];
             match signature::verify(&sig, manifest_bytes, &signers, &s.identity) {
+                // The page shows the manifest's fingerprint, not the key's: a forger's key
+                // under the auditor's fingerprint verifies, but is not the key shown.
+                Ok(good) if good.fingerprint != s.fingerprint => (
+                    "signature: BAD".into(),
+                    Some(format!("{SIGNATURE_FILE}: made with the key the manifest names, {}, but the manifest and certificate.html show {} as the signer's", good.fingerprint, s.fingerprint)),
+                ),
                 Ok(good) => (
                     format!("signature: valid for the key the manifest names ({}), which proves nothing about who holds it: pass --allowed-signers FILE with the auditor's published key", good.fingerprint),
                     None,
