@@ -442,7 +442,7 @@ fn walk_to_published(
         let published = variant.published_game(&salt).expect("kept for its published game");
         let walk = walk_rows(published, &mut rows, &never, &|_| {}).expect("never stopped");
         audit.on_published += walk.linked;
-        audit.not_walked += walk.too_far + walk.unfollowed;
+        audit.not_walked += walk.too_far + walk.unfollowed + walk.over_budget;
         audit.published_steps += walk.steps;
         for row in &walk.off {
             let finding = Finding {
