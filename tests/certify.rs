@@ -16,9 +16,12 @@
 //! | the `--columns` mapping of an audit swapped | `an_audits_column_mapping_is_pinned_and_replayed` |
 //! | a crafted manifest (non-ASCII hash, alpha −1, 0, 5, 2^64; paths outside) | `crafted_manifests_are_refused_with_exit_2_not_a_panic` |
 //! | a pinned file replaced by a FIFO or a link to /dev/zero | `special_files_are_refused_without_reading_them` |
+//! | a forged manifest pinning a file of the checker's machine by its absolute path | `a_forged_absolute_path_is_refused_before_anything_is_hashed` |
+//! | an input folder replaced by a link to a folder elsewhere | `a_linked_folder_in_the_dossier_is_named_and_nothing_is_hashed_through_it` |
 //! | mutated manifests (fuzz) | `mutated_manifests_never_panic_or_hang` |
 //! | checked from another directory, or a copied dossier | `a_dossier_copied_elsewhere_checks_from_any_directory` |
 //! | a signature by fairaudit checked by ssh-keygen, and the reverse | `signatures_verify_both_ways_with_openssh` |
+//! | a forger's key signing under the auditor's fingerprint, checked without allowed signers | `a_shown_fingerprint_that_is_not_the_signing_keys_is_a_mismatch` |
 //! | a reordering character in the operator's name | `names_with_reordering_characters_are_refused` |
 //! | no audit scope (seed pairs, commitments, nonce ranges) | `an_audited_history_is_replayed_and_its_log_pinned` |
 //! | finding rows missing from the page; a reversing character in a player id | `an_audit_certificate_lists_its_finding_rows_with_hidden_characters_made_visible` |
@@ -719,6 +722,61 @@ fn special_files_are_refused_without_reading_them() {
     check_within(&cert).code(2).stderr(predicate::str::contains("is not a regular file"));
 }
 
+/// A forged manifest pinning a file of the checker's machine at an absolute path (as a
+/// `--no-copy-histories` history is pinned) made `--check` hash it and print its SHA-256
+/// (issue 59): now refused before anything is read, unless the checker asks for it.
+#[test]
+fn a_forged_absolute_path_is_refused_before_anything_is_hashed() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let (audited, cert) = (dir.path().join("audit"), dir.path().join("cert"));
+    fairaudit()
+        .args(["audit", "--game", "roulette-american", "--outcomes"])
+        .arg(root.join("tests/data/american-log.csv"))
+        .arg("--out")
+        .arg(&audited)
+        .assert()
+        .success();
+    certify(&[], &[&audited], &cert, false).code(1);
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "the checker's own file\n").unwrap();
+    let secret_sha = fairaudit::certify::sha256_hex(b"the checker's own file\n");
+    let at = secret.to_str().unwrap().to_owned();
+    edit_manifest(&cert, |m| {
+        let old = m["audits"][0]["outcomes"].as_str().unwrap().to_owned();
+        m["audits"][0]["outcomes"] = at.clone().into();
+        for file in m["inputs"].as_array_mut().unwrap() {
+            if file["path"] == old.as_str() {
+                file["path"] = at.clone().into();
+            }
+        }
+    });
+    std::fs::remove_dir_all(cert.join("inputs/audit-1/history")).unwrap();
+    let refused = check_within(&cert).code(2);
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(err.contains("is pinned at an absolute path, outside the certificate folder"), "{err}");
+    assert!(!stdout(&refused).contains(&secret_sha));
+    // Asked for, the history is read where the manifest names it.
+    let read = fairaudit().args(["certify", "--histories-in-place", "--check"]).arg(&cert).assert().code(1);
+    assert!(stdout(&read).contains(&secret_sha));
+}
+
+/// A linked input folder (`inputs/sweep-1` a link to a folder elsewhere) led the hashes
+/// out of the dossier before the link was named (issue 59): now nothing is hashed.
+#[cfg(unix)]
+#[test]
+fn a_linked_folder_in_the_dossier_is_named_and_nothing_is_hashed_through_it() {
+    let (dir, cert) = certified();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::rename(cert.join("inputs/sweep-1"), &elsewhere).unwrap();
+    std::fs::write(elsewhere.join("tests.csv"), "outside\n").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, cert.join("inputs/sweep-1")).unwrap();
+    let text = stdout(&check_within(&cert).code(1));
+    assert!(text.contains("inputs/sweep-1: not a regular file"), "{text}");
+    assert!(!text.contains(&fairaudit::certify::sha256_hex(b"outside\n")), "{text}");
+    assert!(!text.contains("tests.csv: SHA-256"), "{text}");
+}
+
 /// A deterministic generator for the fuzz test (no randomness crate needed for it).
 fn next(state: &mut u64) -> u64 {
     *state ^= *state << 13;
@@ -813,6 +871,53 @@ fn names_with_reordering_characters_are_refused() {
     assert!(!dir.path().join("cert").exists());
 }
 
+/// `certify` of one sweep, signed with `key` by A. Auditor as audit@example.org.
+fn certify_signed(key: &Path, swept: &Path, cert: &Path) -> assert_cmd::assert::Assert {
+    fairaudit()
+        .args(["certify", "--operator", "X", "--no-pdf", "--auditor", "A. Auditor"])
+        .args(["--auditor-id", "audit@example.org", "--sign"])
+        .arg(key)
+        .arg("--sweep")
+        .arg(swept)
+        .arg("--out")
+        .arg(cert)
+        .assert()
+}
+
+/// Without `--allowed-signers`, a signature by the key the manifest names was "valid"
+/// even where the fingerprint the manifest and the page show is another key's (issue 59):
+/// a forger signs with their own key and shows the auditor's fingerprint. A mismatch now.
+#[test]
+fn a_shown_fingerprint_that_is_not_the_signing_keys_is_a_mismatch() {
+    use fairaudit::certify::signature::{fingerprint, sign};
+    use ssh_key::private::{Ed25519Keypair, KeypairData};
+    let key = |seed: u8| {
+        ssh_key::PrivateKey::new(KeypairData::Ed25519(Ed25519Keypair::from_seed(&[seed; 32])), "k").unwrap()
+    };
+    let (forger, auditor) = (key(1), key(2));
+    let dir = tempfile::tempdir().unwrap();
+    let key_file = dir.path().join("forger");
+    std::fs::write(&key_file, forger.to_openssh(ssh_key::LineEnding::LF).unwrap().as_bytes()).unwrap();
+    let (swept, cert) = (dir.path().join("sweep"), dir.path().join("cert"));
+    sweep(&swept, "roulette-european", "0..2000");
+    certify_signed(&key_file, &swept, &cert).success();
+    let (theirs, shown) = (fingerprint(forger.public_key()), fingerprint(auditor.public_key()));
+    assert!(stdout(&check(&cert).success()).contains("signature: valid for the key the manifest names"));
+    // The auditor's fingerprint shown, on the page and in the manifest, signed again.
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    std::fs::write(cert.join("certificate.html"), html.replace(&theirs, &shown)).unwrap();
+    rehash(&cert, "certificate.html");
+    edit_manifest(&cert, |m| m["signer"]["fingerprint"] = shown.clone().into());
+    let signed = sign(&forger, &std::fs::read(cert.join("manifest.json")).unwrap()).unwrap();
+    std::fs::write(cert.join("manifest.json.sig"), signed).unwrap();
+    let text = stdout(&check(&cert).code(1));
+    assert!(text.contains("signature: BAD"), "{text}");
+    assert!(
+        text.contains(&format!("MISMATCH manifest.json.sig: made with the key the manifest names, {theirs}, but the manifest and certificate.html show {shown}")),
+        "{text}"
+    );
+}
+
 fn ssh_keygen_available() -> bool {
     let found = std::process::Command::new("ssh-keygen").arg("-?").output().is_ok();
     available(found, "FAIRAUDIT_REQUIRE_SSH_KEYGEN", "no ssh-keygen on the PATH")
@@ -839,25 +944,7 @@ fn signatures_verify_both_ways_with_openssh() {
 
     // Signed by fairaudit, verified by ssh-keygen and by fairaudit.
     let cert = dir.path().join("signed");
-    fairaudit()
-        .args([
-            "certify",
-            "--operator",
-            "X",
-            "--no-pdf",
-            "--auditor",
-            "A. Auditor",
-            "--auditor-id",
-            "audit@example.org",
-            "--sign",
-        ])
-        .arg(&key)
-        .arg("--sweep")
-        .arg(&swept)
-        .arg("--out")
-        .arg(&cert)
-        .assert()
-        .success();
+    certify_signed(&key, &swept, &cert).success();
     let verify = |cert: &Path| {
         std::process::Command::new("ssh-keygen")
             .args(["-Y", "verify", "-f"])

@@ -6,10 +6,11 @@ thousands separators, and no cell that a spreadsheet would run as a formula.
 
 A spreadsheet sees more than the first character: it trims spaces and ignores invisible
 characters (zero-width space, byte-order mark) before deciding a cell is a formula, and a
-spreadsheet set to ';' (or tab) as its separator may not honour the quotes of a
-','-separated file: it splits the text at every ';' and tab and starts a new row at every
-line break, quoted or not. So every file is read three ways: with ',' and with ';' as the
-separator honouring quotes, and split at every ';', tab and line break ignoring them; every
+spreadsheet set to ';' (or tab) as its separator, or an import set to ignore quotes, may
+not honour the quotes of a ','-separated file: it splits the text at every ',', ';' and
+tab and starts a new row at every line break, quoted or not. So every file is read three
+ways: with ',' and with ';' as the separator honouring quotes, and split at every ',',
+';', tab and line break ignoring them; every
 cell is judged after stripping what a spreadsheet ignores (OWASP CSV injection guidance).
 
 Usage: check_csv.py DIR   (exit status 0 when every file passes; problems on stderr)
@@ -45,12 +46,12 @@ def check_separator(path, delimiter):
 
 
 def check_ignoring_quotes(path):
-    """The file split at every ';', tab and line break, quotes ignored: each piece, less
+    """The file split at every ',', ';', tab and line break, quotes ignored: each piece, less
     the quote that opened its field, is a cell a careless import shows."""
     problems = []
     text = path.read_text(encoding="utf-8")
     for number, line in enumerate(re.split(r"\r\n|\n|\r", text), start=1):
-        for piece in re.split(r"[;\t]", line):
+        for piece in re.split(r"[,;\t]", line):
             cell = piece[1:] if piece.startswith('"') else piece
             if runs_as_formula(cell):
                 problems.append(

@@ -756,7 +756,9 @@ fn seeds_a_spreadsheet_would_run_are_neutralised() {
 /// Case 16: the checker itself must catch each of those seeds written raw.
 #[test]
 fn the_csv_checker_sees_what_a_spreadsheet_sees() {
-    for seed in [" =1+1", "\u{200b}=1+1", "\u{feff}=1+1", "a;=1+1;b", "\"a\n=1+1\"", "\"a\r+1\""] {
+    for seed in
+        [" =1+1", "\u{200b}=1+1", "\u{feff}=1+1", "a;=1+1;b", "\"a\n=1+1\"", "\"a\r+1\"", "\"a,=1+1\""]
+    {
         let dir = tempfile::tempdir().unwrap();
         write(dir.path(), "raw.csv", format!("seed,count\n{seed},2\n"));
         let output = std::process::Command::new("python3")
@@ -1070,7 +1072,8 @@ fn report_html_figures_equal_the_csv_figures() {
 /// checker, which reads each file with `,`, with `;`, and split at every break.
 #[test]
 fn hostile_text_in_every_user_field_runs_in_no_csv() {
-    let hostile = ["=1+1", "a\n=1+1", "=cmd|' /C calc'!A0", "b\r\n+2;-3\t@4"];
+    // Issue 59: `a,=cmd…` reached the files as is (a `,` was not a break).
+    let hostile = ["=1+1", "a\n=1+1", "a,=cmd|' /C calc'!A0", "b\r\n+2;-3\t@4"];
     let dir = tempfile::tempdir().unwrap();
     let check = |folder: &Path| {
         let output = std::process::Command::new("python3")
@@ -1120,8 +1123,8 @@ fn hostile_text_in_every_user_field_runs_in_no_csv() {
     for (name, neutralised) in [
         ("tests.csv", "player:a\n'=1+1"),
         ("rtp.csv", "\"'=1+1\""),
-        ("findings.csv", "\"'="),
-        ("nonce_gaps.csv", "\"'=cmd"),
+        ("findings.csv", "\"a,'=cmd"),
+        ("nonce_gaps.csv", "\"a,'=cmd"),
     ] {
         let text = std::fs::read_to_string(out.join(name)).unwrap();
         assert!(text.contains(neutralised), "{name} names a player, neutralised: {text}");

@@ -183,9 +183,46 @@ fn seed_pairs_whose_tallies_cannot_fit_in_memory_are_refused_before_any_work() {
             .args(scheme)
             .assert()
             .code(2)
-            .stderr(predicate::str::is_match("^error: --seed-pairs 4000000000: their seed pairs need about [0-9.]+ [TP]B of memory, more than this machine's [0-9.]+ [GT]B; sweep fewer seed pairs\n$").unwrap());
+            .stderr(predicate::str::is_match("^error: --seed-pairs 4000000000: their seed pairs need about [0-9.]+ [TP]B of memory, more than the [0-9.]+ [MGT]B this process may use \\([a-z' ,-]+\\); sweep fewer seed pairs\n$").unwrap());
         assert!(!dir.path().join("big").exists(), "nothing is claimed: {scheme:?}");
     }
+}
+
+/// The guard compared the seed pairs' memory with the machine's alone: under a 2 GB
+/// address-space cap (a container, `ulimit -v`) a sweep that fits the machine started and
+/// aborted on an allocation, exit 134 (issue 59). It now refuses against the least limit.
+#[cfg(target_os = "linux")]
+#[test]
+fn seed_pairs_beyond_the_processs_address_space_limit_are_refused() {
+    use std::os::unix::process::CommandExt;
+    const CAP: u64 = 2_000_000_000;
+    let dir = tempfile::tempdir().unwrap();
+    // 100,000 Stake Keno pairs: about 10 GB by the guard's reckoning, well past the cap.
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("fairaudit"));
+    command.current_dir(dir.path()).args(["sweep", "--scheme", "stake", "--game", "keno"]);
+    command.args(["--seed-pairs", "100000", "--nonces", "0..10", "--quiet", "--out", "capped"]);
+    let limit = libc::rlimit { rlim_cur: CAP, rlim_max: CAP };
+    // SAFETY: setrlimit is async-signal-safe and changes only the child's own limits.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("error: --seed-pairs 100000: their seed pairs need about ")
+            && stderr
+                .contains("more than the 2.0 GB this process may use (its address-space limit, ulimit -v)")
+            && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    assert!(!dir.path().join("capped").exists());
 }
 
 /// The peak resident memory, in bytes, of `command` run to its end (exit 0 or 1), as the

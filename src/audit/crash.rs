@@ -556,7 +556,7 @@ fn walk_to_published(
             .for_each(|row| far.add(row.line));
         let walk = walk_rows(published, &mut rows, &never, &|_| {}).expect("never stopped");
         audit.on_published += walk.linked;
-        audit.not_walked += walk.too_far + walk.unfollowed;
+        audit.not_walked += walk.too_far + walk.unfollowed + walk.over_budget;
         audit.published_steps += walk.steps;
         if walk.too_far + walk.unfollowed > 0 {
             let mut count = far;

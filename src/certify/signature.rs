@@ -10,7 +10,7 @@
 //! Trust comes from an allowed-signers file, OpenSSH's format (`ssh-keygen(1)`, section
 //! ALLOWED SIGNERS): one key per line, `PRINCIPALS [OPTIONS] KEYTYPE BASE64 [COMMENT]`.
 //! fairaudit reads the principals (comma-separated, `*` and `?` wildcards), the
-//! `namespaces="…"` option and the key; a line with `cert-authority`, `valid-after` or
+//! `namespaces="…"` option and the key; a line with two `namespaces=`, `cert-authority`, `valid-after` or
 //! `valid-before` is refused rather than half-honoured. The key and signature formats are
 //! the `ssh-key` crate's.
 
@@ -97,6 +97,9 @@ pub fn parse_allowed_signers(text: &str) -> Result<Vec<AllowedSigner>, String> {
         for option in options.map(split_options).unwrap_or_default() {
             let (name, value) = option.split_once('=').unwrap_or((option, ""));
             match name.to_ascii_lowercase().as_str() {
+                // ssh-keygen refuses a second `namespaces=` (sshsig.c, "multiple namespaces"):
+                // keeping either one would trust the key where its owner may not have meant.
+                "namespaces" if namespaces.is_some() => return Err(at("two namespaces= options")),
                 "namespaces" => {
                     namespaces = Some(value.trim_matches('"').split(',').map(str::to_owned).collect());
                 }
@@ -350,6 +353,14 @@ mod tests {
         assert!(parse_allowed_signers("a ssh-ed25519 notbase64").unwrap_err().contains("line 1"));
         assert!(parse_allowed_signers("# nothing\n").is_err());
         assert!(verify(b"garbage", b"m", &signers, "a").unwrap_err().contains("not an SSH signature"));
+    }
+
+    /// ssh-keygen refuses a line with two `namespaces=` options; so must we (issue 59).
+    #[test]
+    fn a_line_with_two_namespaces_options_is_refused() {
+        let public = key(5).public_key().to_openssh().unwrap();
+        let line = format!("a namespaces=\"git\",namespaces=\"fairaudit-certificate\" {public}");
+        assert_eq!(parse_allowed_signers(&line).unwrap_err(), "line 1: two namespaces= options");
     }
 
     /// The matcher `matches` replaced (every split tried at every `*`): slow, and the

@@ -78,7 +78,7 @@ pub fn run(args: AuditArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
             audit.on_published,
             audit.published_steps,
             if audit.not_walked > 0 {
-                format!("; {} not walked (more than {MAX_LINK_WALK} links from it, or hashes disagreeing with too many others)", audit.not_walked)
+                format!("; {} not walked (more than {MAX_LINK_WALK} links from it, hashes disagreeing with too many others, or past the walk's budget for the file)", audit.not_walked)
             } else {
                 String::new()
             }

@@ -16,7 +16,7 @@ use fairaudit::scheme::crash::{self, CrashVariant};
 use fairaudit::scheme::stake::{self, StakeGame};
 use fairaudit::scheme::SchemeId;
 use fairaudit::sweep::crash::{link_to_published, ChainLink, MAX_LINK_WALK};
-use fairaudit::verify::published::{walk_rows, MAX_ROWS, MAX_WALKERS};
+use fairaudit::verify::published::{walk_budget, walk_rows, MAX_ROWS, MAX_WALKERS};
 use fairaudit::verify::schemes::{MAX_WALK, PARAMS_COLUMN};
 use fairaudit::verify::{replay, Mismatch, Rounds, ALL_FIELDS, CASE_COLUMN, NO_CASE, REQUIRED};
 use std::path::PathBuf;
@@ -374,7 +374,7 @@ fn verify_file(
                 walk.scheme,
                 walk.published,
                 walk.steps,
-                not_walked(walk.too_far, walk.unfollowed)
+                not_walked(walk)
             );
         }
         if links.not_kept > 0 {
@@ -468,13 +468,15 @@ struct ChainWalked {
     linked: u64,
     too_far: u64,
     unfollowed: u64,
+    over_budget: u64,
     steps: u64,
     /// A mismatch for each game not on the chain through the published hash.
     off: Vec<Mismatch>,
 }
 
 /// What the walk to a published game left out, for its summary line.
-fn not_walked(too_far: u64, unfollowed: u64) -> String {
+fn not_walked(walk: &ChainWalked) -> String {
+    let ChainWalked { too_far, unfollowed, over_budget, games, .. } = *walk;
     let mut said = String::new();
     if too_far > 0 {
         said.push_str(&format!("; {too_far} more than {MAX_LINK_WALK} links from it, not walked"));
@@ -482,6 +484,12 @@ fn not_walked(too_far: u64, unfollowed: u64) -> String {
     if unfollowed > 0 {
         said.push_str(&format!(
             "; {unfollowed} not walked (their hashes disagree with {MAX_WALKERS} others already followed)"
+        ));
+    }
+    if over_budget > 0 {
+        said.push_str(&format!(
+            "; {over_budget} not walked (the walk's budget for {games} games, {} links, was spent: docs/verify.md)",
+            walk_budget(games)
         ));
     }
     said
@@ -519,6 +527,7 @@ fn walk_to_published(checker: &mut Rounds<impl std::io::Read>, quiet: bool) -> R
             linked: walk.linked,
             too_far: walk.too_far,
             unfollowed: walk.unfollowed,
+            over_budget: walk.over_budget,
             steps: walk.steps,
             off,
         });

@@ -115,13 +115,17 @@ pub fn format_number(value: f64) -> String {
 /// as a formula (the OWASP recommendation): text whose first character a spreadsheet does
 /// not ignore (it skips spaces and invisible characters such as a zero-width space or a
 /// byte-order mark) is `=`, `+`, `-`, `@`, tab or carriage return gets a `'` in front. The
-/// same holds after every `;`, tab and line break: a spreadsheet set to `;` (or tab) as
-/// its separator does not honour the quotes of a `,`-separated file, splits the text at
-/// the separator and starts a new row at the line break, and would run `a;=1+1`'s or
-/// `a\n=1+1`'s second part. JSON output keeps the exact value.
+/// same holds after every `,`, `;`, tab and line break: a spreadsheet set to `;` (or
+/// tab) as its separator, or an import set to ignore quotes, does not honour the quotes of
+/// a `,`-separated file, splits the text at the separator and starts a new row at the line
+/// break, and would run `a,=1+1`'s, `a;=1+1`'s or `a\n=1+1`'s second part. JSON output
+/// keeps the exact value.
 pub fn spreadsheet_safe(text: &str) -> Cow<'_, str> {
     // Line and page breaks beyond CR and LF too: an importer may start a row at any.
-    const BREAKS: [char; 9] = [';', '\t', '\n', '\r', '\u{0b}', '\u{0c}', '\u{85}', '\u{2028}', '\u{2029}'];
+    // And `,`: a reader that splits a line at its commas without honouring the quotes
+    // (a naive import, `cut -d,`) sees what follows one as a cell of its own.
+    const BREAKS: [char; 10] =
+        [',', ';', '\t', '\n', '\r', '\u{0b}', '\u{0c}', '\u{85}', '\u{2028}', '\u{2029}'];
     // Whether a part (the text's start, or what follows a break) runs: what a spreadsheet
     // shows of it starts like a formula, or it shows nothing and a tab or carriage
     // return, itself a formula start, follows.
@@ -192,6 +196,9 @@ mod tests {
         assert_eq!(spreadsheet_safe("a;=1+1;b"), "a;'=1+1;b");
         assert_eq!(spreadsheet_safe("=1;  @x"), "'=1;'  @x");
         assert_eq!(spreadsheet_safe("a;b"), "a;b");
+        // Issue 59: a `,` is a break too, for an import that ignores the quotes.
+        assert_eq!(spreadsheet_safe("a,=1+1"), "a,'=1+1");
+        assert_eq!(spreadsheet_safe("a, -b,c"), "a,' -b,c");
         // A line break starts a new row under a `;` or tab import that ignores quotes.
         assert_eq!(spreadsheet_safe("a\n=1+1"), "a\n'=1+1");
         assert_eq!(spreadsheet_safe("a\r\n=1+1\r-2"), "a\r\n'=1+1\r'-2");

@@ -12,6 +12,7 @@
 
 use crate::scheme::crash::{hash_bytes, previous_digest, PublishedGame};
 use crate::sweep::crash::MAX_LINK_WALK;
+use crate::verify::schemes::MAX_WALK;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Games of one file kept for the walk (48 bytes each): beyond, games are counted as not
@@ -21,6 +22,22 @@ pub const MAX_ROWS: usize = 10_000_000;
 /// Disagreeing hashes above the published game followed at once: each costs a walk of its
 /// own to the published game, so a file of unrelated hashes cannot multiply the work.
 pub const MAX_WALKERS: usize = 4;
+
+/// The most links one walk of a file's chain may take, all walkers together: one walk as
+/// long as any game may lie from the published game ([`MAX_LINK_WALK`]), plus
+/// [`MAX_WALK`] for each game of the file, as much as the check of a row against the row
+/// before it may walk. Without it, a 2 KB file of four disagreeing hashes 10^8 games above
+/// the published game and one 10^8 below cost five walks of 10^8 links, minutes (issue 59);
+/// a game left when it is spent is counted as not walked, never judged.
+pub fn walk_budget(games: usize) -> u64 {
+    MAX_LINK_WALK.saturating_add(MAX_WALK.saturating_mul(games as u64))
+}
+
+/// Why a walk ended early: the stop flag, or [`walk_budget`] spent.
+enum Halt {
+    Stopped,
+    Spent,
+}
 
 /// Steps between looks at the stop flag and reports of progress.
 const STEP: u64 = 1 << 16;
@@ -49,6 +66,8 @@ pub struct PublishedWalk {
     /// Games not walked because [`MAX_WALKERS`] other disagreeing hashes were followed
     /// already.
     pub unfollowed: u64,
+    /// Games not walked because [`walk_budget`] was spent before they were reached.
+    pub over_budget: u64,
     /// Links walked.
     pub steps: u64,
 }
@@ -60,19 +79,25 @@ struct Walker {
     rows: Vec<usize>,
 }
 
-/// Walks each walker down to `game`; `false` when `stop` was set.
-fn advance(
-    walkers: &mut [Walker],
-    game: u64,
-    steps: &mut u64,
-    stop: &AtomicBool,
-    progress: &dyn Fn(u64),
-) -> bool {
+/// The walk's limits: the stop flag, and the links it may take in all.
+struct Limits<'a> {
+    stop: &'a AtomicBool,
+    budget: u64,
+    progress: &'a dyn Fn(u64),
+}
+
+/// Walks each walker down to `game`, none of them when that would take more links than
+/// are left of the budget.
+fn advance(walkers: &mut [Walker], game: u64, steps: &mut u64, limits: &Limits) -> Result<(), Halt> {
+    let needed = walkers.iter().map(|w| w.game - game).fold(0u64, u64::saturating_add);
+    if steps.saturating_add(needed) > limits.budget {
+        return Err(Halt::Spent);
+    }
     for walker in walkers {
         let mut left = walker.game - game;
         while left > 0 {
-            if stop.load(Ordering::Relaxed) {
-                return false;
+            if limits.stop.load(Ordering::Relaxed) {
+                return Err(Halt::Stopped);
             }
             let count = left.min(STEP);
             for _ in 0..count {
@@ -80,25 +105,53 @@ fn advance(
             }
             left -= count;
             *steps += count;
-            progress(count);
+            (limits.progress)(count);
         }
         walker.game = game;
     }
-    true
+    Ok(())
 }
 
 /// Walks the games `rows` of one chain to its `published` game (see the module docs),
-/// reporting links walked to `progress`; `None` when `stop` was set before the end.
-/// `rows` is sorted from the highest game down.
+/// reporting links walked to `progress`, at most [`walk_budget`] of `rows`; `None` when
+/// `stop` was set before the end. `rows` is sorted from the highest game down.
 pub fn walk_rows(
     published: PublishedGame,
     rows: &mut [ChainRow],
     stop: &AtomicBool,
     progress: &dyn Fn(u64),
 ) -> Option<PublishedWalk> {
+    walk_rows_within(published, rows, &Limits { stop, budget: walk_budget(rows.len()), progress })
+}
+
+fn walk_rows_within(
+    published: PublishedGame,
+    rows: &mut [ChainRow],
+    limits: &Limits,
+) -> Option<PublishedWalk> {
     rows.sort_by(|a, b| b.game.cmp(&a.game).then(a.line.cmp(&b.line)));
-    let published_hash = hash_bytes(published.hash).expect("a published hash is a game hash");
     let mut out = PublishedWalk::default();
+    match walk_sorted(published, rows, &mut out, limits) {
+        Err(Halt::Stopped) => return None,
+        // Every game neither judged nor left out for another reason was not reached.
+        Err(Halt::Spent) => {
+            out.over_budget =
+                rows.len() as u64 - out.linked - out.off.len() as u64 - out.too_far - out.unfollowed;
+        }
+        Ok(()) => {}
+    }
+    out.off.sort_by_key(|row| row.line);
+    Some(out)
+}
+
+/// [`walk_rows_within`] on rows sorted from the highest game down.
+fn walk_sorted(
+    published: PublishedGame,
+    rows: &[ChainRow],
+    out: &mut PublishedWalk,
+    limits: &Limits,
+) -> Result<(), Halt> {
+    let published_hash = hash_bytes(published.hash).expect("a published hash is a game hash");
     let mut above: Vec<Walker> = Vec::new();
     // Below the published game, the committed chain alone.
     let mut committed: Option<Walker> = None;
@@ -108,14 +161,11 @@ pub fn walk_rows(
             continue;
         }
         if row.game < published.game && committed.is_none() {
-            committed =
-                Some(meet_published(&mut above, published, published_hash, rows, &mut out, stop, progress)?);
+            committed = Some(meet_published(&mut above, published, published_hash, rows, out, limits)?);
         }
         match committed.as_mut() {
             Some(chain) => {
-                if !advance(std::slice::from_mut(chain), row.game, &mut out.steps, stop, progress) {
-                    return None;
-                }
+                advance(std::slice::from_mut(chain), row.game, &mut out.steps, limits)?;
                 if chain.hash == row.hash {
                     out.linked += 1;
                 } else {
@@ -123,9 +173,7 @@ pub fn walk_rows(
                 }
             }
             None => {
-                if !advance(&mut above, row.game, &mut out.steps, stop, progress) {
-                    return None;
-                }
+                advance(&mut above, row.game, &mut out.steps, limits)?;
                 match above.iter().position(|w| w.hash == row.hash) {
                     Some(walker) => above[walker].rows.push(i),
                     None if above.len() < MAX_WALKERS => {
@@ -137,10 +185,9 @@ pub fn walk_rows(
         }
     }
     if committed.is_none() {
-        meet_published(&mut above, published, published_hash, rows, &mut out, stop, progress)?;
+        meet_published(&mut above, published, published_hash, rows, out, limits)?;
     }
-    out.off.sort_by_key(|row| row.line);
-    Some(out)
+    Ok(())
 }
 
 /// Walks the walkers above the published game down to it: the one that meets the
@@ -152,12 +199,9 @@ fn meet_published(
     published_hash: [u8; 32],
     rows: &[ChainRow],
     out: &mut PublishedWalk,
-    stop: &AtomicBool,
-    progress: &dyn Fn(u64),
-) -> Option<Walker> {
-    if !advance(above, published.game, &mut out.steps, stop, progress) {
-        return None;
-    }
+    limits: &Limits,
+) -> Result<Walker, Halt> {
+    advance(above, published.game, &mut out.steps, limits)?;
     for walker in above.drain(..) {
         if walker.hash == published_hash {
             out.linked += walker.rows.len() as u64;
@@ -165,7 +209,7 @@ fn meet_published(
             out.off.extend(walker.rows.iter().map(|&i| rows[i].clone()));
         }
     }
-    Some(Walker { game: published.game, hash: published_hash, rows: Vec::new() })
+    Ok(Walker { game: published.game, hash: published_hash, rows: Vec::new() })
 }
 
 #[cfg(test)]
@@ -203,7 +247,10 @@ mod tests {
         let mut rows =
             vec![row(&hashes, 920, 2), row(&hashes, 999, 3), row(&hashes, 950, 4), row(&hashes, 960, 5)];
         let walk = walk_rows(published, &mut rows, &never, &|_| {}).unwrap();
-        assert_eq!(walk, PublishedWalk { linked: 4, off: vec![], too_far: 0, unfollowed: 0, steps: 79 });
+        assert_eq!(
+            walk,
+            PublishedWalk { linked: 4, off: vec![], too_far: 0, unfollowed: 0, over_budget: 0, steps: 79 }
+        );
     }
 
     #[test]
@@ -248,5 +295,33 @@ mod tests {
         assert_eq!((walk.linked, walk.off.len(), walk.too_far), (0, 0, 1));
         let stopped = AtomicBool::new(true);
         assert_eq!(walk_rows(published, &mut [row(&hashes, 999, 2)], &stopped, &|_| {}), None);
+    }
+
+    /// Issue 59: four strangers far above the published game each walked to it, and the
+    /// committed chain far below: the links walked grew with the distance, not the file.
+    /// Counted, not timed: the walk stops at its budget and says which games it left.
+    #[test]
+    fn a_hostile_file_walks_no_more_than_its_budget() {
+        let (published, hashes) = fixture();
+        let never = AtomicBool::new(false);
+        let hostile = || -> Vec<ChainRow> {
+            let mut rows: Vec<ChainRow> =
+                (0..4).map(|k| ChainRow { game: 999 - k, hash: [k as u8 + 1; 32], line: k + 2 }).collect();
+            rows.push(row(&hashes, 901, 6));
+            rows
+        };
+        let unbounded = Limits { stop: &never, budget: u64::MAX, progress: &|_| {} };
+        let all = walk_rows_within(published, &mut hostile(), &unbounded).unwrap();
+        assert_eq!((all.off.len(), all.linked, all.over_budget), (4, 1, 0));
+        assert!(all.steps > 200, "{}", all.steps);
+        let walked = std::cell::Cell::new(0);
+        let progress = |n| walked.set(walked.get() + n);
+        let bounded = Limits { stop: &never, budget: 100, progress: &progress };
+        let capped = walk_rows_within(published, &mut hostile(), &bounded).unwrap();
+        assert!(capped.steps <= 100 && walked.get() == capped.steps, "{}", capped.steps);
+        assert_eq!((capped.linked, capped.off.len(), capped.over_budget), (0, 0, 5));
+        // The budget grows with the file, from one walk as long as any game may lie.
+        assert_eq!(walk_budget(0), MAX_LINK_WALK);
+        assert_eq!(walk_budget(20), MAX_LINK_WALK + 20 * MAX_WALK);
     }
 }

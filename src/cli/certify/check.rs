@@ -121,6 +121,12 @@ pub(super) fn check_signature(
                 .map_err(|e| anyhow!("{MANIFEST_FILE}: the signer's public key is not readable ({e})"))?;
             let signers = [AllowedSigner { principals: vec![s.identity.clone()], namespaces: None, key: own }];
             match signature::verify(&sig, manifest_bytes, &signers, &s.identity) {
+                // The page shows the manifest's fingerprint, not the key's: a forger's key
+                // under the auditor's fingerprint verifies, but is not the key shown.
+                Ok(good) if good.fingerprint != s.fingerprint => (
+                    "signature: BAD".into(),
+                    Some(format!("{SIGNATURE_FILE}: made with the key the manifest names, {}, but the manifest and certificate.html show {} as the signer's", good.fingerprint, s.fingerprint)),
+                ),
                 Ok(good) => (
                     format!("signature: valid for the key the manifest names ({}), which proves nothing about who holds it: pass --allowed-signers FILE with the auditor's published key", good.fingerprint),
                     None,
@@ -195,6 +201,18 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
     if let (Some(problem), Some(_)) = (identity_problem, &allowed) {
         bail!("{}: {problem}", manifest_path.display());
     }
+    // A forged manifest must not make the checker hash (and print the hash of) any file of
+    // their machine: only a history left out by `certify --no-copy-histories` lies outside
+    // the folder, and it is read only where the checker says so.
+    if !args.histories_in_place {
+        if let Some(outside) = manifest.inputs.iter().find(|f| Path::new(&f.path).is_absolute()) {
+            bail!(
+                "{}: {} is pinned at an absolute path, outside the certificate folder (a history left out by certify --no-copy-histories); nothing was read: check with --histories-in-place to read it there",
+                manifest_path.display(),
+                Shown(&outside.path)
+            );
+        }
+    }
     install_stop_handler()?;
     outln!("manifest SHA-256: {digest}");
     let mut mismatches: Vec<Mismatch> = Vec::new();
@@ -220,10 +238,15 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
     }
     mismatches.extend(unlisted_entries(dir, &listed));
     let mut unreadable: Vec<Unreadable> = Vec::new();
-    for files in [&manifest.outputs, &manifest.inputs] {
-        let (changed, missing) = compare_hashes(files, |p| at(dir, p));
-        mismatches.extend(changed);
-        unreadable.extend(missing);
+    // A link anywhere in the folder (a linked `inputs/sweep-1` as well as a linked file)
+    // could lead a hash out of it: then nothing is hashed, only the links named.
+    let special = special_files(dir, &manifest);
+    if !special {
+        for files in [&manifest.outputs, &manifest.inputs] {
+            let (changed, missing) = compare_hashes(files, |p| at(dir, p));
+            mismatches.extend(changed);
+            unreadable.extend(missing);
+        }
     }
     let files = manifest.outputs.len() + manifest.inputs.len();
 
@@ -244,7 +267,7 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
     let mut unchecked: Vec<String> = Vec::new();
     // Recompute only from files known to be regular and of their recorded size: a pinned
     // tally replaced by a link to /dev/zero must be refused, not read.
-    let loaded = if unreadable.is_empty() && special_files(dir, &manifest) {
+    let loaded = if special {
         Err(anyhow!("the dossier holds special files or links (named above); nothing was read from it"))
     } else if unreadable.is_empty() {
         load(dir, &records, manifest.alpha, args.resweep_limit)

@@ -99,6 +99,10 @@ pub struct CertifyArgs {
     /// is a mismatch.
     #[arg(long, value_name = "SHA256", requires = "check")]
     expect_manifest: Option<String>,
+    /// With --check: read the histories a certificate written with --no-copy-histories
+    /// pins at absolute paths, where it names them (without it, such a manifest is refused).
+    #[arg(long, requires = "check")]
+    histories_in_place: bool,
     /// With --check: an OpenSSH allowed-signers file; the signature must verify with a key
     /// it lists for the certificate's auditor.
     #[arg(long, value_name = "FILE", requires = "check")]
