@@ -268,7 +268,7 @@ fn the_stake_and_crash_history_readers_never_panic_nor_their_batteries() {
             );
             match audited {
                 Ok(audit) => {
-                    let _ = fairaudit::stats::stake::log_battery(&audit.tallies, &audit.bets, 0.01);
+                    let _ = audit.battery(0.01);
                 }
                 Err(error) => assert_one_line(&error),
             }

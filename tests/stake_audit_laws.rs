@@ -22,7 +22,7 @@ use fairaudit::columns::CsvLayout;
 use fairaudit::scheme::stake::{LimboFormula, StakeGame, StakeOutcome};
 use fairaudit::stats::battery::{Battery, Verdict};
 use fairaudit::stats::distributions::{binomial_at_least, binomial_at_most};
-use fairaudit::stats::stake::{log_battery, tests as sweep_tests};
+use fairaudit::stats::stake::tests as sweep_tests;
 use rayon::prelude::*;
 
 const ALPHA: f64 = 0.01;
@@ -108,7 +108,7 @@ fn a_player_rotating_seeds_after_a_big_win_does_not_fail_pairs() {
     );
     let audited = audit(&csv);
     assert!(product_law_p(&audited) < 1e-5, "the shape the product law failed: {}", product_law_p(&audited));
-    let p = pairs_p(&log_battery(&audited.tallies, &audited.bets, ALPHA), StakeGame::Dice).unwrap();
+    let p = pairs_p(&audited.battery(ALPHA), StakeGame::Dice).unwrap();
     println!("pairs p {p}; the product law's {:e}", product_law_p(&audited));
     assert!(p > 0.01, "pairs p {p}");
     cli_audit(&csv)
@@ -135,7 +135,7 @@ fn a_player_switching_game_after_a_low_roll_does_not_fail_pairs() {
         "the shape the product law failed: {}",
         product_law_p(&audited)
     );
-    let p = pairs_p(&log_battery(&audited.tallies, &audited.bets, ALPHA), StakeGame::Dice).unwrap();
+    let p = pairs_p(&audited.battery(ALPHA), StakeGame::Dice).unwrap();
     println!("pairs p {p}; the product law's {:e}", product_law_p(&audited));
     assert!(p > 0.01, "pairs p {p}");
     cli_audit(&csv).success().stdout(predicates::str::contains(": PASS"));
@@ -215,7 +215,7 @@ fn pairs_is_calibrated_under_the_players_choices() {
             .into_par_iter()
             .map(|run| {
                 let audited = audit(&stake_csv(&history(run), false));
-                let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
+                let battery = audited.battery(ALPHA);
                 (
                     pairs_p(&battery, StakeGame::Dice),
                     product_law_p(&audited),
@@ -277,7 +277,7 @@ fn pairs_still_fails_a_second_round_that_depends_on_the_first() {
                 }
             }
             let audited = audit(&stake_csv(&rows, false));
-            let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
+            let battery = audited.battery(ALPHA);
             let pairs = battery.results.iter().find(|r| r.outcome.test == "pairs").unwrap();
             u64::from(pairs.verdict == Verdict::Fail)
         })
@@ -377,7 +377,7 @@ fn a_roulette_rig_against_the_bets_placed_fails_the_bet_tests() {
         }
     });
     let audited = audit(&stake_csv(&rigged, false));
-    let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
+    let battery = audited.battery(ALPHA);
     for r in &battery.results {
         let bet_test = r.outcome.test.starts_with("bet_");
         assert_eq!(r.verdict == Verdict::Fail, bet_test, "{} {:?}", r.outcome.test, r.outcome.p_value);
@@ -402,7 +402,7 @@ fn the_bet_tests_are_calibrated_on_fair_stake_histories() {
                 let mut rows = three_games(rounds, &format!("bets-{rounds}-{run}"));
                 with_bets(&mut rows, &MIXED, |_, _, pocket| pocket);
                 let audited = audit(&stake_csv(&rows, false));
-                log_battery(&audited.tallies, &audited.bets, ALPHA)
+                audited.battery(ALPHA)
             })
             .collect();
         for (game, test) in [
@@ -474,7 +474,7 @@ fn keno_bets(
 fn a_keno_draw_around_the_picks_fails_bet_hits() {
     let hits_p = |rows: &[StakeRow]| {
         let audited = audit(&stake_csv(rows, false));
-        let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
+        let battery = audited.battery(ALPHA);
         let result = battery.results.iter().find(|r| r.outcome.test == "bet_hits").expect("bet_hits runs");
         (result.outcome.p_value.unwrap(), result.verdict)
     };
@@ -510,7 +510,7 @@ fn bet_hits_is_calibrated_on_fair_stake_keno_histories() {
                     ),
                     false,
                 ));
-                let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
+                let battery = audited.battery(ALPHA);
                 battery.results.iter().find(|r| r.outcome.test == "bet_hits").and_then(|r| r.outcome.p_value)
             })
             .collect();
@@ -556,7 +556,7 @@ fn limbo_rounds(rounds: usize, label: &str) -> Vec<StakeRow> {
 fn limbo_bets_that_usually_win_do_not_fail_bet_return() {
     let bet_return = |rows: &[StakeRow]| {
         let audited = audit(&stake_csv(rows, true));
-        let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
+        let battery = audited.battery(ALPHA);
         battery
             .results
             .iter()
@@ -642,7 +642,7 @@ fn burnt_history(
 }
 
 fn skipped_wins_p(audited: &StakeAudit) -> Option<f64> {
-    log_battery(&audited.tallies, &audited.bets, ALPHA)
+    audited.battery(ALPHA)
         .results
         .iter()
         .find(|r| r.outcome.test == "skipped_wins")
@@ -749,7 +749,7 @@ fn dice_rounds(rounds: usize, label: &str) -> Vec<StakeRow> {
 
 fn bet_wins_of(rows: &[StakeRow], game: StakeGame) -> Option<(Option<f64>, Verdict)> {
     let audited = audit(&stake_csv(rows, false));
-    let battery = log_battery(&audited.tallies, &audited.bets, ALPHA);
+    let battery = audited.battery(ALPHA);
     battery
         .results
         .iter()
@@ -801,7 +801,7 @@ fn dice_wins_turned_into_losses_fail_bet_wins() {
                 }
             });
             let audited = audit(&stake_csv(&rows, false));
-            log_battery(&audited.tallies, &audited.bets, ALPHA)
+            audited.battery(ALPHA)
                 .results
                 .iter()
                 .any(|r| r.outcome.test == "bet_wins" && r.verdict == Verdict::Fail)
@@ -848,5 +848,90 @@ fn bet_wins_is_calibrated_on_fair_dice_and_low_limbo_bets() {
         assert_eq!(n, runs, "{game} {rounds}: bet_wins valid in every run");
         assert!(binomial_at_least(at_alpha, n, ALPHA) > CHECK, "{game} {rounds}: {at_alpha} of {n}");
         assert!(binomial_at_least(at_tenth, n, ALPHA / 10.0) > CHECK, "{game} {rounds}: {at_tenth} of {n}");
+    }
+}
+
+/// `players` players of `bets` red/black bets each (stake 1), on seed pairs of their own
+/// shown by their commitments only (the battery alone judges them). The player at `rigged`
+/// has half their wins turned into losses (the pocket swapped for one of the other colour).
+fn players_history(players: usize, bets: usize, label: &str, rigged: Option<usize>) -> String {
+    use fairaudit::games::roulette::outside_groups;
+    use fairaudit::scheme::stake::{commitment, SeedPair};
+    let red: Vec<u8> = outside_groups(37).into_iter().find(|(name, _)| *name == "red").unwrap().1;
+    let black: Vec<u8> = (1..37).filter(|p| !red.contains(p)).collect();
+    let mut words = ChaChaWords::seeded(rigged.map_or(1, |r| r as u64 + 2));
+    let mut csv = String::from("game,params,commitment,client_seed,nonce,result,player,bet,stake,payout\n");
+    for player in 0..players {
+        let server = format!("{label}-{player}");
+        let pair = SeedPair::new(&server, "client");
+        for nonce in 0..bets as u64 {
+            let StakeOutcome::Pocket(mut pocket) = StakeGame::Roulette.play(&mut pair.floats(nonce)) else {
+                unreachable!("a spin")
+            };
+            let (bet, colour, other) = if nonce % 2 == 0 { ("red", &red, &black) } else { ("black", &black, &red) };
+            if rigged == Some(player) && colour.contains(&pocket) && words.below(2) == 0 {
+                pocket = other[words.below(18) as usize];
+            }
+            let paid = if colour.contains(&pocket) { 2 } else { 0 };
+            csv.push_str(&format!(
+                "roulette,,{},client,{nonce},{pocket},p{player},{bet},1,{paid}\n",
+                commitment(&server)
+            ));
+        }
+    }
+    csv
+}
+
+// Issue 59, item 4: Stake audits had no per-player rows, so one player in 40 winning red or
+// black 24.3% of the time instead of 48.6% was caught in 5 of 50 histories (diluted among
+// the 39 others). Now each player's bet tests are rows of their own and the smallest
+// exact p-value across players (Šidák) carries the verdict beside the pooled one.
+#[test]
+fn one_player_rigged_alone_is_caught_across_players() {
+    let runs = 50usize;
+    let caught = (0..runs)
+        .into_par_iter()
+        .filter(|&run| {
+            let audited = audit(&players_history(40, 200, &format!("alone-{run}"), Some(run % 40)));
+            let battery = audited.battery(ALPHA);
+            battery.results.iter().any(|r| r.outcome.test == "bet_wins:min_across_pairs" && r.verdict == Verdict::Fail)
+        })
+        .count();
+    println!("one player of 40 rigged alone, 200 bets each: FAILed across players in {caught} of {runs}");
+    assert!(caught * 2 >= runs, "caught {caught} of {runs}");
+}
+
+/// The tests across players on fair histories: 40 players of 200 bets and 5 of 40 (few bets
+/// a player); each across row falls below α at most as often as it should, and the battery
+/// FAILs at most α of them.
+#[test]
+fn the_tests_across_players_are_calibrated() {
+    for (players, bets, runs) in [(40usize, 200usize, 300u64), (5, 40, 1_000)] {
+        let batteries: Vec<_> = (0..runs)
+            .into_par_iter()
+            .map(|run| audit(&players_history(players, bets, &format!("fair-{players}-{run}"), None)).battery(ALPHA))
+            .collect();
+        let mut names: Vec<String> = batteries[0]
+            .results
+            .iter()
+            .filter(|r| r.seed_pair == "across")
+            .map(|r| r.outcome.test.clone())
+            .collect();
+        names.dedup();
+        assert!(names.iter().any(|n| n == "bet_wins:min_across_pairs"), "{names:?}");
+        for name in &names {
+            let p_values: Vec<f64> = batteries
+                .iter()
+                .flat_map(|b| b.results.iter().filter(|r| r.seed_pair == "across" && &r.outcome.test == name))
+                .filter_map(|r| r.outcome.p_value)
+                .collect();
+            let n = p_values.len() as u64;
+            let at_alpha = p_values.iter().filter(|&&p| p < ALPHA).count() as u64;
+            println!("{players} players x {bets}: {name} p < {ALPHA}: {at_alpha} of {n}");
+            assert!(binomial_at_least(at_alpha, n, ALPHA) > CHECK, "{players} x {bets} {name}: {at_alpha} of {n}");
+        }
+        let fails = batteries.iter().filter(|b| b.overall() == Verdict::Fail).count() as u64;
+        println!("{players} players x {bets}: battery FAIL {fails} of {runs}");
+        assert!(binomial_at_least(fails, runs, ALPHA) > CHECK, "{players} x {bets}: FAILed {fails} of {runs}");
     }
 }

@@ -94,6 +94,10 @@ pub struct StakeAudit {
     /// The gaps in the seed pairs' nonces, and the rounds at skipped nonces replayed (see
     /// [`super::skipped`]).
     pub nonce_gaps: NonceGaps,
+    /// In a history with a `player` column: each player's bets, per game of `tallies` (in
+    /// its order; a player's list is as long as the games seen when they last bet), in the
+    /// order the players first appear. Their tests are the battery's per-player rows.
+    pub players: Vec<(String, Vec<BetTally>)>,
 }
 
 /// The gaps in a history's seed pairs' nonces.
@@ -126,6 +130,13 @@ impl StakeAudit {
     /// (see [`super::Audit::has_row_checks`]).
     pub fn has_row_checks(&self) -> bool {
         self.replayed > 0 || self.payouts_checked > 0
+    }
+
+    /// The battery on this history ([`crate::stats::stake::log_battery`]): each game's tests,
+    /// and where the history names its players, each player's bet tests and the tests
+    /// across players.
+    pub fn battery(&self, alpha: f64) -> crate::stats::battery::Battery<StakeGame> {
+        crate::stats::stake::log_battery(&self.tallies, &self.bets, &self.players, alpha)
     }
 
     /// What the payouts checked were judged against, as the reports say it.
@@ -241,7 +252,10 @@ pub fn audit_stake_history<R: Read>(
         bets: Vec::new(),
         first_replayed: None,
         nonce_gaps: NonceGaps::default(),
+        players: Vec::new(),
     };
+    let has_players = columns.of("player").is_some();
+    let mut player_index: HashMap<String, usize> = HashMap::new();
     // Per seed pair: the nonces played, and the revealed server seed where there is one.
     let mut nonces: HashMap<PairKey, (PlayedNonces, Option<String>)> = HashMap::new();
     // Per seed pair and game: the last row's nonce and coarse class, for the pairs.
@@ -399,19 +413,9 @@ pub fn audit_stake_history<R: Read>(
         let index = game_index(&mut audit, game);
         // The bet as placed, where its law is exact: a bet read here was read above.
         if let Some(law) = bet_law(&game, &recorded, field("bet")).map_err(|p| bad("bet", p))? {
-            let bets = &mut audit.bets[index];
-            if let Some((covered, won)) = law.roulette {
-                bets.roulette(covered, won);
-            }
-            if let Some((picks, hits)) = law.keno {
-                bets.keno(picks, hits);
-            }
-            if let Some((winning, won)) = law.chance {
-                bets.chance_bet(winning, won);
-            }
-            if let (Some((wager, paid)), Some(returns)) = (money, law.returns) {
-                bets.money(wager, paid, returns.mean, returns.variance);
-                bets.payable(wager * returns.step);
+            law.record(&mut audit.bets[index], money);
+            if has_players {
+                law.record(player_bets(&mut audit, &mut player_index, field("player"), index), money);
             }
         }
         let tally = &mut audit.tallies[index].1;
@@ -457,7 +461,8 @@ pub fn audit_stake_history<R: Read>(
         observer.finding(&finding);
         *audit.findings.entry("uncommitted").or_default() += 1;
     }
-    replay_gaps(&mut audit, nonces, max_gap_replay, keno_payouts.as_ref(), keno_paytable, observer)
+    let players = has_players.then_some(&mut player_index);
+    replay_gaps(&mut audit, nonces, max_gap_replay, keno_payouts.as_ref(), keno_paytable, players, observer)
         .map_err(|(line, problem)| RoundsError::BadField { line, column: "bet", problem })?;
     Ok(audit)
 }
@@ -471,56 +476,58 @@ fn replay_gaps(
     max_gap_replay: u64,
     keno_payouts: Option<&Payouts>,
     keno_paytable: Option<&Paytable>,
+    mut player_index: Option<&mut HashMap<String, usize>>,
     observer: &mut impl AuditObserver,
 ) -> Result<(), (u64, String)> {
     audit.nonce_gaps.seed_pairs = nonces.len() as u64;
-    let mut gaps: Vec<(Gap, Option<(SeedPair, RoundAfter)>)> = Vec::new();
-    for ((commitment, client), (played, seed)) in &nonces {
+    // The pairs in a fixed order (they are held by hash), each seed prepared once; every
+    // gap replayed here, and counted below in the order of the history's lines.
+    let mut pairs: Vec<_> = nonces.into_iter().collect();
+    pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let mut gaps: Vec<(Gap, Option<(RoundAfter, f64)>)> = Vec::new();
+    for ((commitment, client), (played, seed)) in pairs {
+        let pair = seed.as_deref().map(|seed| SeedPair::new(seed, &client));
         for gap in played.gaps() {
-            let count = gap.nonces.end - gap.nonces.start;
-            let replay = match seed {
-                Some(seed) if count <= max_gap_replay => {
-                    Some((SeedPair::new(seed, client), gap.after.clone()))
-                }
-                _ => None,
-            };
             let after = gap.after;
-            let named = Gap {
+            let mut named = Gap {
                 line: after.line,
                 player: after.player.clone(),
                 commitment: commitment.clone(),
                 client_seed: client.clone(),
-                nonces: gap.nonces,
+                nonces: gap.nonces.clone(),
                 replayed: false,
                 would_have_won: 0,
             };
-            gaps.push((named, replay));
+            let mut replayed = None;
+            if let Some(pair) = pair.as_ref().filter(|_| gap.nonces.end - gap.nonces.start <= max_gap_replay) {
+                let line = after.line;
+                if let Some(chance) =
+                    paying_chance(&after.game, &after.bet, keno_payouts).map_err(|p| (line, p))?
+                {
+                    for nonce in gap.nonces.clone() {
+                        let round = stake::replay_with(&after.game, pair, String::new(), nonce);
+                        let pays = pays_more(&after.game, &round.outcome, &after.bet, keno_paytable);
+                        named.would_have_won += u64::from(pays.map_err(|p| (line, p))?);
+                    }
+                    named.replayed = true;
+                    replayed = Some((after.clone(), chance));
+                }
+            }
+            gaps.push((named, replayed));
         }
     }
-    // In the order of the history's lines (the pairs are held by hash).
     gaps.sort_by_key(|(gap, _)| (gap.line, gap.nonces.start));
-    for (mut gap, replay) in gaps {
+    for (gap, replayed) in gaps {
         let count = gap.nonces.end - gap.nonces.start;
         audit.nonce_gaps.gaps += 1;
         audit.nonce_gaps.missing = audit.nonce_gaps.missing.saturating_add(count);
-        if let Some((pair, after)) = replay {
-            let line = after.line;
-            if let Some(chance) =
-                paying_chance(&after.game, &after.bet, keno_payouts).map_err(|p| (line, p))?
-            {
-                let pays = |nonce: u64| {
-                    let round = stake::replay_with(&after.game, &pair, String::new(), nonce);
-                    pays_more(&after.game, &round.outcome, &after.bet, keno_paytable)
-                };
-                let mut won = 0;
-                for nonce in gap.nonces.clone() {
-                    won += u64::from(pays(nonce).map_err(|p| (line, p))?);
-                }
-                let index = game_index(audit, after.game);
-                audit.bets[index].skipped_rounds(chance, count, won);
-                audit.nonce_gaps.replayed += count;
-                (gap.replayed, gap.would_have_won) = (true, won);
+        if let Some((after, chance)) = replayed {
+            let index = game_index(audit, after.game);
+            audit.bets[index].skipped_rounds(chance, count, gap.would_have_won);
+            if let Some(index_of) = player_index.as_deref_mut() {
+                player_bets(audit, index_of, &after.player, index).skipped_rounds(chance, count, gap.would_have_won);
             }
+            audit.nonce_gaps.replayed += count;
         }
         observer.gap(&gap);
     }
@@ -587,6 +594,25 @@ fn binomial_half(n: u32, k: u32) -> f64 {
         chance = chance * f64::from(n - i) / f64::from(i + 1);
     }
     chance
+}
+
+/// The bets of `player` on the game at `index` of the audit's tallies (the player added
+/// when new, their games when the audit has more).
+fn player_bets<'a>(
+    audit: &'a mut StakeAudit,
+    index_of: &mut HashMap<String, usize>,
+    player: &str,
+    index: usize,
+) -> &'a mut BetTally {
+    let at = *index_of.entry(player.to_owned()).or_insert_with(|| {
+        audit.players.push((player.to_owned(), Vec::new()));
+        audit.players.len() - 1
+    });
+    let games = &mut audit.players[at].1;
+    if games.len() <= index {
+        games.resize_with(index + 1, BetTally::new);
+    }
+    &mut games[index]
 }
 
 /// The position of `game` in the audit's tallies (and bets), added when new.
@@ -670,6 +696,25 @@ struct BetLaw {
     /// Dice, and limbo below about 1.98x: the floats (of 2^32) the bet wins on, and whether
     /// it won (`bet_wins` on their exact law).
     chance: Option<(u64, bool)>,
+}
+
+impl BetLaw {
+    /// Counts the bet in `bets`, with its `money` (stake and payout) where recorded.
+    fn record(&self, bets: &mut BetTally, money: Option<(f64, f64)>) {
+        if let Some((covered, won)) = self.roulette {
+            bets.roulette(covered, won);
+        }
+        if let Some((picks, hits)) = self.keno {
+            bets.keno(picks, hits);
+        }
+        if let Some((winning, won)) = self.chance {
+            bets.chance_bet(winning, won);
+        }
+        if let (Some((wager, paid)), Some(returns)) = (money, self.returns) {
+            bets.money(wager, paid, returns.mean, returns.variance);
+            bets.payable(wager * returns.step);
+        }
+    }
 }
 
 /// A bet's return per unit stake under fairness.

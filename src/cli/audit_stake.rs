@@ -18,7 +18,6 @@ use fairaudit::report::stake_audit_html::StakeAuditReport;
 use fairaudit::rtp::RTP_TABLE;
 use fairaudit::scheme::stake::StakeGame;
 use fairaudit::stats::battery::Battery;
-use fairaudit::stats::stake::log_battery;
 use std::time::SystemTime;
 
 pub fn run(args: AuditArgs) -> Result<Verdict> {
@@ -58,7 +57,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         let rows = if *rows == 1 { "1 row".to_owned() } else { format!("{rows} rows") };
         outln!("payouts of {game} not checked on {rows}: {}", why_unchecked(game));
     }
-    let battery = log_battery(&audit.tallies, &audit.bets, args.alpha);
+    let battery = audit.battery(args.alpha);
     let stamp = audit_stamp(started, inputs);
     let more_files = match folder {
         Some(_) => {

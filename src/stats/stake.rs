@@ -147,18 +147,39 @@ pub fn battery(game: &StakeGame, per_pair: &[StakeTally], alpha: f64) -> Battery
 
 /// The battery of an audited history: each game's tests on its recorded results and, where
 /// the history records bets, on the bets as placed (`bets`, one per game of `tallies`; rows
-/// labelled `log`), adjusted for multiplicity together.
-pub fn log_battery(tallies: &[(StakeGame, StakeTally)], bets: &[BetTally], alpha: f64) -> Battery<StakeGame> {
+/// labelled `log`), adjusted for multiplicity together. Where `players` (each one's bets
+/// per game of `tallies`) holds two or more players with bets on a game, that game's
+/// pooled rows are labelled `all`, each player's bet tests follow as diagnostics
+/// (`player:NAME`), and the tests across players (the smallest exact p-value, Šidák; the
+/// dispersion of the others) carry the verdict beside `all`, as in the default scheme's
+/// audit: one player rigged alone is diluted in `all`, not across players.
+pub fn log_battery(
+    tallies: &[(StakeGame, StakeTally)],
+    bets: &[BetTally],
+    players: &[(String, Vec<BetTally>)],
+    alpha: f64,
+) -> Battery<StakeGame> {
     assert_eq!(tallies.len(), bets.len(), "one bet tally per game");
-    let rows = tallies
-        .iter()
-        .zip(bets)
-        .flat_map(|((game, tally), bets)| {
-            let mut tests = log_tests(game, tally);
-            tests.extend(bet_tests(game, bets));
-            tests.into_iter().map(move |t| (*game, "log".to_owned(), t))
-        })
-        .collect();
+    let mut rows = Vec::new();
+    for (index, ((game, tally), total)) in tallies.iter().zip(bets).enumerate() {
+        let mut tests = log_tests(game, tally);
+        tests.extend(bet_tests(game, total));
+        let betting: Vec<(String, &BetTally)> = players
+            .iter()
+            .filter_map(|(name, games)| games.get(index).map(|bets| (format!("player:{name}"), bets)))
+            .filter(|(_, bets)| !bets.is_empty())
+            .collect();
+        if betting.len() < 2 {
+            rows.extend(tests.into_iter().map(|t| (*game, "log".to_owned(), t)));
+            continue;
+        }
+        let mut groups: Vec<(String, Vec<TestOutcome>)> = betting
+            .into_iter()
+            .map(|(label, bets)| (label, bet_tests_shaped(game, bets, total)))
+            .collect();
+        groups.push(("all".to_owned(), tests));
+        rows.extend(with_across(*game, groups, alpha));
+    }
     assess(rows, alpha)
 }
 
@@ -174,20 +195,27 @@ pub fn log_battery(tallies: &[(StakeGame, StakeTally)], bets: &[BetTally], alpha
 /// picked, or burns the nonces of rounds a large bet would win, keeping every pocket or
 /// number as frequent, passes every outcome test and fails these.
 pub fn bet_tests(game: &StakeGame, bets: &BetTally) -> Vec<TestOutcome> {
+    bet_tests_shaped(game, bets, bets)
+}
+
+/// [`bet_tests`] on `bets`, the tests chosen by `shape` (the bets of every player): each
+/// player gets the same tests in the same order, INSUFFICIENT where they have no such bets,
+/// so that the tests across players line up.
+fn bet_tests_shaped(game: &StakeGame, bets: &BetTally, shape: &BetTally) -> Vec<TestOutcome> {
     let mut tests = Vec::new();
-    if *game == StakeGame::Roulette && bets.bet_rounds() > 0 {
+    if *game == StakeGame::Roulette && shape.bet_rounds() > 0 {
         tests.push(roulette_bet_wins(bets, 37));
     }
-    if *game == StakeGame::Keno && bets.bet_rounds() > 0 {
+    if *game == StakeGame::Keno && shape.bet_rounds() > 0 {
         tests.push(keno_bet_hits(bets));
     }
-    if !bets.chance_wins.is_empty() {
+    if !shape.chance_wins.is_empty() {
         tests.push(chance_bet_wins(bets));
     }
-    if bets.staked_rounds > 0 {
+    if shape.staked_rounds > 0 {
         tests.push(bet_return(bets));
     }
-    if !bets.skipped.is_empty() {
+    if !shape.skipped.is_empty() {
         tests.push(skipped_wins(bets));
     }
     tests

@@ -164,6 +164,11 @@ impl BetTally {
         }
     }
 
+    /// Whether nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.bet_rounds() == 0 && self.staked_rounds == 0 && self.skipped.is_empty() && self.chance_wins.is_empty()
+    }
+
     /// Rounds with a bet recorded.
     pub fn bet_rounds(&self) -> u64 {
         self.keno_hits.iter().sum::<u64>() + self.roulette_rounds.iter().sum::<u64>()

@@ -157,7 +157,7 @@ pub(super) fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) ->
     if audit.rows == 0 {
         bail!("{}: the history holds no rows: there is nothing to certify", record.outcomes);
     }
-    let own_battery = fairaudit::stats::stake::log_battery(&audit.tallies, &audit.bets, args.alpha);
+    let own_battery = audit.battery(args.alpha);
     // rtp.csv and report.html, made again from the audit and what its run.json records
     // of who made it when (the history's name as its command gave it).
     let made_by = run.made_by();
@@ -171,7 +171,7 @@ pub(super) fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) ->
     );
     let rows = RowChecks { findings: &audit.findings, any: audit.has_row_checks() };
     let differing = findings.compare(root, record, &own_battery, rows, more, WithGaps(true))?;
-    let battery = fairaudit::stats::stake::log_battery(&audit.tallies, &audit.bets, alpha);
+    let battery = audit.battery(alpha);
     Ok(LoadedStakeAudit {
         command_line: run.command_line,
         audit,
