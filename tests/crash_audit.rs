@@ -395,6 +395,19 @@ fn games_not_tied_to_a_commitment_are_a_finding_never_a_pass() {
             "one finding for the chain, not one a game: {summary}"
         );
     }
+    // Two forged stretches of Roobet games 10^7 apart (each within 10^8 of game 1, so not
+    // too far): walking both down to game 1 costs more links than a file of 6 rows may
+    // (review of this change: the games left when the budget is spent were counted as not
+    // walked but found nothing, and the history PASSed).
+    let mut rows = own_chain(60_000_002, 3, roobet, Roobet);
+    rows.extend(own_chain(50_000_002, 3, roobet, Roobet));
+    let (code, stdout, summary) = audit_rows(dir.path(), 99, "roobet", &rows);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("uncommitted: ") && stdout.contains("beyond the links a file of its size may walk"),
+        "{stdout}"
+    );
+    assert_eq!(summary["findings"]["uncommitted"], 1, "{summary}");
     // And certify says FINDINGS of it (it audits the history again), never PASS.
     let cert = dir.path().join("cert");
     let output = fairaudit()

@@ -91,8 +91,8 @@ pub struct CrashAudit {
     /// Games with hashes on the chain through their published game, walked to it.
     pub on_published: u64,
     /// Games with hashes of a published chain that were not walked to its published game:
-    /// more than 10^8 links from it, beyond the disagreeing hashes followed, or beyond
-    /// [`MAX_ROWS`] games kept.
+    /// more than 10^8 links from it, beyond the disagreeing hashes followed, beyond the
+    /// walk's budget for a file of its size, or beyond [`MAX_ROWS`] games kept.
     pub not_walked: u64,
     /// Links walked to the published games.
     pub published_steps: u64,
@@ -203,7 +203,9 @@ pub fn audit_crash_history<R: Read>(
     let mut first_hashless: Option<u64> = None;
     // Games of a published chain beyond the [`MAX_ROWS`] kept to walk.
     let mut unkept = Untied::default();
-    let mut keep = |number: u64, hash: &str, salt: &str, line: u64, not_walked: &mut u64| {
+    // `linked`: the game's hash walks down to the last game given with one (a game of a
+    // run of linked games is tied wherever one of the run is walked to the published game).
+    let mut keep = |number: u64, hash: &str, salt: &str, line: u64, linked: bool, not_walked: &mut u64| {
         if variant.published_game(salt).is_none() {
             unpublished.entry(salt.to_owned()).or_default().add(line);
             return;
@@ -215,7 +217,9 @@ pub fn audit_crash_history<R: Read>(
             }
             _ => {
                 *not_walked += 1;
-                unkept.add(line);
+                if !linked {
+                    unkept.add(line);
+                }
             }
         }
     };
@@ -320,8 +324,10 @@ pub fn audit_crash_history<R: Read>(
                         game.hash = Some(now.clone());
                         audit.hashless -= 1;
                         links.unhashed.pop_if(|game| game.number == number);
-                        keep(number, now, salt, line, &mut audit.not_walked);
-                        if let Some(expected) = links.hashed(variant, number, now, salt, line) {
+                        let before = links.linked;
+                        let broken = links.hashed(variant, number, now, salt, line);
+                        keep(number, now, salt, line, links.linked > before, &mut audit.not_walked);
+                        if let Some(expected) = broken {
                             found("link", expected, now.clone());
                         }
                     }
@@ -360,8 +366,10 @@ pub fn audit_crash_history<R: Read>(
                 audit.games += 1;
                 match &hash {
                     Some(now) => {
-                        keep(number, now, salt, line, &mut audit.not_walked);
-                        if let Some(expected) = links.hashed(variant, number, now, salt, line) {
+                        let before = links.linked;
+                        let broken = links.hashed(variant, number, now, salt, line);
+                        keep(number, now, salt, line, links.linked > before, &mut audit.not_walked);
+                        if let Some(expected) = broken {
                             found("link", expected, now.clone());
                         }
                     }
@@ -558,15 +566,16 @@ fn walk_to_published(
         audit.on_published += walk.linked;
         audit.not_walked += walk.too_far + walk.unfollowed + walk.over_budget;
         audit.published_steps += walk.steps;
-        if walk.too_far + walk.unfollowed > 0 {
+        let unwalked = walk.too_far + walk.unfollowed + walk.over_budget;
+        if unwalked > 0 {
             let mut count = far;
-            count.games = walk.too_far + walk.unfollowed;
+            count.games = unwalked;
             if far.games == 0 {
                 count.first_line = rows.iter().map(|row| row.line).min().unwrap_or(0);
             }
             not_tied.push((
                 format!(
-                    "{} not walked to game {}'s published hash {}: more than {MAX_LINK_WALK} games from it (numbers no real chain reaches), or among hashes disagreeing with too many others",
+                    "{} not walked to game {}'s published hash {}: more than {MAX_LINK_WALK} games from it (numbers no real chain reaches), among hashes disagreeing with too many others, or beyond the links a file of its size may walk",
                     games_text(count.games),
                     published.game,
                     published.hash

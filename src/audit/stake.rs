@@ -27,7 +27,9 @@
 //!   is in the history after seeing round 2k, which filters the first rounds). Rows with unrevealed seeds are tested too: the
 //!   battery is then the only check of their fairness.
 //!
-//! Memory is bounded by the seed pairs and games, not the rows.
+//! Memory is bounded by the seed pairs, games, players and gaps in the nonces, not the rows
+//! (a hostile history with a gap at every other nonce keeps one a row). Rounds at skipped
+//! nonces are replayed one by one, at most `--max-gap-replay` a gap.
 
 use super::bets::{Payouts, PlacedBet};
 use super::money::Money;

@@ -326,7 +326,16 @@ impl OutputFolder {
         self.ours.extend(written);
         if self.target.exists() {
             swap(&self.staging, &self.target)?;
-            // The staging path now holds the old folder.
+            // The staging path now holds the old folder, with the mode the user gave `--out`:
+            // one without the owner's write bit (0555) is made writable to be emptied.
+            #[cfg(unix)]
+            if let Ok(meta) = fs::metadata(&self.staging) {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = meta.permissions().mode();
+                if mode & 0o300 != 0o300 {
+                    let _ = fs::set_permissions(&self.staging, fs::Permissions::from_mode(mode | 0o700));
+                }
+            }
             fs::remove_dir_all(&self.staging)
                 .with_context(|| format!("cannot remove the old {}", self.target.display()))?;
         } else {
@@ -410,6 +419,11 @@ fn ours(target: &Path) -> BTreeSet<OsString> {
 /// when missing, not JSON, or larger than any record fairaudit writes.
 fn record(path: &Path) -> Option<serde_json::Value> {
     const LIMIT: u64 = 64 << 20;
+    // A link is no record: `run.json -> elsewhere/run.json` would vouch for a folder no run
+    // of ours wrote.
+    if !fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
     let mut bytes = Vec::new();
     File::open(path).ok()?.take(LIMIT + 1).read_to_end(&mut bytes).ok()?;
     if bytes.len() as u64 > LIMIT {
@@ -683,6 +697,23 @@ mod tests {
         folder.write("tally.json", b"new").unwrap();
         folder.commit().unwrap();
         assert_eq!(fs::read_to_string(target.join("stream.csv")).unwrap(), "mine", "not written over: kept");
+    }
+
+    /// Review of case 7: a `run.json` that is a link vouched for the folder it sits in, so
+    /// a user's `stream.csv` beside a link to another folder's record counted as ours.
+    #[test]
+    fn a_linked_record_vouches_for_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        fs::create_dir(&elsewhere).unwrap();
+        fs::write(elsewhere.join("run.json"), r#"{"format":"fairaudit-run","kind":"sweep"}"#).unwrap();
+        let target = dir.path().join("out");
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("stream.csv"), "mine").unwrap();
+        std::os::unix::fs::symlink(elsewhere.join("run.json"), target.join("run.json")).unwrap();
+        let (folder, existing) = OutputFolder::claim(&target).unwrap();
+        let refusal = folder.refuse_earlier(&existing, false).unwrap_err().to_string();
+        assert!(refusal.contains("holds stream.csv, named as fairaudit names its outputs"), "{refusal}");
     }
 
     fn mode(path: &Path) -> u32 {

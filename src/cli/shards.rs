@@ -212,7 +212,7 @@ pub fn print_plan(plan: &PlanShape, cut: Option<(Sharding, Option<ShardTask>)>, 
     outln!("seed pairs: {pairs}");
     outln!("nonces: {}..{} ({} rounds in all)", range.start, range.end, rounds(range));
     let Some((sharding, task)) = cut else {
-        outln!("output: {}", out.display());
+        outln!("output: {}", super::print::ShownPath(out));
         return;
     };
     outln!("shards: {} (each sweeps every game and seed pair over its nonces)", sharding.count);
@@ -222,9 +222,13 @@ pub fn print_plan(plan: &PlanShape, cut: Option<(Sharding, Option<ShardTask>)>, 
     for (index, r) in sharding.ranges().enumerate() {
         let name = folder_name(index as u32, sharding.count);
         let nonces = format!("{}..{}", r.start, r.end);
-        outln!("{index:>5}  {nonces:<nonce_width$}  {:>12}  {}", rounds(r), out.join(name).display());
+        outln!(
+            "{index:>5}  {nonces:<nonce_width$}  {:>12}  {}",
+            rounds(r),
+            super::print::ShownPath(&out.join(name))
+        );
     }
-    outln!("merge: fairaudit merge {} --out MERGED", out.display());
+    outln!("merge: fairaudit merge {} --out MERGED", super::print::ShownPath(out));
     if let Some(task) = task {
         let r = sharding.range(task.shard.index);
         outln!(

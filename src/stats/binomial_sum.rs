@@ -46,7 +46,8 @@ impl BinomialSum {
             law.pmf = convolve(&law.pmf, &class);
             // Values that underflowed to zero at either end hold no mass: dropped, so that
             // many small classes (a dice history's targets) keep the law as short as its
-            // representable mass, not as long as every round. Bit for bit the same tails.
+            // representable mass, not as long as every round. The tails are the same sums
+            // but for values below 1e-308 (a tail reaching into the dropped end is 1 or 0).
             let leading = law.pmf.iter().take_while(|&&v| v == 0.0).count();
             if leading == law.pmf.len() {
                 law.pmf = vec![0.0];

@@ -3,7 +3,7 @@
 //! rounds at skipped nonces that would have paid. The counters of one group of rounds (a
 //! player, or a whole log); groups add up.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The bet counters of a group of rounds.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -37,6 +37,9 @@ pub struct BetTally {
     /// One class per chance, however many targets give it, so the exact law of the wins
     /// convolves one binomial per chance.
     pub chance_wins: BTreeMap<u64, WinCount>,
+    /// Where each chance of `skipped` is (by its bits): a history whose gaps are followed by
+    /// bets of a million chances finds each class at once, not by a scan.
+    skipped_at: HashMap<u64, usize>,
 }
 
 /// Rounds on bets of one chance, and how many of them won.
@@ -114,13 +117,11 @@ impl BetTally {
     /// Records `count` rounds at skipped nonces replayed with a bet that pays more than the
     /// stake with chance `win_probability`, `winning` of which would have.
     pub fn skipped_rounds(&mut self, win_probability: f64, count: u64, winning: u64) {
-        let class = match self.skipped.iter().position(|s| s.win_probability == win_probability) {
-            Some(i) => &mut self.skipped[i],
-            None => {
-                self.skipped.push(SkippedRounds { win_probability, ..SkippedRounds::default() });
-                self.skipped.last_mut().expect("just pushed")
-            }
-        };
+        let at = *self.skipped_at.entry(win_probability.to_bits()).or_insert_with(|| {
+            self.skipped.push(SkippedRounds { win_probability, ..SkippedRounds::default() });
+            self.skipped.len() - 1
+        });
+        let class = &mut self.skipped[at];
         class.skipped += count;
         class.skipped_winning += winning;
     }
