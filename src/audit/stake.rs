@@ -501,7 +501,8 @@ fn replay_gaps(
                 would_have_won: 0,
             };
             let mut replayed = None;
-            if let Some(pair) = pair.as_ref().filter(|_| gap.nonces.end - gap.nonces.start <= max_gap_replay) {
+            if let Some(pair) = pair.as_ref().filter(|_| gap.nonces.end - gap.nonces.start <= max_gap_replay)
+            {
                 let line = after.line;
                 if let Some(chance) =
                     paying_chance(&after.game, &after.bet, keno_payouts).map_err(|p| (line, p))?
@@ -527,7 +528,11 @@ fn replay_gaps(
             let index = game_index(audit, after.game);
             audit.bets[index].skipped_rounds(chance, count, gap.would_have_won);
             if let Some(index_of) = player_index.as_deref_mut() {
-                player_bets(audit, index_of, &after.player, index).skipped_rounds(chance, count, gap.would_have_won);
+                player_bets(audit, index_of, &after.player, index).skipped_rounds(
+                    chance,
+                    count,
+                    gap.would_have_won,
+                );
             }
             audit.nonce_gaps.replayed += count;
         }

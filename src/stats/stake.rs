@@ -173,10 +173,8 @@ pub fn log_battery(
             rows.extend(tests.into_iter().map(|t| (*game, "log".to_owned(), t)));
             continue;
         }
-        let mut groups: Vec<(String, Vec<TestOutcome>)> = betting
-            .into_iter()
-            .map(|(label, bets)| (label, bet_tests_shaped(game, bets, total)))
-            .collect();
+        let mut groups: Vec<(String, Vec<TestOutcome>)> =
+            betting.into_iter().map(|(label, bets)| (label, bet_tests_shaped(game, bets, total))).collect();
         groups.push(("all".to_owned(), tests));
         rows.extend(with_across(*game, groups, alpha));
     }

@@ -167,7 +167,10 @@ impl BetTally {
 
     /// Whether nothing was recorded.
     pub fn is_empty(&self) -> bool {
-        self.bet_rounds() == 0 && self.staked_rounds == 0 && self.skipped.is_empty() && self.chance_wins.is_empty()
+        self.bet_rounds() == 0
+            && self.staked_rounds == 0
+            && self.skipped.is_empty()
+            && self.chance_wins.is_empty()
     }
 
     /// Rounds with a bet recorded.
