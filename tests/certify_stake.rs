@@ -50,6 +50,16 @@ fn certify(sweeps: &[&Path], out: &Path, extra: &[&str]) -> assert_cmd::assert::
     command.assert()
 }
 
+/// `certify` of one Stake audit folder, into `out`.
+fn certify_audit(audit: &Path, out: &Path) -> assert_cmd::assert::Assert {
+    fairaudit()
+        .args(["certify", "--no-pdf", "--operator", "Stake", "--audit"])
+        .arg(audit)
+        .arg("--out")
+        .arg(out)
+        .assert()
+}
+
 fn check(dir: &Path) -> assert_cmd::assert::Assert {
     fairaudit().args(["certify", "--check"]).arg(dir).assert()
 }
@@ -571,13 +581,7 @@ fn a_keno_history_judged_by_the_operators_paytable_certifies_and_a_rewritten_tab
         .arg(&audit)
         .assert()
         .code(0);
-    let mut command = fairaudit();
-    command
-        .args(["certify", "--no-pdf", "--operator", "Stake", "--audit"])
-        .arg(&audit)
-        .arg("--out")
-        .arg(&cert);
-    let text = stdout(&command.assert().code(0));
+    let text = stdout(&certify_audit(&audit, &cert).code(0));
     assert!(text.contains("certificate for Stake: PASS"), "{text}");
     let m = manifest(&cert);
     assert_eq!(m["stake_audits"][0]["paytable"], "inputs/stake-audit-1/paytable/operator-keno.csv");
@@ -636,13 +640,7 @@ fn a_stake_history_without_commitments_is_never_a_pass() {
         let summary: serde_json::Value =
             serde_json::from_slice(&std::fs::read(audit.join("summary.json")).unwrap()).unwrap();
         let cert = dir.path().join(format!("cert-{name}"));
-        let mut command = fairaudit();
-        command
-            .args(["certify", "--no-pdf", "--operator", "Stake", "--audit"])
-            .arg(&audit)
-            .arg("--out")
-            .arg(&cert);
-        let text = stdout(&command.assert().code(code));
+        let text = stdout(&certify_audit(&audit, &cert).code(code));
         if code == 0 {
             assert_eq!(summary["verdict"], "PASS");
             assert!(text.contains("certificate for Stake: PASS"), "{text}");

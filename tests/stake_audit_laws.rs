@@ -30,6 +30,25 @@ const ALPHA: f64 = 0.01;
 const CHECK: f64 = 0.001;
 const LIMBO: StakeGame = StakeGame::Limbo(LimboFormula::Fair);
 
+/// Prints how many of `p_values` fall below α and α/10, and fails when either count is more
+/// than chance allows (an exact one-sided binomial p-value below [`CHECK`]).
+fn assert_calibrated(label: &str, p_values: &[f64]) {
+    let n = p_values.len() as u64;
+    let at_alpha = p_values.iter().filter(|&&p| p < ALPHA).count() as u64;
+    let at_tenth = p_values.iter().filter(|&&p| p < ALPHA / 10.0).count() as u64;
+    println!(
+        "{label}: p < {ALPHA}: {at_alpha} of {n} (exp {:.1}); p < {}: {at_tenth}",
+        n as f64 * ALPHA,
+        ALPHA / 10.0
+    );
+    assert!(binomial_at_least(at_alpha, n, ALPHA) > CHECK, "{label}: {at_alpha} of {n} below {ALPHA}");
+    assert!(
+        binomial_at_least(at_tenth, n, ALPHA / 10.0) > CHECK,
+        "{label}: {at_tenth} of {n} below {}",
+        ALPHA / 10.0
+    );
+}
+
 fn roll(outcome: &StakeOutcome) -> u32 {
     match outcome {
         StakeOutcome::Roll(roll) => *roll,
@@ -416,19 +435,8 @@ fn the_bet_tests_are_calibrated_on_fair_stake_histories() {
                 .flat_map(|b| b.results.iter().filter(|r| r.game == game && r.outcome.test == test))
                 .filter_map(|r| r.outcome.p_value)
                 .collect();
-            let n = p_values.len() as u64;
-            assert_eq!(n, runs, "{shape}: {game} {test} valid in every run");
-            let at_alpha = p_values.iter().filter(|&&p| p < ALPHA).count() as u64;
-            let at_tenth = p_values.iter().filter(|&&p| p < ALPHA / 10.0).count() as u64;
-            println!("{shape:<22} {game:<30} {test:<10} p < {ALPHA}: {at_alpha} of {n} (exp {:.1}); p < {}: {at_tenth}", n as f64 * ALPHA, ALPHA / 10.0);
-            assert!(
-                binomial_at_least(at_alpha, n, ALPHA) > CHECK,
-                "{shape} {game} {test}: {at_alpha} of {n}"
-            );
-            assert!(
-                binomial_at_least(at_tenth, n, ALPHA / 10.0) > CHECK,
-                "{shape} {game} {test}: {at_tenth} of {n}"
-            );
+            assert_eq!(p_values.len() as u64, runs, "{shape}: {game} {test} valid in every run");
+            assert_calibrated(&format!("{shape:<22} {game:<30} {test:<10}"), &p_values);
         }
         let fails = batteries.iter().filter(|b| b.overall() == Verdict::Fail).count() as u64;
         println!("{shape:<22} battery FAIL {fails} of {runs} (exp {:.1})", runs as f64 * ALPHA);
@@ -519,14 +527,7 @@ fn bet_hits_is_calibrated_on_fair_stake_keno_histories() {
         // such a run's bet_hits is INSUFFICIENT, not a p-value.
         println!("keno {rounds} rounds: bet_hits valid in {n} of {runs} runs");
         assert!(n * 2 >= runs, "{rounds} rounds: bet_hits valid in {n} of {runs} runs");
-        let at_alpha = p_values.iter().filter(|&&p| p < ALPHA).count() as u64;
-        let at_tenth = p_values.iter().filter(|&&p| p < ALPHA / 10.0).count() as u64;
-        println!(
-            "keno {rounds} rounds: bet_hits p < {ALPHA}: {at_alpha} of {n}; p < {}: {at_tenth}",
-            ALPHA / 10.0
-        );
-        assert!(binomial_at_least(at_alpha, n, ALPHA) > CHECK, "{rounds} rounds: {at_alpha} of {n}");
-        assert!(binomial_at_least(at_tenth, n, ALPHA / 10.0) > CHECK, "{rounds} rounds: {at_tenth} of {n}");
+        assert_calibrated(&format!("keno {rounds} rounds: bet_hits"), &p_values);
     }
 }
 
@@ -588,15 +589,8 @@ fn limbo_bets_that_usually_win_do_not_fail_bet_return() {
             })
             .collect();
         let n = p_values.len() as u64;
-        let at_alpha = p_values.iter().filter(|&&p| p < ALPHA).count() as u64;
-        let at_tenth = p_values.iter().filter(|&&p| p < ALPHA / 10.0).count() as u64;
-        println!(
-            "limbo {rounds} rounds: bet_return p < {ALPHA}: {at_alpha} of {n}; p < {}: {at_tenth}",
-            ALPHA / 10.0
-        );
         assert!(n * 2 >= runs, "{rounds} rounds: bet_return valid in {n} of {runs}");
-        assert!(binomial_at_least(at_alpha, n, ALPHA) > CHECK, "{rounds} rounds: {at_alpha} of {n}");
-        assert!(binomial_at_least(at_tenth, n, ALPHA / 10.0) > CHECK, "{rounds} rounds: {at_tenth} of {n}");
+        assert_calibrated(&format!("limbo {rounds} rounds: bet_return"), &p_values);
     }
 }
 
@@ -709,11 +703,7 @@ fn skipped_wins_is_calibrated_on_fair_stake_histories() {
             .collect();
         let n = p_values.len() as u64;
         assert!(n >= runs * 9 / 10, "{shape}: valid in {n} of {runs} runs");
-        let at_alpha = p_values.iter().filter(|&&p| p < ALPHA).count() as u64;
-        let at_tenth = p_values.iter().filter(|&&p| p < ALPHA / 10.0).count() as u64;
-        println!("{shape:<30} skipped_wins p < {ALPHA}: {at_alpha} of {n}; p < {}: {at_tenth}", ALPHA / 10.0);
-        assert!(binomial_at_least(at_alpha, n, ALPHA) > CHECK, "{shape}: {at_alpha} of {n}");
-        assert!(binomial_at_least(at_tenth, n, ALPHA / 10.0) > CHECK, "{shape}: {at_tenth} of {n}");
+        assert_calibrated(&format!("{shape:<30} skipped_wins"), &p_values);
     }
 }
 
@@ -841,16 +831,8 @@ fn bet_wins_is_calibrated_on_fair_dice_and_low_limbo_bets() {
                 bet_wins_of(&rows, game).and_then(|(p, _)| p)
             })
             .collect();
-        let n = p_values.len() as u64;
-        let at_alpha = p_values.iter().filter(|&&p| p < ALPHA).count() as u64;
-        let at_tenth = p_values.iter().filter(|&&p| p < ALPHA / 10.0).count() as u64;
-        println!(
-            "{game} {rounds} rounds: bet_wins p < {ALPHA}: {at_alpha} of {n}; p < {}: {at_tenth}",
-            ALPHA / 10.0
-        );
-        assert_eq!(n, runs, "{game} {rounds}: bet_wins valid in every run");
-        assert!(binomial_at_least(at_alpha, n, ALPHA) > CHECK, "{game} {rounds}: {at_alpha} of {n}");
-        assert!(binomial_at_least(at_tenth, n, ALPHA / 10.0) > CHECK, "{game} {rounds}: {at_tenth} of {n}");
+        assert_eq!(p_values.len() as u64, runs, "{game} {rounds}: bet_wins valid in every run");
+        assert_calibrated(&format!("{game} {rounds} rounds: bet_wins"), &p_values);
     }
 }
 

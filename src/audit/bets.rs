@@ -285,9 +285,15 @@ impl Payouts {
     /// multiplier exceeds 1 (hypergeometric).
     pub fn paying_probability(&self, bet: &PlacedBet) -> f64 {
         match bet {
-            PlacedBet::Keno { .. } => self.keno_paying[bet.pick_count() - 1],
+            PlacedBet::Keno { .. } => self.keno_paying_probability(bet.pick_count()),
             PlacedBet::Roulette { .. } => self.win_probability(bet),
         }
+    }
+
+    /// The exact chance that a Keno bet of `picks` numbers pays more than its stake (the
+    /// hypergeometric mass of the hit counts whose multiplier exceeds 1).
+    pub fn keno_paying_probability(&self, picks: usize) -> f64 {
+        self.keno_paying[picks - 1]
     }
 }
 

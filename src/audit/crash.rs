@@ -454,7 +454,7 @@ pub fn audit_crash_history<R: Read>(
     if unkept.games > 0 {
         not_tied.push((
             format!(
-                "{} beyond the {MAX_ROWS} games an audit keeps to walk to the published game: not walked",
+                "{} beyond the {MAX_ROWS} games an audit keeps to walk to the published game, not linked to a game before them: not walked",
                 games_text(unkept.games)
             ),
             unkept,
@@ -533,7 +533,7 @@ fn games_text(games: u64) -> String {
 /// the finding names the game and its line). Returns the games that could not be tied to
 /// the published game, per cause: below the first game played on the chain (on the
 /// committed chain or not, no such game was played), or not walked to it (too far from
-/// it, or among hashes disagreeing with too many others).
+/// it, among hashes disagreeing with too many others, or beyond the walk's budget).
 fn walk_to_published(
     audit: &mut CrashAudit,
     variant: CrashVariant,
@@ -564,9 +564,9 @@ fn walk_to_published(
             .for_each(|row| far.add(row.line));
         let walk = walk_rows(published, &mut rows, &never, &|_| {}).expect("never stopped");
         audit.on_published += walk.linked;
-        audit.not_walked += walk.too_far + walk.unfollowed + walk.over_budget;
-        audit.published_steps += walk.steps;
         let unwalked = walk.too_far + walk.unfollowed + walk.over_budget;
+        audit.not_walked += unwalked;
+        audit.published_steps += walk.steps;
         if unwalked > 0 {
             let mut count = far;
             count.games = unwalked;

@@ -565,12 +565,11 @@ fn paying_chance(game: &StakeGame, bet: &str, keno_payouts: Option<&Payouts>) ->
             Some(paying)
         }
         StakeGame::Dice if !bet.is_empty() => {
-            let (over, target) = dice_bet(bet)?;
-            let chance = dice_winning(target, over) as f64 / FLOATS as f64;
-            Some(if chance < DICE_PAYING_BELOW { chance } else { 0.0 })
+            let bet = DiceBet::parse(bet)?;
+            Some(if bet.pays_when_won() { bet.chance() } else { 0.0 })
         }
         StakeGame::Keno if !bet.is_empty() => match keno_payouts {
-            Some(payouts) => Some(payouts.paying_probability(&PlacedBet::parse_keno(bet)?)),
+            Some(payouts) => Some(payouts.keno_paying_probability(keno_picks(bet)?.len())),
             None => None,
         },
         _ => None,
@@ -586,9 +585,8 @@ fn pays_more(
     keno_paytable: Option<&Paytable>,
 ) -> Result<bool, String> {
     if let (StakeGame::Dice, StakeOutcome::Roll(roll)) = (game, outcome) {
-        let (over, target) = dice_bet(bet)?;
-        let chance = dice_winning(target, over) as f64 / FLOATS as f64;
-        return Ok(chance < DICE_PAYING_BELOW && dice_won(*roll, (over, target)));
+        let bet = DiceBet::parse(bet)?;
+        return Ok(bet.pays_when_won() && bet.wins(*roll));
     }
     let paid = multiplier(game, outcome, bet, keno_paytable)?;
     Ok(paid.is_some_and(|m| m.compare(Money::whole(1)) == Some(std::cmp::Ordering::Greater)))
@@ -667,7 +665,7 @@ fn multiplier(
             }
         }
         (StakeGame::Roulette, StakeOutcome::Pocket(pocket)) => {
-            let placed = super::bets::PlacedBet::parse_roulette(Wheel::European, bet)?;
+            let placed = PlacedBet::parse_roulette(Wheel::European, bet)?;
             if placed.covers(*pocket) {
                 Money::whole(36 / placed.pick_count() as u64)
             } else {
@@ -759,7 +757,7 @@ fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option
     };
     Ok(Some(match (game, outcome) {
         (StakeGame::Roulette, StakeOutcome::Pocket(pocket)) if !bet.is_empty() => {
-            let placed = super::bets::PlacedBet::parse_roulette(Wheel::European, bet)?;
+            let placed = PlacedBet::parse_roulette(Wheel::European, bet)?;
             let covered = placed.pick_count();
             let returns = two_point(36.0 / covered as f64, covered as f64 / 37.0);
             BetLaw { returns, roulette: Some((covered, placed.covers(*pocket))), keno: None, chance: None }
@@ -773,13 +771,12 @@ fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option
             BetLaw { returns, roulette: None, keno: None, chance }
         }
         (StakeGame::Dice, StakeOutcome::Roll(roll)) if !bet.is_empty() => {
-            let (over, target) = dice_bet(bet)?;
-            let won = dice_won(*roll, (over, target));
+            let bet = DiceBet::parse(bet)?;
             BetLaw {
                 returns: None,
                 roulette: None,
                 keno: None,
-                chance: Some((dice_winning(target, over), won)),
+                chance: Some((bet.winning(), bet.wins(*roll))),
             }
         }
         (StakeGame::Plinko { rows, risk }, StakeOutcome::Bucket(_)) => {
@@ -809,26 +806,11 @@ fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option
 }
 
 /// A dice bet: `over:T` wins on a roll above the target `T`, `under:T` on one below it,
-/// `T` written as rolls are (two decimals, 0.00 to 100.00). Returns whether it is over, and
-/// the target in hundredths.
-fn dice_bet(bet: &str) -> Result<(bool, u32), String> {
-    let parsed = bet.split_once(':').and_then(|(direction, target)| {
-        let over = match direction {
-            "over" => true,
-            "under" => false,
-            _ => return None,
-        };
-        match StakeGame::Dice.read_result(target) {
-            Ok(StakeOutcome::Roll(target)) => Some((over, target)),
-            _ => None,
-        }
-    });
-    parsed.ok_or_else(|| {
-        format!(
-            "dice's bet is its direction and target, over:T or under:T with T written as rolls are (e.g. over:50.50), not '{}'",
-            Excerpt(bet)
-        )
-    })
+/// `T` written as rolls are (two decimals, 0.00 to 100.00), kept in hundredths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DiceBet {
+    over: bool,
+    target: u32,
 }
 
 /// A winning dice bet pays more than its stake below this chance. Dice's payout rule is not
@@ -838,13 +820,49 @@ fn dice_bet(bet: &str) -> Result<(bool, u32), String> {
 /// family offer at most 98%).
 const DICE_PAYING_BELOW: f64 = 0.99;
 
-/// Whether a dice bet `(over, target)` wins on `roll` (hundredths): above the target when
-/// over, below it when under.
-fn dice_won(roll: u32, (over, target): (bool, u32)) -> bool {
-    if over {
-        roll > target
-    } else {
-        roll < target
+impl DiceBet {
+    fn parse(bet: &str) -> Result<DiceBet, String> {
+        let parsed = bet.split_once(':').and_then(|(direction, target)| {
+            let over = match direction {
+                "over" => true,
+                "under" => false,
+                _ => return None,
+            };
+            match StakeGame::Dice.read_result(target) {
+                Ok(StakeOutcome::Roll(target)) => Some(DiceBet { over, target }),
+                _ => None,
+            }
+        });
+        parsed.ok_or_else(|| {
+            format!(
+                "dice's bet is its direction and target, over:T or under:T with T written as rolls are (e.g. over:50.50), not '{}'",
+                Excerpt(bet)
+            )
+        })
+    }
+
+    /// Whether it wins on `roll` (hundredths): above the target when over, below it when under.
+    fn wins(self, roll: u32) -> bool {
+        if self.over {
+            roll > self.target
+        } else {
+            roll < self.target
+        }
+    }
+
+    /// The floats (of 2^32) it wins on.
+    fn winning(self) -> u64 {
+        dice_winning(self.target, self.over)
+    }
+
+    /// Its exact chance of winning.
+    fn chance(self) -> f64 {
+        self.winning() as f64 / FLOATS as f64
+    }
+
+    /// Whether a win pays more than the stake ([`DICE_PAYING_BELOW`]).
+    fn pays_when_won(self) -> bool {
+        self.chance() < DICE_PAYING_BELOW
     }
 }
 

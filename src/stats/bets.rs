@@ -100,9 +100,9 @@ pub fn roulette_bet_wins(tally: &BetTally, pockets: u32) -> TestOutcome {
 /// binomial class per chance. Two-sided, as roulette's: an operator who turns the wins of
 /// some bets into losses, keeping every roll as frequent, FAILs it.
 pub fn chance_bet_wins(tally: &BetTally) -> TestOutcome {
-    const FLOATS: f64 = 4_294_967_296.0;
+    let floats = crate::scheme::stake::exact::FLOATS as f64;
     let classes: Vec<(u64, f64)> =
-        tally.chance_wins.iter().map(|(&winning, count)| (count.rounds, winning as f64 / FLOATS)).collect();
+        tally.chance_wins.iter().map(|(&winning, count)| (count.rounds, winning as f64 / floats)).collect();
     let wins = tally.chance_wins.values().map(|count| count.wins).sum();
     wins_against_their_law(&classes, wins, "bets")
 }
