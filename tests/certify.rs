@@ -855,6 +855,45 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// The row of the dossier file `rel` in `cert`'s certificate.html (path, bytes, SHA-256),
+/// as the document lists its inputs.
+fn listed_row(cert: &Path, rel: &str) -> String {
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    let start =
+        html.find(&format!("<tr><td><code>{rel}</code></td>")).unwrap_or_else(|| panic!("{rel} is listed"));
+    let end = start + html[start..].find("</tr>").unwrap() + "</tr>".len();
+    html[start..end].to_owned()
+}
+
+/// Replaces `row` in `cert`'s certificate.html with `with`, and its hash in the manifest.
+fn edit_listing(cert: &Path, row: &str, with: &str) {
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    assert_eq!(html.matches(row).count(), 1, "{row}");
+    std::fs::write(cert.join("certificate.html"), html.replacen(row, with, 1)).unwrap();
+    rehash(cert, "certificate.html");
+}
+
+/// Takes the file `rel` out of the inputs `cert`'s certificate.html lists, as a forger
+/// who strips it from the dossier would.
+fn drop_listed_file(cert: &Path, rel: &str) {
+    edit_listing(cert, &listed_row(cert, rel), "");
+}
+
+/// Rewrites the dossier file `rel` with `text` everywhere it is pinned: its hash in the
+/// manifest and its row in certificate.html (a consistent forgery, caught only by making
+/// the file again or by the published manifest hash).
+fn forge_listed_file(cert: &Path, rel: &str, text: &str) {
+    let row = listed_row(cert, rel);
+    std::fs::write(cert.join(rel), text).unwrap();
+    rehash(cert, rel);
+    let sha = fairaudit::certify::sha256_hex(text.as_bytes());
+    let forged = format!(
+        "<tr><td><code>{rel}</code></td><td class=\"num\">{}</td><td><code>{sha}</code></td></tr>",
+        text.len()
+    );
+    edit_listing(cert, &row, &forged);
+}
+
 #[test]
 fn names_with_reordering_characters_are_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -1168,10 +1207,71 @@ fn a_sweeps_own_files_are_made_again_from_its_tallies_and_named_when_rewritten()
             !path.starts_with("inputs/sweep-1/paytable/") && !path.starts_with("inputs/sweep-1/claims/")
         });
     });
+    // Nor did its sweeps' run.json record the hashes of the files their commands read.
+    let run_json = "inputs/sweep-1/run.json";
+    let mut run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(older.join(run_json)).unwrap()).unwrap();
+    run.as_object_mut().unwrap().remove("inputs");
+    std::fs::write(older.join(run_json), serde_json::to_string_pretty(&run).unwrap()).unwrap();
+    rehash(&older, run_json);
     let out = stdout(&check(&older).code(1));
-    assert!(out.contains("note: inputs/sweep-1: rtp.csv and report.html pinned by hash only"), "{out}");
+    assert!(
+        out.contains("note: inputs/sweep-1: rtp.csv and report.html not made again and not vouched for"),
+        "{out}"
+    );
     let named = mismatches(&out);
     assert!(named.iter().all(|m| m.starts_with("MISMATCH certificate.html: ")), "{out}");
+
+    // The same downgrade made consistent, as a forger who edits the document too would
+    // (issue 59, item 10): only the claims copy stripped, and the sweep's report.html
+    // rewritten to say the American claim holds. The paytable is still held, so rtp.csv is
+    // made again; report.html (which states the claims' verdicts) cannot be, and the check
+    // says it does not vouch for it and exits 3, never 0.
+    let stripped = dir.path().join("stripped");
+    copy_tree(&cert, &stripped);
+    std::fs::remove_dir_all(stripped.join("inputs/sweep-1/claims")).unwrap();
+    let claims_copy = "inputs/sweep-1/claims/claims.csv";
+    edit_manifest(&stripped, |m| {
+        m["sweeps"][0].as_object_mut().unwrap().remove("claims");
+        m["inputs"].as_array_mut().unwrap().retain(|f| f["path"] != claims_copy);
+    });
+    drop_listed_file(&stripped, claims_copy);
+    // Its run.json still records the hash of the claims file it read: no certificate
+    // written before certify copied such files has one, so the copy was removed.
+    let out = stdout(&check(&stripped).code(1));
+    assert!(
+        out.contains("MISMATCH inputs/sweep-1: its run.json records the hash of data/claims.csv, which its command read, but the dossier holds no copy of it"),
+        "{out}"
+    );
+    // With that hash removed too, nothing differs, and the report's claims are rewritten.
+    let run_json = "inputs/sweep-1/run.json";
+    let mut run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(stripped.join(run_json)).unwrap()).unwrap();
+    run["inputs"].as_array_mut().unwrap().retain(|input| input["path"] != "data/claims.csv");
+    forge_listed_file(&stripped, run_json, &serde_json::to_string_pretty(&run).unwrap());
+    let report = "inputs/sweep-1/report.html";
+    let page = std::fs::read_to_string(stripped.join(report)).unwrap();
+    let holds = page.replacen(
+        "roulette-american 97%: <b>does not hold</b>",
+        "roulette-american 97%: <b>holds</b>",
+        1,
+    );
+    assert_ne!(holds, page, "the report states the American claim");
+    forge_listed_file(&stripped, report, &holds);
+    let out = stdout(&check(&stripped).code(3));
+    assert!(out.contains("note: inputs/sweep-1: report.html not made again and not vouched for"), "{out}");
+    assert!(
+        out.contains("that could be made again matches; 1 not made again (noted above) and not vouched for"),
+        "{out}"
+    );
+    assert!(mismatches(&out).is_empty(), "{out}");
+    // rtp.csv depends only on the paytable, which is held: made again, and a rewrite named.
+    let rtp = "inputs/sweep-1/rtp.csv";
+    let table = std::fs::read_to_string(stripped.join(rtp)).unwrap();
+    forge_listed_file(&stripped, rtp, &first_p_value(&table));
+    let out = stdout(&check(&stripped).code(1));
+    let named = mismatches(&out);
+    assert!(named.len() == 1 && named[0].starts_with(&format!("MISMATCH {rtp}: {DIFFERS}")), "{out}");
 
     // certify refuses a sweep folder whose files are not its tallies'.
     let tests = swept.join("tests.csv");
@@ -1419,4 +1519,38 @@ fn certify_refuses_a_folder_holding_a_users_file_and_shows_file_names_visibly() 
     let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
     assert!(!html.contains('\u{202E}') && html.contains("bets&lt;U+202E&gt;SSAP.csv"));
     check(&cert).success();
+}
+
+/// A merge's command names folders, not a plan, so nothing bounded its seed pairs before
+/// `--check` made its files again and swept it again: under a 400 MB address-space cap the
+/// check of a merge of 3,000 Keno seed pairs aborted on an allocation. The check now bounds
+/// them as `sweep` does, and says it cannot check (exit 2) rather than abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_merge_too_large_for_the_checks_memory_cannot_be_checked_and_says_why() {
+    const CAP: u64 = 400_000_000;
+    let dir = tempfile::tempdir().unwrap();
+    let (shards, merged, cert) =
+        (dir.path().join("shards"), dir.path().join("merged"), dir.path().join("cert"));
+    for index in ["0", "1"] {
+        fairaudit()
+            .args(["sweep", "--game", "keno", "--nonces", "0..4", "--seed-pairs", "3000", "--quiet"])
+            .args(["--shards", "2", "--shard-index", index, "--out"])
+            .arg(&shards)
+            .assert()
+            .success();
+    }
+    fairaudit().args(["merge", "--quiet", "--out"]).arg(&merged).arg(&shards).assert().success();
+    certify(&[&merged], &[], &cert, false).code(predicate::in_iter([0, 1]));
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("fairaudit"));
+    command.args(["certify", "--check"]).arg(&cert);
+    common::with_address_space_cap(&mut command, CAP);
+    let output = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        stdout.contains("CANNOT CHECK cannot recompute the verdicts: inputs/sweep-1: its 3000 seed pairs: their seed pairs need about ")
+            && stdout.contains("more than the 400.0 MB this process may use (its address-space limit, ulimit -v); run it where more memory is available"),
+        "{stdout}"
+    );
 }

@@ -194,24 +194,13 @@ fn seed_pairs_whose_tallies_cannot_fit_in_memory_are_refused_before_any_work() {
 #[cfg(target_os = "linux")]
 #[test]
 fn seed_pairs_beyond_the_processs_address_space_limit_are_refused() {
-    use std::os::unix::process::CommandExt;
     const CAP: u64 = 2_000_000_000;
     let dir = tempfile::tempdir().unwrap();
     // 100,000 Stake Keno pairs: about 10 GB by the guard's reckoning, well past the cap.
     let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("fairaudit"));
     command.current_dir(dir.path()).args(["sweep", "--scheme", "stake", "--game", "keno"]);
     command.args(["--seed-pairs", "100000", "--nonces", "0..10", "--quiet", "--out", "capped"]);
-    let limit = libc::rlimit { rlim_cur: CAP, rlim_max: CAP };
-    // SAFETY: setrlimit is async-signal-safe and changes only the child's own limits.
-    unsafe {
-        command.pre_exec(move || {
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        });
-    }
+    common::with_address_space_cap(&mut command, CAP);
     let output = command.output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");

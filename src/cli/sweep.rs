@@ -202,7 +202,15 @@ pub(super) fn plan_of(args: &SweepArgs) -> Result<Plan> {
         bail!("--params gives a game's parameters in scheme stake; the games of scheme sha3 take none");
     }
     let games = super::args::games_or_all(&super::args::sha3_games(&args.games)?);
-    let pair_bytes: u64 = games
+    check_seed_pair_memory(args, plan_pair_bytes(&games))?;
+    let (seed_source, seed_pairs) = seed_pairs_of(args);
+    Ok(Plan { games, nonces: vec![args.nonces], seed_source, seed_pairs })
+}
+
+/// The memory one seed pair of a default-scheme sweep of `games` holds until its folder is
+/// written ([`game_pair_bytes`] summed over the games).
+pub(super) fn plan_pair_bytes(games: &[GameId]) -> u64 {
+    games
         .iter()
         .map(|&game| match game {
             GameId::Keno => counter_cells(&KenoTally::new(Keno)),
@@ -210,10 +218,7 @@ pub(super) fn plan_of(args: &SweepArgs) -> Result<Plan> {
             GameId::RouletteAmerican => counter_cells(&RouletteTally::new(Roulette::AMERICAN)),
         })
         .map(game_pair_bytes)
-        .sum();
-    check_seed_pair_memory(args, pair_bytes)?;
-    let (seed_source, seed_pairs) = seed_pairs_of(args);
-    Ok(Plan { games, nonces: vec![args.nonces], seed_source, seed_pairs })
+        .sum()
 }
 
 /// The seed pairs to sweep: the one given, K derived from the master seed, or the default.
@@ -250,16 +255,19 @@ pub(super) fn game_pair_bytes(cells_per_pair: u64) -> u64 {
 /// (or, in the thousands, be killed for memory after hours of sweeping).
 pub(super) fn check_seed_pair_memory(args: &SweepArgs, pair_bytes: u64) -> Result<()> {
     let pairs = seed_pair_count(args);
-    check_pair_memory(pairs, pair_bytes, &format!("--seed-pairs {pairs}"))
+    check_pair_memory(pairs, pair_bytes, &format!("--seed-pairs {pairs}"), FEWER_PAIRS)
 }
 
+/// What a sweep refused for its seed pairs' memory can do.
+pub(super) const FEWER_PAIRS: &str = "sweep fewer seed pairs";
+
 /// [`check_seed_pair_memory`] for `pairs` seed pairs, however they were named (`what`
-/// starts the error: the flag, or the file that lists them, and their number).
-pub(super) fn check_pair_memory(pairs: u64, pair_bytes: u64, what: &str) -> Result<()> {
+/// starts the error: the flag, or the file that lists them, and their number; `advice` ends it).
+pub(super) fn check_pair_memory(pairs: u64, pair_bytes: u64, what: &str, advice: &str) -> Result<()> {
     let needed = pairs.saturating_mul(pair_bytes);
     if let Some((memory, source)) = memory_limit().filter(|&(memory, _)| needed > memory) {
         bail!(
-            "{what}: their seed pairs need about {} of memory, more than the {} this process may use ({source}); sweep fewer seed pairs",
+            "{what}: their seed pairs need about {} of memory, more than the {} this process may use ({source}); {advice}",
             human_bytes(needed),
             human_bytes(memory)
         );

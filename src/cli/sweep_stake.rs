@@ -93,6 +93,7 @@ pub(super) fn merged_plan(recorded: &StakePlan, name: &str) -> Result<(StakeGame
         pairs,
         pair_bytes(&game),
         &format!("{name}/run.json: its {pairs} seed pairs"),
+        super::sweep::FEWER_PAIRS,
     )?;
     let plan = StakePlan {
         scheme: "stake".into(),

@@ -132,3 +132,21 @@ pub fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
         }
     }
 }
+
+/// Runs `command` under an address-space cap of `cap` bytes (`ulimit -v`), as a container
+/// or a shell's limit would.
+#[cfg(target_os = "linux")]
+pub fn with_address_space_cap(command: &mut std::process::Command, cap: u64) {
+    use std::os::unix::process::CommandExt;
+    let limit = libc::rlimit { rlim_cur: cap, rlim_max: cap };
+    // SAFETY: setrlimit is async-signal-safe and changes only the child's own limits.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+}

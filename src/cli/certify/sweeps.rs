@@ -24,7 +24,7 @@ use fairaudit::sweep::crash::{play_range, ChainLink, PlayedChain};
 use fairaudit::sweep::DEFAULT_CHUNK;
 use fairaudit::tally::file::{TallyFile, TALLY_FILE};
 use fairaudit::tally::stake_file::STAKE_TALLY_FILE;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub(super) fn load_sweep(
     root: &Path,
@@ -36,6 +36,16 @@ pub(super) fn load_sweep(
     let rel = record.dir.as_str();
     let dir = at(root, rel);
     let tallies = read_tally(&dir.join(TALLY_FILE)).with_context(|| format!("{rel}/{TALLY_FILE}"))?;
+    // Its files made again, and its plan swept again, hold each seed pair's results in
+    // memory, as sweep does: bounded before any of it (a merge's command names folders, not
+    // a plan that was bounded when its command was read).
+    let pairs = tallies.plan.seed_pairs.len() as u64;
+    crate::cli::sweep::check_pair_memory(
+        pairs,
+        crate::cli::sweep::plan_pair_bytes(&tallies.plan.games),
+        &format!("{rel}: its {pairs} seed pairs"),
+        "run it where more memory is available",
+    )?;
     if !tallies.complete {
         let plan = &tallies.plan;
         let planned = plan.rounds_per_sequence() * plan.games.len() as u64 * plan.seed_pairs.len() as u64;
@@ -96,9 +106,15 @@ pub(super) fn sweep_files_mismatch(
         bail!("{rel}: its command and the dossier disagree on its paytable or claims file");
     }
     // Its command names a file the dossier does not hold: a certificate written before
-    // certify copied them. What depends on them is not made again.
-    let unheld = (report.paytable.is_some() && record.paytable.is_none())
-        || (report.claims.is_some() && record.claims.is_none());
+    // certify copied them. What depends on them is not made again, and so not vouched for:
+    // rtp.csv on the paytable, report.html on both (it states the claims' verdicts).
+    let paytable_unheld = report.paytable.is_some() && record.paytable.is_none();
+    let claims_unheld = report.claims.is_some() && record.claims.is_none();
+    let not_made = |name: &str| match name {
+        "rtp.csv" => paytable_unheld,
+        "report.html" => paytable_unheld || claims_unheld,
+        _ => false,
+    };
     let paytable = match (&record.paytable, &report.paytable) {
         (Some(copy), Some(named)) => named_paytable(root, copy, named)?,
         _ => Paytable::example(),
@@ -106,10 +122,9 @@ pub(super) fn sweep_files_mismatch(
     let claims = load_claims(record.claims.as_deref().map(|copy| at(root, copy)).as_deref())?;
     let results = RunResults::compute(tallies, &paytable, &claims, report.alpha);
     let made = RunReport { tallies, run, results: Some(&results) }.files();
-    let depends_on_unheld = |name: &str| unheld && (name == "rtp.csv" || name == "report.html");
     let given: Vec<(&str, Vec<u8>)> = made
         .iter()
-        .filter(|(name, _)| name != "run.json" && !depends_on_unheld(name))
+        .filter(|(name, _)| name != "run.json" && !not_made(name))
         .map(|(name, bytes)| (name.as_str(), bytes.clone()))
         .collect();
     let mut files: Vec<&str> = made.iter().map(|(name, _)| name.as_str()).collect();
@@ -160,8 +175,21 @@ pub(super) fn sweep_files_mismatch(
             "{rel}/run.json: its format, kind, command, games, nonces, seed pairs, shard or completeness are not those of its {TALLY_FILE}"
         ));
     }
-    let unchecked = unheld.then(|| {
-        format!("{rel}: rtp.csv and report.html pinned by hash only (its command names a paytable or claims file that this certificate, written before certify copied them, does not hold)")
+    // A run.json that records the hash of a file its command read was written after certify
+    // began copying such files, so a dossier without the copy had it removed.
+    for (unheld, named) in [(paytable_unheld, &report.paytable), (claims_unheld, &report.claims)] {
+        let recorded =
+            |path: &&PathBuf| run.inputs.iter().any(|input| input.path == path.display().to_string());
+        if let Some(path) = named.as_ref().filter(|path| unheld && recorded(path)) {
+            differing.push(format!(
+                "{rel}: its run.json records the hash of {}, which its command read, but the dossier holds no copy of it (a certificate written before certify copied such files records no hash)",
+                path.display()
+            ));
+        }
+    }
+    let not_made: Vec<&str> = ["rtp.csv", "report.html"].into_iter().filter(|name| not_made(name)).collect();
+    let unchecked = (!not_made.is_empty()).then(|| {
+        format!("{rel}: {} not made again and not vouched for, only pinned by hash (its command names a paytable or claims file that this certificate, written before certify copied them, does not hold)", not_made.join(" and "))
     });
     let own = OwnResults { paytable, claims, alpha: report.alpha, results };
     Ok((differing, unchecked, own))
