@@ -112,7 +112,8 @@ fn exit_status_section() -> Roff {
             "Nothing found, but not everything judged: a battery that cannot judge some game's \
              outcomes at its size (INSUFFICIENT, not PASS, naming the game), with no row checked \
              (more rounds are needed); a rounds file with no rounds; a claims file with no claim \
-             about the games shown.",
+             about the games shown; a certificate check whose files match but one of which \
+             could not be made again and is not vouched for.",
         ),
         ("130", "Interrupted by Ctrl-C or SIGTERM (a sweep saves its progress for --resume)."),
     ] {
