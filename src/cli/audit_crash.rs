@@ -16,7 +16,7 @@ use fairaudit::scheme::crash::CrashVariant;
 use fairaudit::scheme::SchemeId;
 use fairaudit::stats::crash::battery;
 use fairaudit::sweep::crash::MAX_LINK_WALK;
-use fairaudit::verify::schemes::MAX_WALK;
+use fairaudit::verify::published::MAX_WALK;
 use std::time::SystemTime;
 
 pub fn run(args: AuditArgs, scheme: SchemeId, variant: CrashVariant) -> Result<Verdict> {

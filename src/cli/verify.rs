@@ -16,8 +16,9 @@ use fairaudit::scheme::crash::{self, CrashVariant};
 use fairaudit::scheme::stake::{self, StakeGame};
 use fairaudit::scheme::SchemeId;
 use fairaudit::sweep::crash::{link_to_published, ChainLink, MAX_LINK_WALK};
+use fairaudit::verify::published::MAX_WALK;
 use fairaudit::verify::published::{walk_budget, walk_rows, MAX_ROWS, MAX_WALKERS};
-use fairaudit::verify::schemes::{MAX_WALK, PARAMS_COLUMN};
+use fairaudit::verify::schemes::PARAMS_COLUMN;
 use fairaudit::verify::{replay, Mismatch, Rounds, ALL_FIELDS, CASE_COLUMN, NO_CASE, REQUIRED};
 use std::path::PathBuf;
 

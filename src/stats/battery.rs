@@ -23,10 +23,10 @@
 
 use super::across_pairs::across_pairs;
 use super::distributions::noncentrality_for_power;
-use super::longest_run::{longest_run_test, LongestRunLaw};
+use super::longest_run::longest_run_test;
 use super::multiple::holm;
 use super::outcome::TestOutcome;
-use super::power::{Power, POWER};
+use super::power::{LongestRunLaw, Power, POWER};
 use super::PValue;
 use super::{frequency, gaps, keno_structure, max_residual, rejections, runs, serial};
 use crate::games::GameId;

@@ -27,20 +27,9 @@
 //! battery's level, rejects with 80% probability, computed with the same exact chain.
 
 use super::outcome::TestOutcome;
-use super::power::{Power, POWER};
+use super::power::{LongestRunLaw, Power, POWER};
 use crate::tally::runs::RunLengths;
 use crate::tally::SequenceLengths;
-
-/// What the exact law of the longest run depends on: the sequences and the probabilities.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LongestRunLaw {
-    /// The sequences summed.
-    pub lengths: SequenceLengths,
-    /// Probabilities of the two streak symbols and of the zeros.
-    pub probabilities: [f64; 3],
-    /// The longest length the tally tells apart (longer runs share its bucket).
-    pub cap: usize,
-}
 
 type LawKey = ([u64; 3], [u64; 2], usize, u64);
 

@@ -24,6 +24,7 @@
 //!   `P(X ≥ k; fμ) ≥ 0.8`.
 
 use super::distributions::{noncentrality_for_power, poisson_at_least};
+use crate::tally::SequenceLengths;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 /// The power at which detectable biases are stated.
@@ -67,7 +68,20 @@ pub enum Power {
     },
     /// The longest run of a two-coloured sequence (see [`super::longest_run`]): the bias
     /// is a relative change of the probability that a run continues.
-    LongestRun(super::longest_run::LongestRunLaw),
+    LongestRun(LongestRunLaw),
+}
+
+/// What the exact law of the longest run depends on: the sequences and the probabilities.
+/// Its law and power are computed in [`super::longest_run`]; only the data is here, so that
+/// a power model can carry it without this module depending on that one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LongestRunLaw {
+    /// The sequences summed.
+    pub lengths: SequenceLengths,
+    /// Probabilities of the two streak symbols and of the zeros.
+    pub probabilities: [f64; 3],
+    /// The longest length the tally tells apart (longer runs share its bucket).
+    pub cap: usize,
 }
 
 impl Power {

@@ -19,6 +19,7 @@ use crate::chain::RoundHasher;
 use crate::games::GameId;
 use crate::games::{Keno, Roulette};
 use crate::tally::anchor;
+pub use crate::tally::nonces::NonceRange;
 use crate::tally::shards::{PartialOf, ShardOf, Sharding};
 use crate::tally::{Closed, KenoTally, RouletteTally, Segments, SequenceTally, TallyError};
 use serde::{Deserialize, Serialize};
@@ -45,28 +46,6 @@ fn checksum_of(bytes: &[u8]) -> String {
     use sha3::{Digest, Sha3_256};
     String::from_utf8(crate::chain::hex_lower(&Sha3_256::digest(bytes).into()).to_vec())
         .expect("hex is ASCII")
-}
-
-/// A half-open nonce range as written in the file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct NonceRange {
-    /// First nonce.
-    pub start: u64,
-    /// One past the last nonce.
-    pub end: u64,
-}
-
-impl From<Range<u64>> for NonceRange {
-    fn from(range: Range<u64>) -> Self {
-        NonceRange { start: range.start, end: range.end }
-    }
-}
-
-impl NonceRange {
-    /// As a `Range`.
-    pub fn range(self) -> Range<u64> {
-        self.start..self.end
-    }
 }
 
 /// Where the seed pairs came from.

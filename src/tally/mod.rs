@@ -17,6 +17,7 @@ pub mod crash;
 pub mod file;
 pub mod gaps;
 pub mod keno;
+pub mod nonces;
 pub mod roulette;
 pub mod runs;
 pub mod shards;

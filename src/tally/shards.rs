@@ -11,7 +11,7 @@
 //! (`count ≤ L`), the shards are disjoint, and together they are `A..B`. Every seed pair is
 //! swept over every shard's range: shards cut the nonces, never the seed pairs.
 
-use super::file::NonceRange;
+use super::nonces::NonceRange;
 use serde::{Deserialize, Serialize};
 
 /// The most shards one sweep may be cut into: far beyond a Slurm array (1,001 tasks by

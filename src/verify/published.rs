@@ -12,12 +12,15 @@
 
 use crate::scheme::crash::{hash_bytes, previous_digest, PublishedGame};
 use crate::sweep::crash::MAX_LINK_WALK;
-use crate::verify::schemes::MAX_WALK;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Games of one file kept for the walk (48 bytes each): beyond, games are counted as not
 /// walked.
 pub const MAX_ROWS: usize = 10_000_000;
+
+/// The most games apart two crash rows may be for their link to be walked (SHA-256 at
+/// each step: 10,000 steps take a few milliseconds).
+pub const MAX_WALK: u64 = 10_000;
 
 /// Disagreeing hashes above the published game followed at once: each costs a walk of its
 /// own to the published game, so a file of unrelated hashes cannot multiply the work.

@@ -10,7 +10,7 @@
 //! ([`RoundsError::BadField`]), as in the SPEC §7 checker, not a mismatch.
 
 use super::answers::{Answers, OnlyCases, PlainCases};
-use super::published::{ChainRow, MAX_ROWS};
+use super::published::{ChainRow, MAX_ROWS, MAX_WALK};
 use super::{mismatch, replay_outcome, Mismatch, RoundsError, RowCheck, CASE_COLUMN};
 use crate::chain::{beyond_reference, RoundHasher};
 use crate::columns::{LfLines, Located};
@@ -395,10 +395,6 @@ impl<R: Read> SchemeRoundsChecker<R> {
         Ok(RowCheck { line, mismatches, beyond_reference: beyond, case: case_label })
     }
 }
-
-/// The most games apart two crash rows may be for their link to be walked (SHA-256 at
-/// each step: 10,000 steps take a few milliseconds).
-pub const MAX_WALK: u64 = 10_000;
 
 /// The chain links of a rounds file's crash games: each game is checked against the crash
 /// game on the row before it when both are of one chain (the same scheme and salt) and
