@@ -6,7 +6,7 @@
 //! step by step, and what they cannot show. Formats only, like the rest of the
 //! certificate.
 
-use super::certificate::{
+use super::certificate_parts::{
     battery_sentence, count, findings_table, test_notes, test_rows, verdict_span, AuditShown,
 };
 use super::svg::{escape, visible};

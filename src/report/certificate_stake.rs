@@ -8,7 +8,7 @@
 //! published), a sweep's first round and a history's first replayed row worked through,
 //! and what they cannot show. Formats only, like the rest of the certificate.
 
-use super::certificate::{
+use super::certificate_parts::{
     battery_sentence, count, findings_table, test_notes, test_rows, verdict_span, AuditShown,
     SEED_PAIRS_LISTED,
 };

@@ -4,6 +4,7 @@
 pub mod audit_html;
 pub mod certificate;
 pub mod certificate_chain;
+mod certificate_parts;
 pub mod certificate_stake;
 pub mod challenge;
 pub mod coverage;
