@@ -277,8 +277,8 @@ pub(super) fn audit_stamp(started: SystemTime, inputs: Vec<InputHash>) -> RunSta
         command_line: command_line(),
         working_dir: super::args::working_dir(),
         inputs,
-        started_at: humantime::format_rfc3339_seconds(started).to_string(),
-        finished_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
+        started_at: super::clock::rfc3339(started),
+        finished_at: super::clock::rfc3339(super::clock::now()),
     }
 }
 
@@ -444,7 +444,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         return super::audit_stake::run(args);
     }
     let game = args.game_of_default_scheme()?;
-    let started = SystemTime::now();
+    let started = super::clock::now();
     let name = args.outcomes.display().to_string();
     let paytable = args.paytable.as_deref().map(|path| load_paytable(Some(path))).transpose()?;
     let layout = args.layout.layout(&fairaudit::audit::fields(game))?;

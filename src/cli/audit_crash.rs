@@ -17,10 +17,9 @@ use fairaudit::scheme::SchemeId;
 use fairaudit::stats::crash::battery;
 use fairaudit::sweep::crash::MAX_LINK_WALK;
 use fairaudit::verify::published::MAX_WALK;
-use std::time::SystemTime;
 
 pub fn run(args: AuditArgs, scheme: SchemeId, variant: CrashVariant) -> Result<Verdict> {
-    let started = SystemTime::now();
+    let started = super::clock::now();
     if args.game.is_some() || args.paytable.is_some() || args.max_gap_replay.is_some() {
         bail!("an audit of scheme {scheme} is of its one game, crash, paid by the cash-out target: --game, --paytable and --max-gap-replay are the default scheme's");
     }

@@ -18,10 +18,9 @@ use fairaudit::report::stake_audit_html::StakeAuditReport;
 use fairaudit::rtp::RTP_TABLE;
 use fairaudit::scheme::stake::StakeGame;
 use fairaudit::stats::battery::Battery;
-use std::time::SystemTime;
 
 pub fn run(args: AuditArgs) -> Result<Verdict> {
-    let started = SystemTime::now();
+    let started = super::clock::now();
     if args.game.is_some() {
         bail!("with --scheme stake each row names its game (and its parameters): --game is the default scheme's");
     }

@@ -24,7 +24,7 @@ use fairaudit::sweep::{self, MergeError};
 use fairaudit::tally::file::{TallyFile, TALLY_FILE};
 use fairaudit::tally::shards::PartialOf;
 use std::path::{Path, PathBuf};
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 #[derive(Debug, Args)]
 pub struct MergeArgs {
@@ -135,7 +135,7 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
     if super::merge_stake::holds_stake_sweeps(&args.inputs) {
         return super::merge_stake::run(&args);
     }
-    let started = (SystemTime::now(), Instant::now());
+    let started = (super::clock::now(), Instant::now());
     let paytable = load_paytable(args.report.paytable.as_deref())?;
     let claims = load_claims(args.report.claims.as_deref())?;
     // Ctrl-C and SIGTERM stop the merge between its steps: exit 130, the staging folder

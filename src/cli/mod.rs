@@ -16,6 +16,7 @@ mod audit_crash;
 mod audit_stake;
 mod battery;
 mod certify;
+mod clock;
 mod conformance;
 mod folder;
 mod input;
@@ -113,6 +114,10 @@ pub fn main() -> ExitCode {
         // Rust discards writes to a closed descriptor silently: say so instead of exiting
         // 0 with nothing written.
         errln!("error: standard output is closed: nothing this command prints could be read");
+        return ExitCode::from(2);
+    }
+    if let Err(error) = clock::read_environment() {
+        errln!("error: {}", fairaudit::fields::Shown(&format!("{error:#}")));
         return ExitCode::from(2);
     }
     let outcome = match cli.command {

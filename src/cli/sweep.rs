@@ -542,7 +542,7 @@ fn run_default(args: SweepArgs, device: Option<&(dyn Accelerator + Send)>) -> Re
         errln!("swept on {name}");
     }
     let bar = Progress::new(Some(remaining), Unit::Rounds, request.quiet);
-    let started = (SystemTime::now(), Instant::now());
+    let started = (super::clock::now(), Instant::now());
     let progress = |rounds: u64| bar.inc(rounds);
     let control = SweepControl {
         chunk: request.chunk,
@@ -651,8 +651,8 @@ pub fn warn_about_colons(pairs: &[SeedPair]) {
 
 pub fn fill_timing(info: &mut RunInfo, started: (SystemTime, Instant), rounds: u64) {
     let elapsed = started.1.elapsed().as_secs_f64();
-    info.started_at = humantime::format_rfc3339_seconds(started.0).to_string();
-    info.finished_at = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
+    info.started_at = super::clock::rfc3339(started.0);
+    info.finished_at = super::clock::rfc3339(super::clock::now());
     info.elapsed_seconds = elapsed;
     info.rounds_this_run = rounds;
     info.rounds_per_second = if elapsed > 0.0 { rounds as f64 / elapsed } else { 0.0 };

@@ -2,6 +2,7 @@
 //! back, every input refused whose files are not what running it again gives, the
 //! document, the PDF, the manifest and its signature written, and the verdict printed.
 
+use super::super::clock;
 use super::document::render;
 use super::dossier::{foreign_entry, plan_dossier, write_dossier};
 use super::load::load;
@@ -24,7 +25,6 @@ use fairaudit::games::GameId;
 use fairaudit::report::certificate::Paper;
 use fairaudit::stats::battery::Battery;
 use std::path::Path;
-use std::time::SystemTime;
 
 /// Characters that reorder or hide text (bidirectional controls, zero-width marks): in a
 /// name they could make a FINDINGS certificate's title read PASS.
@@ -110,7 +110,7 @@ fn verdict_text<G: PartialEq + std::fmt::Display>(battery: &Battery<G>) -> Strin
 }
 
 pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
-    let started = SystemTime::now();
+    let started = clock::now();
     let operator = args.operator.clone().expect("clap requires --operator without --check");
     check_name("--operator", &operator)?;
     if let Some(auditor) = &args.auditor {
@@ -182,7 +182,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
         fairaudit_version: env!("CARGO_PKG_VERSION").into(),
         source_revision: revision(),
         binary: binary_hash()?,
-        created_at: humantime::format_rfc3339_seconds(started).to_string(),
+        created_at: clock::rfc3339(started),
         operator: operator.clone(),
         auditor: args.auditor.clone(),
         signer,
