@@ -4,16 +4,21 @@
 //! validated request with these before any work starts.
 
 use super::input;
+use super::shards::ClusterArgs;
 use anyhow::{Context, Result};
 use clap::Args;
 use fairaudit::audit::money::Money;
+use fairaudit::chain::seeds::{default_seed_pair, derive_seed_pairs, SeedPair, DEFAULT_MASTER_SEED};
 use fairaudit::chain::{KeccakPath, KeccakRequest, Kernel};
 use fairaudit::columns::{ColumnMap, CsvLayout};
+use fairaudit::device::DeviceChoice;
 use fairaudit::fields::parse_nonce;
 use fairaudit::games::GameId;
 use fairaudit::rtp::claims::{builtin_claims, parse_claims, Claim};
 use fairaudit::rtp::{Paytable, PaytableOrigin};
-use fairaudit::tally::file::NonceRange;
+use fairaudit::scheme::SchemeId;
+use fairaudit::sweep::DEFAULT_CHUNK;
+use fairaudit::tally::file::{NonceRange, SeedSource};
 use std::path::{Path, PathBuf};
 
 /// The most worker threads a command starts: far more than any machine fairaudit runs on
@@ -275,4 +280,128 @@ pub fn input_hashes(named: &[Option<&Path>]) -> Vec<fairaudit::report::run_info:
 /// named by relative paths from there, wherever it is run itself.
 pub fn working_dir() -> Option<String> {
     std::env::current_dir().ok()?.into_os_string().into_string().ok()
+}
+
+/// `fairaudit merge`: the folders to merge and where the merge goes.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Output folders of sweeps over disjoint nonce ranges (same games and seed pairs), or
+    /// the --out of a sweep cut with --shards (the folder holding its shard-IIII-of-NNNN
+    /// folders), or shard folders themselves.
+    #[arg(value_name = "DIR", required = true)]
+    pub(super) inputs: Vec<PathBuf>,
+    /// Folder for the merged output.
+    #[arg(long, value_name = "DIR")]
+    pub(super) out: PathBuf,
+    /// Replace another run's output in --out.
+    #[arg(long)]
+    pub(super) force: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub(super) quiet: bool,
+    /// Merge the complete shards when some are missing or interrupted; the output then
+    /// says PARTIAL everywhere and names the shards it lacks.
+    #[arg(long)]
+    pub(super) allow_partial: bool,
+    #[command(flatten)]
+    pub(super) report: ReportArgs,
+}
+
+/// Default nonce range: 10 million rounds per game.
+const DEFAULT_NONCES: &str = "0..10000000";
+
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// The provably-fair scheme: sha3 (SPEC.md, the default), stake (the HMAC-SHA256
+    /// family; one --game per run), or bustabit-v1 and roobet (a range of games of a crash
+    /// chain); see docs/schemes.md.
+    #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
+    pub(super) scheme: Option<SchemeId>,
+    /// Game to sweep (repeat for several): keno, roulette-european, roulette-american. Default: all three.
+    /// With --scheme stake: dice, limbo, keno, roulette, plinko or mines; with a crash
+    /// scheme: crash.
+    #[arg(long = "game", value_name = "G")]
+    pub(super) games: Vec<String>,
+    /// The game's parameters as compact JSON (--scheme stake): {"variant":"fair"} for
+    /// limbo, {"rows":16,"risk":"high"} for plinko, {"mines":3} for mines.
+    #[arg(long, value_name = "JSON", allow_hyphen_values = true)]
+    pub(super) params: Option<String>,
+    /// Half-open nonce range A..B (plain decimal u64); with a crash scheme, the game
+    /// numbers.
+    #[arg(long, value_name = "A..B", default_value = DEFAULT_NONCES, value_parser = parse_range)]
+    pub(super) nonces: NonceRange,
+    /// Server seed of the one seed pair to sweep (with --client-seed); with a crash
+    /// scheme, the hash of game B-1 of --nonces A..B, where the walk down the chain starts.
+    #[arg(long, value_name = "S", requires = "client_seed", allow_hyphen_values = true)]
+    pub(super) server_seed: Option<String>,
+    /// Client seed of the one seed pair to sweep (with --server-seed); with a crash
+    /// scheme, the salt.
+    #[arg(long, value_name = "C", requires = "server_seed", allow_hyphen_values = true)]
+    pub(super) client_seed: Option<String>,
+    /// Sweep K seed pairs derived from --master-seed (see docs/sweep.md for the derivation).
+    #[arg(long, value_name = "K", conflicts_with = "server_seed", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(super) seed_pairs: Option<u32>,
+    /// Master seed for --seed-pairs.
+    #[arg(long, value_name = "X", requires = "seed_pairs", allow_hyphen_values = true)]
+    master_seed: Option<String>,
+    /// Worker threads, 1 to 512 (default: all cores); results do not depend on it.
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
+    pub(super) threads: Option<u32>,
+    /// Nonces per work chunk (does not change results).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CHUNK, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(super) chunk_size: u64,
+    /// Output folder (with --shards, the folder of the shard folders).
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub(super) out: PathBuf,
+    /// Continue the interrupted sweep in --out, and fail if there is none (the same command
+    /// without --resume also continues one).
+    #[arg(long)]
+    pub(super) resume: bool,
+    /// Replace another run's output in --out.
+    #[arg(long, conflicts_with = "resume")]
+    pub(super) force: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub(super) quiet: bool,
+    /// Where the rounds are swept: cpu (the default), gpu (an NVIDIA GPU; a build with the `gpu`
+    /// feature), auto (a usable GPU, else the CPU, saying why), or cpu-kernel (the device
+    /// kernel on the CPU's threads, for testing the device path); results do not depend on
+    /// it. See docs/gpu.md.
+    #[arg(long, value_name = "D", default_value = "cpu", value_parser = parse_device)]
+    pub(super) device: DeviceChoice,
+    #[command(flatten)]
+    pub(super) keccak: KeccakArgs,
+    #[command(flatten)]
+    pub(super) report: ReportArgs,
+    #[command(flatten)]
+    pub(super) cluster: ClusterArgs,
+}
+
+fn parse_device(text: &str) -> Result<DeviceChoice, String> {
+    text.parse()
+}
+
+/// The seed pairs to sweep: the one given, K derived from the master seed, or the default.
+/// How many seed pairs [`seed_pairs_of`] makes, without deriving them (a recorded command
+/// read by `certify` is bounded before any work).
+pub(super) fn seed_pair_count(args: &SweepArgs) -> u64 {
+    match (&args.server_seed, &args.client_seed, args.seed_pairs) {
+        (Some(_), Some(_), _) => 1,
+        (_, _, Some(count)) => u64::from(count),
+        _ => 1,
+    }
+}
+
+pub(super) fn seed_pairs_of(args: &SweepArgs) -> (SeedSource, Vec<SeedPair>) {
+    match (&args.server_seed, &args.client_seed, args.seed_pairs) {
+        (Some(server), Some(client), _) => {
+            (SeedSource::Given, vec![SeedPair::new(server.as_str(), client.as_str())])
+        }
+        (_, _, Some(count)) => {
+            let master = args.master_seed.clone().unwrap_or_else(|| DEFAULT_MASTER_SEED.to_owned());
+            let pairs = derive_seed_pairs(&master, count as usize);
+            (SeedSource::Derived { master_seed: master }, pairs)
+        }
+        _ => (SeedSource::Default, vec![default_seed_pair()]),
+    }
 }

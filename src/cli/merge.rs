@@ -4,19 +4,17 @@
 //! interrupted one is named, and a partial merge is made only with `--allow-partial`, and
 //! then says PARTIAL in every file and on the terminal.
 
-use super::args::{command_line, load_claims, load_paytable, ReportArgs};
+use super::args::{command_line, load_claims, load_paytable, MergeArgs};
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::input::{install_stop_handler, stopped, Interrupted};
 use super::output::read_tally;
 use super::print::ShownPath;
 use super::progress::{Progress, Unit};
-use super::shards::{check_folder_name, shard_folders};
+use super::shards::{check_folder_name, print_coverage, print_partial_verdict, shard_folders};
 use super::sweep::fill_timing;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
-use clap::Args;
-use fairaudit::report::results::PARTIAL;
 use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
 use fairaudit::sweep::shards::{merge_shards, Coverage, ShardInput};
@@ -25,30 +23,6 @@ use fairaudit::tally::file::{TallyFile, TALLY_FILE};
 use fairaudit::tally::shards::PartialOf;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-#[derive(Debug, Args)]
-pub struct MergeArgs {
-    /// Output folders of sweeps over disjoint nonce ranges (same games and seed pairs), or
-    /// the --out of a sweep cut with --shards (the folder holding its shard-IIII-of-NNNN
-    /// folders), or shard folders themselves.
-    #[arg(value_name = "DIR", required = true)]
-    pub(super) inputs: Vec<PathBuf>,
-    /// Folder for the merged output.
-    #[arg(long, value_name = "DIR")]
-    pub(super) out: PathBuf,
-    /// Replace another run's output in --out.
-    #[arg(long)]
-    pub(super) force: bool,
-    /// No progress bar.
-    #[arg(long)]
-    pub(super) quiet: bool,
-    /// Merge the complete shards when some are missing or interrupted; the output then
-    /// says PARTIAL everywhere and names the shards it lacks.
-    #[arg(long)]
-    pub(super) allow_partial: bool,
-    #[command(flatten)]
-    pub(super) report: ReportArgs,
-}
 
 /// One tally file to merge, and the folder it came from.
 struct Input {
@@ -212,30 +186,4 @@ pub fn run(args: MergeArgs) -> Result<Verdict> {
         print_partial_verdict(partial);
     }
     Ok(verdict)
-}
-
-/// The first line a merge of shards prints: all merged, or which are missing.
-pub(super) fn print_coverage(coverage: &Coverage) {
-    let whole = coverage.sharding.nonces;
-    if coverage.is_complete() {
-        outln!("merged all {} shards of nonces {}..{}", coverage.sharding.count, whole.start, whole.end);
-    } else {
-        outln!(
-            "{PARTIAL}: merged {} of {} shards of nonces {}..{}; missing or interrupted: {}",
-            coverage.complete().len(),
-            coverage.sharding.count,
-            whole.start,
-            whole.end,
-            coverage.gaps()
-        );
-    }
-}
-
-/// The last line a partial merge prints, after its battery.
-pub(super) fn print_partial_verdict(partial: &PartialOf) {
-    outln!(
-        "verdict: {PARTIAL} ({} of {} shards missing or interrupted; the verdicts above speak only for the shards merged)",
-        partial.missing.len(),
-        partial.count
-    );
 }

@@ -5,12 +5,12 @@
 //! and merged around only with `--allow-partial` (then every file and the terminal say
 //! PARTIAL).
 
+use super::args::MergeArgs;
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::input::{install_stop_handler, stopped, Interrupted};
-use super::merge::{print_coverage, print_partial_verdict, MergeArgs};
 use super::print::ShownPath;
-use super::shards::{check_folder_name, shard_folders};
+use super::shards::{check_folder_name, print_coverage, print_partial_verdict, shard_folders};
 use super::sweep_stake::folder_files;
 use super::Verdict;
 use anyhow::{bail, Context, Result};

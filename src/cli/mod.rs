@@ -21,10 +21,12 @@ mod conformance;
 mod folder;
 mod input;
 mod manual;
+mod memory;
 mod merge;
 mod merge_stake;
 mod output;
 mod progress;
+mod resume;
 mod rtp;
 mod shards;
 mod stream;
@@ -51,9 +53,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Sweep nonce ranges of every game in parallel and tally outcomes (the main job).
-    Sweep(sweep::SweepArgs),
+    Sweep(args::SweepArgs),
     /// Combine the output folders of sweeps over disjoint nonce ranges (shards).
-    Merge(merge::MergeArgs),
+    Merge(args::MergeArgs),
     /// Recompute one round, or check a whole bet history, against the provably-fair chain.
     Verify(verify::VerifyArgs),
     /// Run the statistical battery on outcomes recorded elsewhere (an operator's logs).

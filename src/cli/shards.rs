@@ -6,8 +6,10 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use fairaudit::report::results::PARTIAL;
+use fairaudit::sweep::shards::Coverage;
 use fairaudit::tally::file::{NonceRange, Plan};
-use fairaudit::tally::shards::{ShardOf, Sharding, MAX_SHARDS};
+use fairaudit::tally::shards::{PartialOf, ShardOf, Sharding, MAX_SHARDS};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -239,6 +241,32 @@ pub fn print_plan(plan: &PlanShape, cut: Option<(Sharding, Option<ShardTask>)>, 
             r.end
         );
     }
+}
+
+/// The first line a merge of shards prints: all merged, or which are missing.
+pub(super) fn print_coverage(coverage: &Coverage) {
+    let whole = coverage.sharding.nonces;
+    if coverage.is_complete() {
+        outln!("merged all {} shards of nonces {}..{}", coverage.sharding.count, whole.start, whole.end);
+    } else {
+        outln!(
+            "{PARTIAL}: merged {} of {} shards of nonces {}..{}; missing or interrupted: {}",
+            coverage.complete().len(),
+            coverage.sharding.count,
+            whole.start,
+            whole.end,
+            coverage.gaps()
+        );
+    }
+}
+
+/// The last line a partial merge prints, after its battery.
+pub(super) fn print_partial_verdict(partial: &PartialOf) {
+    outln!(
+        "verdict: {PARTIAL} ({} of {} shards missing or interrupted; the verdicts above speak only for the shards merged)",
+        partial.missing.len(),
+        partial.count
+    );
 }
 
 #[cfg(test)]

@@ -3,20 +3,19 @@
 //! results → the folder's files, written as a unit → the terminal. With `--shards` the
 //! sweep is one shard of a larger one ([`super::shards`]).
 
-use super::args::{
-    command_line, load_claims, load_paytable, parse_range, parse_scheme, parse_threads, ReportArgs,
-};
+use super::args::{command_line, load_claims, load_paytable, seed_pairs_of, SweepArgs};
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::input::{install_stop_handler, STOP};
+use super::memory::check_seed_pair_memory;
 use super::output::read_tally;
 use super::print::ShownPath;
 use super::progress::{Progress, Unit};
-use super::shards::{ClusterArgs, ShardTask};
+use super::resume::continue_earlier;
+use super::shards::ShardTask;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
-use clap::Args;
-use fairaudit::chain::seeds::{default_seed_pair, derive_seed_pairs, SeedPair, DEFAULT_MASTER_SEED};
+use fairaudit::chain::seeds::SeedPair;
 use fairaudit::chain::{Kernel, REFERENCE_MAX_NONCE};
 use fairaudit::device::choice::Opened;
 use fairaudit::device::{Accelerator, DeviceChoice};
@@ -27,83 +26,10 @@ use fairaudit::results::RunResults;
 use fairaudit::rtp::claims::Claim;
 use fairaudit::rtp::Paytable;
 use fairaudit::scheme::SchemeId;
-use fairaudit::sweep::{
-    rounds_remaining, run_with_checkpoints, CheckpointError, SweepControl, DEFAULT_CHUNK,
-};
-use fairaudit::tally::file::{NonceRange, Plan, SeedSource, TallyFile, TALLY_FILE};
+use fairaudit::sweep::{rounds_remaining, run_with_checkpoints, CheckpointError, SweepControl};
+use fairaudit::tally::file::{Plan, TallyFile, TALLY_FILE};
 use fairaudit::tally::{counter_cells, KenoTally, RouletteTally, SequenceTally};
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
-
-/// Default nonce range: 10 million rounds per game.
-const DEFAULT_NONCES: &str = "0..10000000";
-
-#[derive(Debug, Args)]
-pub struct SweepArgs {
-    /// The provably-fair scheme: sha3 (SPEC.md, the default), stake (the HMAC-SHA256
-    /// family; one --game per run), or bustabit-v1 and roobet (a range of games of a crash
-    /// chain); see docs/schemes.md.
-    #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
-    pub(super) scheme: Option<SchemeId>,
-    /// Game to sweep (repeat for several): keno, roulette-european, roulette-american. Default: all three.
-    /// With --scheme stake: dice, limbo, keno, roulette, plinko or mines; with a crash
-    /// scheme: crash.
-    #[arg(long = "game", value_name = "G")]
-    pub(super) games: Vec<String>,
-    /// The game's parameters as compact JSON (--scheme stake): {"variant":"fair"} for
-    /// limbo, {"rows":16,"risk":"high"} for plinko, {"mines":3} for mines.
-    #[arg(long, value_name = "JSON", allow_hyphen_values = true)]
-    pub(super) params: Option<String>,
-    /// Half-open nonce range A..B (plain decimal u64); with a crash scheme, the game
-    /// numbers.
-    #[arg(long, value_name = "A..B", default_value = DEFAULT_NONCES, value_parser = parse_range)]
-    pub(super) nonces: NonceRange,
-    /// Server seed of the one seed pair to sweep (with --client-seed); with a crash
-    /// scheme, the hash of game B-1 of --nonces A..B, where the walk down the chain starts.
-    #[arg(long, value_name = "S", requires = "client_seed", allow_hyphen_values = true)]
-    pub(super) server_seed: Option<String>,
-    /// Client seed of the one seed pair to sweep (with --server-seed); with a crash
-    /// scheme, the salt.
-    #[arg(long, value_name = "C", requires = "server_seed", allow_hyphen_values = true)]
-    pub(super) client_seed: Option<String>,
-    /// Sweep K seed pairs derived from --master-seed (see docs/sweep.md for the derivation).
-    #[arg(long, value_name = "K", conflicts_with = "server_seed", value_parser = clap::value_parser!(u32).range(1..))]
-    pub(super) seed_pairs: Option<u32>,
-    /// Master seed for --seed-pairs.
-    #[arg(long, value_name = "X", requires = "seed_pairs", allow_hyphen_values = true)]
-    master_seed: Option<String>,
-    /// Worker threads, 1 to 512 (default: all cores); results do not depend on it.
-    #[arg(long, value_name = "T", value_parser = parse_threads)]
-    pub(super) threads: Option<u32>,
-    /// Nonces per work chunk (does not change results).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_CHUNK, value_parser = clap::value_parser!(u64).range(1..))]
-    pub(super) chunk_size: u64,
-    /// Output folder (with --shards, the folder of the shard folders).
-    #[arg(long, value_name = "DIR", default_value = "reports")]
-    pub(super) out: PathBuf,
-    /// Continue the interrupted sweep in --out, and fail if there is none (the same command
-    /// without --resume also continues one).
-    #[arg(long)]
-    pub(super) resume: bool,
-    /// Replace another run's output in --out.
-    #[arg(long, conflicts_with = "resume")]
-    pub(super) force: bool,
-    /// No progress bar.
-    #[arg(long)]
-    pub(super) quiet: bool,
-    /// Where the rounds are swept: cpu (the default), gpu (an NVIDIA GPU; a build with the `gpu`
-    /// feature), auto (a usable GPU, else the CPU, saying why), or cpu-kernel (the device
-    /// kernel on the CPU's threads, for testing the device path); results do not depend on
-    /// it. See docs/gpu.md.
-    #[arg(long, value_name = "D", default_value = "cpu", value_parser = parse_device)]
-    pub(super) device: DeviceChoice,
-    #[command(flatten)]
-    pub(super) keccak: super::args::KeccakArgs,
-    #[command(flatten)]
-    pub(super) report: ReportArgs,
-    #[command(flatten)]
-    pub(super) cluster: ClusterArgs,
-}
 
 /// A sweep ready to run: every input read and checked (the output folder, claimed, comes
 /// beside it).
@@ -221,17 +147,6 @@ pub(super) fn plan_pair_bytes(games: &[GameId]) -> u64 {
         .sum()
 }
 
-/// The seed pairs to sweep: the one given, K derived from the master seed, or the default.
-/// How many seed pairs [`seed_pairs_of`] makes, without deriving them (a recorded command
-/// read by `certify` is bounded before any work).
-pub(super) fn seed_pair_count(args: &SweepArgs) -> u64 {
-    match (&args.server_seed, &args.client_seed, args.seed_pairs) {
-        (Some(_), Some(_), _) => 1,
-        (_, _, Some(count)) => u64::from(count),
-        _ => 1,
-    }
-}
-
 /// The memory a sweep of the default scheme holds per seed pair and game until its folder
 /// is written, and `certify --check` while it sweeps one again, for a game whose tally has
 /// `cells_per_pair` numbers: far more than the tally's eight bytes a number, since each
@@ -247,131 +162,6 @@ pub(super) fn game_pair_bytes(cells_per_pair: u64) -> u64 {
     /// Per seed pair and game beside its numbers: its seeds, battery and their rows.
     const PAIR_BYTES: u64 = 128 * 1024;
     cells_per_pair.saturating_mul(CELL_BYTES).saturating_add(PAIR_BYTES)
-}
-
-/// Refuses a sweep whose seed pairs cannot fit in this machine's memory, each holding
-/// `pair_bytes` ([`game_pair_bytes`] summed over the games, or a scheme's own figure) until the results are
-/// written, so that `--seed-pairs` in the billions would otherwise abort on an allocation
-/// (or, in the thousands, be killed for memory after hours of sweeping).
-pub(super) fn check_seed_pair_memory(args: &SweepArgs, pair_bytes: u64) -> Result<()> {
-    let pairs = seed_pair_count(args);
-    check_pair_memory(pairs, pair_bytes, &format!("--seed-pairs {pairs}"), FEWER_PAIRS)
-}
-
-/// What a sweep refused for its seed pairs' memory can do.
-pub(super) const FEWER_PAIRS: &str = "sweep fewer seed pairs";
-
-/// [`check_seed_pair_memory`] for `pairs` seed pairs, however they were named (`what`
-/// starts the error: the flag, or the file that lists them, and their number; `advice` ends it).
-pub(super) fn check_pair_memory(pairs: u64, pair_bytes: u64, what: &str, advice: &str) -> Result<()> {
-    let needed = pairs.saturating_mul(pair_bytes);
-    if let Some((memory, source)) = memory_limit().filter(|&(memory, _)| needed > memory) {
-        bail!(
-            "{what}: their seed pairs need about {} of memory, more than the {} this process may use ({source}); {advice}",
-            human_bytes(needed),
-            human_bytes(memory)
-        );
-    }
-    Ok(())
-}
-
-/// The memory this process may use, and what limits it: the least of the machine's
-/// physical memory, its cgroup's limit and its address-space limit. Physical memory alone
-/// let a sweep under a 2 GB container or `ulimit -v` start and abort on an allocation
-/// (exit 134) instead of being refused (issue 59).
-fn memory_limit() -> Option<(u64, &'static str)> {
-    let cgroup = std::fs::read_to_string("/proc/self/cgroup")
-        .ok()
-        .and_then(|membership| cgroup_memory_limit(&membership, |path| std::fs::read_to_string(path).ok()));
-    [
-        physical_memory().map(|m| (m, "this machine's memory")),
-        cgroup.map(|m| (m, "its cgroup's memory limit")),
-        address_space_limit().map(|m| (m, "its address-space limit, ulimit -v")),
-    ]
-    .into_iter()
-    .flatten()
-    .min_by_key(|&(memory, _)| memory)
-}
-
-/// The machine's physical memory, if the system says.
-fn physical_memory() -> Option<u64> {
-    // SAFETY: sysconf reads a system value and touches no memory of ours.
-    let (pages, page_size) =
-        unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
-    let (pages, page_size) = (u64::try_from(pages).ok()?, u64::try_from(page_size).ok()?);
-    pages.checked_mul(page_size)
-}
-
-/// The process's `RLIMIT_AS` (`ulimit -v`, `prlimit --as`), when it has one.
-fn address_space_limit() -> Option<u64> {
-    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-    // SAFETY: getrlimit writes only the struct it is given, which is ours.
-    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0 || limit.rlim_cur == libc::RLIM_INFINITY {
-        return None;
-    }
-    Some(limit.rlim_cur)
-}
-
-/// The least memory limit of the process's cgroup and of each above it (a parent's limit
-/// binds its children), from `membership` (`/proc/self/cgroup`) and the files `read`
-/// returns: cgroup v2's `memory.max` (`max` is none) and v1's `memory.limit_in_bytes`
-/// (an unlimited one reads as a number near 2^63, which never wins). Where the process
-/// sees its cgroup as the root (a cgroup namespace), the root's files are its own.
-fn cgroup_memory_limit(membership: &str, read: impl Fn(&Path) -> Option<String>) -> Option<u64> {
-    let mut least: Option<u64> = None;
-    for line in membership.lines() {
-        let mut fields = line.splitn(3, ':');
-        let (Some(_), Some(controllers), Some(path)) = (fields.next(), fields.next(), fields.next()) else {
-            continue;
-        };
-        let (mount, file) = match controllers {
-            "" => ("/sys/fs/cgroup", "memory.max"),
-            list if list.split(',').any(|c| c == "memory") => {
-                ("/sys/fs/cgroup/memory", "memory.limit_in_bytes")
-            }
-            _ => continue,
-        };
-        let mut at = Some(Path::new(path));
-        while let Some(dir) = at {
-            let relative = dir.strip_prefix("/").unwrap_or(dir);
-            let limit = read(&Path::new(mount).join(relative).join(file))
-                .and_then(|text| text.trim().parse::<u64>().ok());
-            if let Some(limit) = limit {
-                least = Some(least.map_or(limit, |l| l.min(limit)));
-            }
-            at = dir.parent();
-        }
-    }
-    least
-}
-
-fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 6] = ["bytes", "kB", "MB", "GB", "TB", "PB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1000.0 && unit + 1 < UNITS.len() {
-        value /= 1000.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} bytes")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
-}
-
-pub(super) fn seed_pairs_of(args: &SweepArgs) -> (SeedSource, Vec<SeedPair>) {
-    match (&args.server_seed, &args.client_seed, args.seed_pairs) {
-        (Some(server), Some(client), _) => {
-            (SeedSource::Given, vec![SeedPair::new(server.as_str(), client.as_str())])
-        }
-        (_, _, Some(count)) => {
-            let master = args.master_seed.clone().unwrap_or_else(|| DEFAULT_MASTER_SEED.to_owned());
-            let pairs = derive_seed_pairs(&master, count as usize);
-            (SeedSource::Derived { master_seed: master }, pairs)
-        }
-        _ => (SeedSource::Default, vec![default_seed_pair()]),
-    }
 }
 
 /// What the output folder's earlier sweep means for this one: the tallies to continue
@@ -413,40 +203,10 @@ fn earlier_sweep(
     }
 }
 
-/// Whether a sweep continues from the tallies an earlier sweep left in its folder (`same`:
-/// of the same plan and shard): an interrupted one or `--resume` continues, and so does a
-/// shard already complete; a finished sweep of the same plan is swept again (reproduced);
-/// another plan is refused, saying what to do.
-pub(super) fn continue_earlier(
-    folder: &OutputFolder,
-    same: bool,
-    complete: bool,
-    shard: bool,
-    resume: bool,
-) -> Result<bool> {
-    let dir = folder.target().display();
-    if !same && (resume || !complete) {
-        bail!("{dir} holds an interrupted sweep of a different plan (games, nonces, seed pairs or shard); run it with its own arguments, choose another --out, or pass --force to start over");
-    }
-    if !same {
-        bail!("{dir} holds the output of a different sweep; choose another --out, or pass --force to replace it");
-    }
-    // A shard is a scheduler's task, run again after a requeue or a resubmitted array: a
-    // complete one is not swept again (its results are recomputed from its tallies),
-    // unless another version of fairaudit made it.
-    let finished_shard = shard && made_by_this_version(folder);
-    Ok(resume || !complete || finished_shard)
-}
-
 /// The scheme of the sweep whose `run.json` the folder holds, where it names one (a sweep
 /// of the default scheme does not).
 fn earlier_scheme(folder: &OutputFolder) -> Option<String> {
     folder.earlier_run()?["plan"]["scheme"].as_str().map(str::to_owned)
-}
-
-/// Whether the folder's `run.json` was written by this version of fairaudit.
-fn made_by_this_version(folder: &OutputFolder) -> bool {
-    folder.earlier_run().is_some_and(|run| run["fairaudit_version"] == env!("CARGO_PKG_VERSION"))
 }
 
 /// `--dry-run`: every input checked as for a sweep, then the plan printed; nothing is
@@ -495,10 +255,6 @@ fn open_device(args: &SweepArgs) -> Result<Option<Box<dyn Accelerator + Send>>> 
         }
         Opened::Device(device) => Ok(Some(device)),
     }
-}
-
-fn parse_device(text: &str) -> Result<DeviceChoice, String> {
-    text.parse()
 }
 
 pub fn run(args: SweepArgs) -> Result<Verdict> {
@@ -656,24 +412,4 @@ pub fn fill_timing(info: &mut RunInfo, started: (SystemTime, Instant), rounds: u
     info.elapsed_seconds = elapsed;
     info.rounds_this_run = rounds;
     info.rounds_per_second = if elapsed > 0.0 { rounds as f64 / elapsed } else { 0.0 };
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_least_cgroup_limit_of_the_process_and_its_parents_is_read_for_v1_and_v2() {
-        let files = [
-            ("/sys/fs/cgroup/a/memory.max", "max\n"),
-            ("/sys/fs/cgroup/a/b/memory.max", "3000000000\n"),
-            ("/sys/fs/cgroup/memory/x/memory.limit_in_bytes", "2000000000\n"),
-            ("/sys/fs/cgroup/memory/x/y/memory.limit_in_bytes", "9223372036854771712\n"),
-        ];
-        let read = |path: &Path| files.iter().find(|(p, _)| Path::new(p) == path).map(|(_, t)| t.to_string());
-        assert_eq!(cgroup_memory_limit("0::/a/b\n", read), Some(3_000_000_000));
-        assert_eq!(cgroup_memory_limit("4:memory:/x/y\n1:cpu:/\n", read), Some(2_000_000_000));
-        assert_eq!(cgroup_memory_limit("0::/a\n", read), None);
-        assert_eq!(cgroup_memory_limit("1:cpu,cpuacct:/x/y\n", read), None);
-    }
 }

@@ -9,12 +9,12 @@
 //! --resume, --shards, the HTML report, paytables and claims) is refused by name.
 
 use super::args::command_line;
+use super::args::SweepArgs;
 use super::battery::print_battery;
 use super::folder::OutputFolder;
 use super::input::{install_stop_handler, STOP};
 use super::print::ShownPath;
 use super::progress::{Progress, Unit};
-use super::sweep::SweepArgs;
 use super::Verdict;
 use anyhow::{bail, Result};
 use fairaudit::fields::Excerpt;

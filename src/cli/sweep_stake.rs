@@ -9,13 +9,14 @@
 //! paytables and claims, refused by name rather than ignored.
 
 use super::args::command_line;
+use super::args::{seed_pairs_of, SweepArgs};
 use super::battery::print_battery;
 use super::folder::{Existing, OutputFolder};
 use super::input::{install_stop_handler, stopped, STOP};
 use super::print::ShownPath;
 use super::progress::{Progress, Unit};
+use super::resume::continue_earlier;
 use super::shards::PlanShape;
-use super::sweep::{continue_earlier, seed_pairs_of, SweepArgs};
 use super::Verdict;
 use anyhow::{bail, Context, Result};
 use fairaudit::report::results::{summary_json_of, tests_table_of};
@@ -47,7 +48,7 @@ pub(super) fn stake_plan(args: &SweepArgs) -> Result<(StakeGame, Vec<SeedPair>, 
         ),
         _ => bail!("--scheme stake sweeps one game per run: pass --game once"),
     };
-    super::sweep::check_seed_pair_memory(args, pair_bytes(&game))?;
+    super::memory::check_seed_pair_memory(args, pair_bytes(&game))?;
     let (_, pairs) = seed_pairs_of(args);
     if (args.nonces.end - args.nonces.start).checked_mul(pairs.len() as u64).is_none() {
         bail!(
@@ -89,11 +90,11 @@ pub(super) fn merged_plan(recorded: &StakePlan, name: &str) -> Result<(StakeGame
         bail!("{name}/run.json: its plan names no seed pair");
     }
     let pairs = recorded.seed_pairs.len() as u64;
-    super::sweep::check_pair_memory(
+    super::memory::check_pair_memory(
         pairs,
         pair_bytes(&game),
         &format!("{name}/run.json: its {pairs} seed pairs"),
-        super::sweep::FEWER_PAIRS,
+        super::memory::FEWER_PAIRS,
     )?;
     let plan = StakePlan {
         scheme: "stake".into(),

@@ -186,7 +186,7 @@ pub(super) enum SchemeSweep {
 /// What a sweep of the HMAC-SHA256 family is swept again from.
 pub(super) enum StakeSource {
     /// A sweep: its recorded command.
-    Sweep(Box<crate::cli::sweep::SweepArgs>),
+    Sweep(Box<crate::cli::args::SweepArgs>),
     /// A complete merge (of shards, or of adjacent sweeps): what its run.json records it
     /// merged (its plan; the commitments are computed again) and the `--alpha` of its
     /// recorded command. A complete merge writes the files of one sweep of the whole
@@ -197,7 +197,7 @@ pub(super) enum StakeSource {
 /// A sweep of a crash chain as its run.json records it.
 pub(super) struct ChainCommand {
     pub(super) command_line: Vec<String>,
-    pub(super) args: crate::cli::sweep::SweepArgs,
+    pub(super) args: crate::cli::args::SweepArgs,
     pub(super) scheme: fairaudit::scheme::SchemeId,
     pub(super) variant: CrashVariant,
 }
@@ -248,8 +248,8 @@ pub(super) fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>
 
 /// The command a default-scheme sweep's or merge's run.json records, parsed.
 pub(super) enum RecordedRun {
-    Sweep(Box<crate::cli::sweep::SweepArgs>),
-    Merge(Box<crate::cli::merge::MergeArgs>),
+    Sweep(Box<crate::cli::args::SweepArgs>),
+    Merge(Box<crate::cli::args::MergeArgs>),
 }
 
 impl RecordedRun {

@@ -40,7 +40,7 @@ pub(super) fn load_sweep(
     // memory, as sweep does: bounded before any of it (a merge's command names folders, not
     // a plan that was bounded when its command was read).
     let pairs = tallies.plan.seed_pairs.len() as u64;
-    crate::cli::sweep::check_pair_memory(
+    crate::cli::memory::check_pair_memory(
         pairs,
         crate::cli::sweep::plan_pair_bytes(&tallies.plan.games),
         &format!("{rel}: its {pairs} seed pairs"),
@@ -312,7 +312,7 @@ pub(super) fn load_stake_sweep(
     // for hours (or derive a billion seed pairs).
     let rounds = match &source {
         StakeSource::Sweep(args) => {
-            (args.nonces.end - args.nonces.start).saturating_mul(crate::cli::sweep::seed_pair_count(args))
+            (args.nonces.end - args.nonces.start).saturating_mul(crate::cli::args::seed_pair_count(args))
         }
         StakeSource::Merge { plan, .. } => {
             plan.nonces[1].saturating_sub(plan.nonces[0]).saturating_mul(plan.seed_pairs.len() as u64)
