@@ -40,6 +40,7 @@ pub mod rejections;
 pub mod runs;
 pub mod saddlepoint;
 pub mod serial;
+pub mod sparse;
 pub mod stake;
 pub mod uniformity;
 
