@@ -12,9 +12,9 @@
 //! Under fairness rounds are independent and each lands in the top cells with their exact
 //! probability `p`, so the count `X` of `n` rounds is `Binomial(n, p)`. The test is
 //! one-sided, `p = P(X ≤ x)`: what it is for is the shortfall (a top prize withheld or
-//! made rarer), and a one-sided test reaches a level with half the rounds a two-sided one
-//! needs where the count is small (an empty count at `np = 6.1`, 200,000 plinko balls, has
-//! `P = 0.0022`; doubled, it would not pass Holm's bar for three tests at 0.01). An excess
+//! made rarer), and where the count is small a one-sided test judges from fewer rounds (an
+//! empty count at `np = 6.1`, 200,000 plinko balls, has `P = 0.0022`; doubled, it would not
+//! pass Holm's bar for plinko's four tests at 0.01). An excess
 //! of top prizes is left to the goodness-of-fit tests (it is the operator's loss, not the
 //! player's). The law is exact, so the p-value is right however small; it is discrete,
 //! so the test is conservative, and its smallest p-value at a size, `(1 − p)^n`, is
