@@ -5,9 +5,12 @@
 //! rounds that repeat the one before, a Keno step that never picks its last number, a
 //! plinko ball leaning right, a shaved limbo multiplier.
 
+mod common;
+
 use assert_cmd::Command;
+use common::stake_tally::tally_of;
 use fairaudit::chain::seeds::derive_seed_pairs;
-use fairaudit::scheme::stake::cells::{coarse_cell, coarse_cells, outcome_cell, outcome_cells, step_sizes};
+use fairaudit::scheme::stake::cells::{outcome_cells, step_sizes};
 use fairaudit::scheme::stake::games::{self, LimboFormula};
 use fairaudit::scheme::stake::{Risk, SeedPair, StakeGame, StakeOutcome, UnitFloat};
 use fairaudit::stats::battery::Verdict;
@@ -203,7 +206,9 @@ fn p_values(game: &StakeGame, pairs: usize, rounds: u64) -> std::collections::BT
     for pair in derive_seed_pairs(&format!("calibration {game}"), pairs) {
         let keyed = SeedPair::new(&pair.server_seed, &pair.client_seed);
         let tally = sweep(game, &keyed, 0..rounds, 1 << 14, &stop, &|_| ()).unwrap();
-        for test in tests(game, &tally) {
+        // The exact tests (`rarest_outcomes`) are discrete and their counts small: their
+        // p-values are conservative, not uniform (tests/stake_sparse_tails.rs checks them).
+        for test in tests(game, &tally).into_iter().filter(|test| !test.exact) {
             let p = test.p_value.unwrap_or_else(|| panic!("{game} {}: {}", test.test, test.note));
             by_test.entry(test.test).or_default().push(p);
         }
@@ -241,34 +246,6 @@ fn the_far_tail_of_the_draw_steps_and_pairs_is_calibrated() {
             assert!((7..=33).contains(&below), "{game} {test}: {below} of 20,000 below 1e-3");
         }
     }
-}
-
-/// A tally of `rounds` rounds that `play` gives as (outcome, each draw step's index), built
-/// the way the sweep counts (pairs of nonces 2k and 2k + 1).
-fn tally_of(
-    game: &StakeGame,
-    rounds: u64,
-    mut play: impl FnMut(u64) -> (StakeOutcome, Vec<usize>),
-) -> StakeTally {
-    let mut tally = StakeTally::empty(game);
-    let mut first = None;
-    for nonce in 0..rounds {
-        let (outcome, steps) = play(nonce);
-        tally.rounds += 1;
-        if outcome_cells(game) > 0 {
-            tally.outcomes[outcome_cell(&outcome)] += 1;
-        }
-        for (step, index) in tally.steps.iter_mut().zip(steps) {
-            step[index] += 1;
-        }
-        let class = coarse_cell(game, &outcome);
-        match first.take() {
-            Some(first) if nonce % 2 == 1 => tally.pairs[first * coarse_cells(game) + class] += 1,
-            _ if nonce % 2 == 0 => first = Some(class),
-            _ => {}
-        }
-    }
-    tally
 }
 
 /// The floats of one nonce, each passed through `rig`.
@@ -368,7 +345,7 @@ fn rigged_games_fail_and_the_same_games_played_fair_pass() {
         // Played fair, the hand-built tally is the sweep's and passes.
         assert_eq!(Some(&honest), sweep(&game, &pair, 0..1_000_000, 1 << 16, &stop, &|_| ()).as_ref());
         let honest = verdicts(&game, &honest);
-        // (Dice's honest rolls are WEAK at these seeds: p 0.007 happens one time in 140.)
+        // (Dice's honest rolls are WEAK at these seeds: p 0.0099 happens one time in 100.)
         assert!(honest.iter().all(|(_, v)| *v != Verdict::Fail), "{game}: {honest:?}");
         let rigged = verdicts(&game, &tally_of(&game, 1_000_000, |nonce| play(nonce, true)));
         assert!(rigged.contains(&(caught_by.to_owned(), Verdict::Fail)), "{game}: {rigged:?}");

@@ -11,6 +11,7 @@ use super::distributions::{
 };
 use super::outcome::{NullMoments, TestOutcome};
 use super::power::Power;
+use super::sparse::sparse_fit;
 use crate::games::keno::{DRAWN, GRID};
 use crate::games::roulette::outside_groups;
 use crate::tally::{KenoTally, RouletteTally};
@@ -222,6 +223,25 @@ impl SummedFits {
             .with_power(Power::chi_square(self.df, self.per_unit))
             .with_moments(self.moments)
     }
+}
+
+/// Goodness of fit of a histogram of outcomes over many nearly equal cells (Stake dice's
+/// 10,001 rolls): the sparse test of [`super::sparse`] where it runs (at least
+/// [`super::sparse::SPARSE_MIN_BINS`] bins expecting
+/// [`super::sparse::SPARSE_MIN_EXPECTED`] or more), which keeps the
+/// cells that merging into bins of ten would pair up; otherwise [`ordered_fit`]. `note`
+/// says what is fitted, against what.
+pub(crate) fn outcome_fit(test: &str, observed: &[u64], probabilities: &[f64], note: &str) -> TestOutcome {
+    let Some(fit) = sparse_fit(observed, probabilities) else {
+        return ordered_fit(test, observed, probabilities, &format!("chi-square (Cressie-Read) {note}"));
+    };
+    let note = format!(
+        "Pearson X2 over {} bins expecting {:.3} or more, {note}; gamma tail with its exact mean, variance and third cumulant",
+        fit.bins, fit.min_expected
+    );
+    TestOutcome::valid(test, fit.statistic, None, fit.p_value, note)
+        .with_power(Power::chi_square((fit.bins - 1) as f64, fit.noncentrality_per_unit_bias))
+        .with_moments(fit.moments)
 }
 
 /// Goodness of fit on an ordered histogram whose sparse ends may be merged, with the

@@ -12,8 +12,9 @@
 //! distribution where it is coded: [`frequency`] (pockets, bet groups, Keno numbers with
 //! the without-replacement correction, hits), [`serial`] (consecutive rounds),
 //! [`runs`], [`gaps`], [`keno_structure`] (position × number and pairs, with the number
-//! totals projected out), [`rejections`], [`across_pairs`]; [`chisquare`] and [`power`]
-//! are their shared machinery, and [`battery`] runs them all, adjusts for multiplicity
+//! totals projected out), [`rejections`], [`across_pairs`], [`rarest`] (the top prizes'
+//! count); [`chisquare`], [`sparse`] (goodness of fit over many sparse cells, unmerged)
+//! and [`power`] are their shared machinery, and [`battery`] runs them all, adjusts for multiplicity
 //! and gives verdicts.
 //!
 //! Every p-value comes from a survival function, never `1 − cdf`. Every routine is tested
@@ -36,10 +37,12 @@ pub mod max_residual;
 pub mod multiple;
 pub mod outcome;
 pub mod power;
+pub mod rarest;
 pub mod rejections;
 pub mod runs;
 pub mod saddlepoint;
 pub mod serial;
+pub mod sparse;
 pub mod stake;
 pub mod uniformity;
 

@@ -22,8 +22,13 @@
 //!   with mean `μ` rejects from the smallest `k` with `P(X ≥ k; μ) ≤ level / 2`; the
 //!   detectable bias is the smallest relative increase `f − 1` of the rate with
 //!   `P(X ≥ k; fμ) ≥ 0.8`.
+//! * **Shortfall of a rare count** ([`Power::Shortfall`]). An exact one-sided test of a
+//!   count too low (Poisson, mean `μ`) rejects up to the largest `k` with
+//!   `P(X ≤ k; μ) ≤ level`; the detectable bias is the smallest relative decrease `1 − f`
+//!   of the rate with `P(X ≤ k; fμ) ≥ 0.8`. None when even `k = 0` is above the level
+//!   (`e^−μ > level`): then no shortfall, not even the whole rate, can be detected.
 
-use super::distributions::{noncentrality_for_power, poisson_at_least};
+use super::distributions::{noncentrality_for_power, poisson_at_least, poisson_at_most};
 use crate::tally::SequenceLengths;
 use statrs::distribution::{ContinuousCDF, Normal};
 
@@ -63,6 +68,12 @@ pub enum Power {
     },
     /// An exact Poisson count with `expected` events under fairness.
     PoissonRate {
+        /// The count's mean under fairness.
+        expected: f64,
+    },
+    /// An exact one-sided test of a count too low, with `expected` events under fairness:
+    /// the bias is a relative shortfall of the rate.
+    Shortfall {
         /// The count's mean under fairness.
         expected: f64,
     },
@@ -120,6 +131,7 @@ impl Power {
                 Some((critical + normal.inverse_cdf(POWER)) / shift_per_unit)
             }
             Power::PoissonRate { expected } => Some(poisson_detectable_increase(expected, level)),
+            Power::Shortfall { expected } => poisson_detectable_decrease(expected, level),
             Power::LongestRun(_) => None,
         }
     }
@@ -157,6 +169,30 @@ pub fn poisson_detectable_increase(expected: f64, level: f64) -> f64 {
     high - 1.0
 }
 
+/// The smallest relative decrease of a Poisson rate with mean `expected` that an exact
+/// one-sided test at `level` detects with [`POWER`]; `None` when no decrease can be.
+pub fn poisson_detectable_decrease(expected: f64, level: f64) -> Option<f64> {
+    if poisson_at_most(0, expected) > level {
+        return None;
+    }
+    // The largest k rejected: from a few standard deviations below the mean, upward.
+    let mut k = (expected - 10.0 * expected.sqrt() - 10.0).max(0.0) as u64;
+    while poisson_at_most(k + 1, expected) <= level {
+        k += 1;
+    }
+    // P(X ≤ k; fμ) falls as f grows: bisection on f for the largest f with power 0.8.
+    let (mut low, mut high) = (0.0f64, 1.0f64);
+    for _ in 0..100 {
+        let mid = 0.5 * (low + high);
+        if poisson_at_most(k, mid * expected) >= POWER {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    Some(1.0 - low)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,6 +213,17 @@ mod tests {
         let f = 1.0 + poisson_detectable_increase(100.0, 0.01);
         assert!((poisson_at_least(k, f * 100.0) - POWER).abs() < 1e-6);
         assert!(f > 1.3 && f < 1.4, "{f}");
+    }
+
+    #[test]
+    fn a_shortfall_is_found_where_power_reaches_eighty_percent_or_not_at_all() {
+        // μ = 30.5 (plinko's end buckets at 10⁶ rounds), level 0.01.
+        let k = (0..30).rev().find(|&k| poisson_at_most(k, 30.5) <= 0.01).unwrap();
+        let d = poisson_detectable_decrease(30.5, 0.01).unwrap();
+        assert!((poisson_at_most(k, (1.0 - d) * 30.5) - POWER).abs() < 1e-6, "{d}");
+        assert!(d > 0.3 && d < 0.6, "{d}");
+        // μ = 3: even none at all happens 5% of the time.
+        assert_eq!(poisson_detectable_decrease(3.0, 0.01), None);
     }
 
     #[test]

@@ -4,8 +4,13 @@
 //! the default scheme's battery).
 //!
 //! - `outcome_frequency`: the outcome cells (dice's rolls, roulette's pockets, limbo's
-//!   bands, plinko's buckets) against their exact law: Cressie–Read goodness of fit, sparse
-//!   cells merged with their neighbours.
+//!   bands, plinko's buckets) against their exact law: over many sparse cells (dice's
+//!   10,001 rolls) Pearson's `X²` against the gamma law of its exact three cumulants, the
+//!   cells kept ([`super::sparse`]); over few, Cressie–Read goodness of fit, sparse cells
+//!   merged with their neighbours.
+//! - `rarest_outcomes`: the rounds in the top prizes' cells (dice's 0.00 and 100.00,
+//!   plinko's end buckets, limbo's 10,000x and up; [`top_prize_cells`]) against their exact
+//!   binomial law, one-sided (a shortfall; [`super::rarest`]).
 //! - `draw_steps`: each draw step's index against the exact law of `floor(float * left)`;
 //!   the steps are independent (distinct floats), so the statistics add, and so do their
 //!   degrees of freedom.
@@ -26,9 +31,10 @@
 use super::battery::{assess, with_across, Battery};
 use super::bets::{bet_return, chance_bet_wins, keno_bet_hits, roulette_bet_wins, skipped_wins};
 use super::chisquare::goodness_of_fit;
-use super::frequency::{ordered_fit, SummedFits};
+use super::frequency::{ordered_fit, outcome_fit, SummedFits};
 use super::outcome::TestOutcome;
-use crate::scheme::stake::cells::{coarse_law, outcome_law, step_laws};
+use super::rarest::top_prize_test;
+use crate::scheme::stake::cells::{coarse_law, outcome_law, step_laws, top_prize_cells};
 use crate::scheme::stake::StakeGame;
 use crate::tally::bets::BetTally;
 use crate::tally::stake::StakeTally;
@@ -56,21 +62,39 @@ pub fn log_tests(game: &StakeGame, tally: &StakeTally) -> Vec<TestOutcome> {
     tests
 }
 
-/// The tests of the rounds one by one: the outcomes, the draw steps.
+/// The tests of the rounds one by one: the outcomes, the top prizes, the draw steps.
 fn single_round_tests(game: &StakeGame, tally: &StakeTally) -> Vec<TestOutcome> {
     let mut tests = Vec::new();
     if !tally.outcomes.is_empty() {
-        tests.push(ordered_fit(
+        let law = outcome_law(game);
+        tests.push(outcome_fit(
             "outcome_frequency",
             &tally.outcomes,
-            &outcome_law(game),
-            "chi-square (Cressie-Read) against the exact law of the outcomes (preimages of 2^32 floats)",
+            &law,
+            "against the exact law of the outcomes (preimages of 2^32 floats)",
         ));
+        let top = top_prize_cells(game);
+        if !top.is_empty() {
+            let count = top.iter().map(|&cell| tally.outcomes[cell]).sum();
+            let probability = top.iter().map(|&cell| law[cell]).sum();
+            let rounds = tally.outcomes.iter().sum();
+            tests.push(top_prize_test("rarest_outcomes", count, rounds, probability, &top_prize_names(game)));
+        }
     }
     if !tally.steps.is_empty() {
         tests.push(draw_steps(game, tally));
     }
     tests
+}
+
+/// The top prizes' cells of `game`, as the note of `rarest_outcomes` names them.
+fn top_prize_names(game: &StakeGame) -> String {
+    match game {
+        StakeGame::Dice => "rolls 0.00 and 100.00".to_owned(),
+        StakeGame::Plinko { rows, .. } => format!("buckets 0 and {rows} (the top multiplier)"),
+        StakeGame::Limbo(_) => "the top band (10,000x and up)".to_owned(),
+        _ => "the top prizes".to_owned(),
+    }
 }
 
 /// Round `2k + 1`'s coarse class given round `2k`'s, against its exact law (module docs).

@@ -55,6 +55,7 @@ pub fn node_available(what: &str) -> bool {
 pub mod dossier;
 pub mod history;
 pub mod stake_history;
+pub mod stake_tally;
 
 /// The kernels of every Keccak path this machine supports, scalar first; prints a note for
 /// each path skipped because the CPU lacks it (so a run on a smaller CPU says what it did

@@ -74,6 +74,22 @@ pub fn outcome_law(game: &StakeGame) -> Vec<f64> {
     }
 }
 
+/// The outcome cells of each game's top prizes, the rarest outcomes a player is paid for:
+/// dice's rolls 0.00 and 100.00 (the only rolls on which the bets at the smallest chance,
+/// under 0.01 and over 99.99, win), plinko's two end buckets (the highest multiplier at
+/// every row count and risk: 1,000x at 16 rows, high risk) and limbo's top band (10,000x
+/// and up). None for roulette (every straight-up pays the same), nor for Keno and mines
+/// (no outcome view: their top prizes depend on the numbers or tiles picked, which the
+/// bet tests of an audit judge).
+pub fn top_prize_cells(game: &StakeGame) -> Vec<usize> {
+    match *game {
+        StakeGame::Dice => vec![0, outcome_cells(game) - 1],
+        StakeGame::Plinko { rows, .. } => vec![0, usize::from(rows)],
+        StakeGame::Limbo(_) => vec![LIMBO_BANDS.len() - 1],
+        StakeGame::Roulette | StakeGame::Keno | StakeGame::Mines { .. } => Vec::new(),
+    }
+}
+
 /// The floats landing in each limbo band: differences of the floats reaching each start.
 fn limbo_band_counts(formula: LimboFormula) -> Vec<u64> {
     let reaching: Vec<u64> = LIMBO_BANDS.iter().map(|&start| limbo_reaching(formula, start)).collect();
