@@ -5,9 +5,10 @@
 
 use super::input;
 use super::shards::ClusterArgs;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use fairaudit::audit::money::Money;
+use fairaudit::audit::AuditOptions;
 use fairaudit::chain::seeds::{default_seed_pair, derive_seed_pairs, SeedPair, DEFAULT_MASTER_SEED};
 use fairaudit::chain::{KeccakPath, KeccakRequest, Kernel};
 use fairaudit::columns::{ColumnMap, CsvLayout};
@@ -403,5 +404,100 @@ pub(super) fn seed_pairs_of(args: &SweepArgs) -> (SeedSource, Vec<SeedPair>) {
             (SeedSource::Derived { master_seed: master }, pairs)
         }
         _ => (SeedSource::Default, vec![default_seed_pair()]),
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// The provably-fair scheme: sha3 (SPEC.md, the default), stake (the HMAC-SHA256
+    /// family: each row names its game) or bustabit-v1 and roobet (bets on crash games);
+    /// docs/audit.md.
+    #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
+    pub(super) scheme: Option<SchemeId>,
+    /// The game the history belongs to (the default scheme's; required with it).
+    #[arg(long, value_name = "G", value_parser = parse_game)]
+    pub(super) game: Option<GameId>,
+    /// CSV of rounds in play order (`result` required; bets, stakes, payouts, players and
+    /// seeds optional; see docs/audit.md); `-` reads stdin.
+    #[arg(long, value_name = "FILE")]
+    pub(super) outcomes: PathBuf,
+    /// Write tests.csv, summary.json, rtp.csv, findings.csv, nonce_gaps.csv and
+    /// report.html to this folder.
+    #[arg(long, value_name = "DIR")]
+    pub(super) out: Option<PathBuf>,
+    /// Replace those files in --out if they exist.
+    #[arg(long, requires = "out")]
+    pub(super) force: bool,
+    /// Level of the battery (family-wise, Holm-adjusted).
+    #[arg(long, value_name = "A", default_value_t = 0.01, value_parser = parse_alpha)]
+    pub(super) alpha: f64,
+    /// The operator's Keno paytable: payouts are judged against it (required for a Keno
+    /// history with payouts), and rtp.csv uses it; with --scheme stake, Keno's payouts are
+    /// judged only when it is given.
+    #[arg(long, value_name = "FILE")]
+    pub(super) paytable: Option<PathBuf>,
+    /// A payout within this amount of stake x multiplier is not a finding (default 0:
+    /// exact; e.g. 0.01 for payouts rounded to cents).
+    #[arg(long, value_name = "AMOUNT", default_value = "0", value_parser = parse_amount)]
+    pub(super) payout_tolerance: Money,
+    /// Gaps of at most N nonces are replayed for the skipped-rounds test; longer ones are
+    /// reported only [default: 10000].
+    #[arg(long, value_name = "N")]
+    pub(super) max_gap_replay: Option<u64>,
+    /// No progress bar.
+    #[arg(long)]
+    pub(super) quiet: bool,
+    #[command(flatten)]
+    pub(super) layout: LayoutArgs,
+}
+
+/// Gaps replayed for the skipped-rounds test by default (`--max-gap-replay`).
+pub(super) const MAX_GAP_REPLAY: u64 = 10_000;
+
+impl AuditArgs {
+    /// The files the audit read: the bet history, the paytable and the `--columns`
+    /// mapping file (the last two when given).
+    pub(super) fn files(&self) -> (PathBuf, Option<PathBuf>, Option<PathBuf>) {
+        (self.outcomes.clone(), self.paytable.clone(), self.layout.columns_file().map(PathBuf::from))
+    }
+
+    /// What `certify` needs to run this audit again from copies of its files: the game
+    /// and the options, with the paytable given and the column mapping read from
+    /// `columns` (the copy of its `--columns` file); the `--column` mappings and the
+    /// delimiter are the audit's own.
+    pub(super) fn replay_with(
+        &self,
+        paytable: Option<fairaudit::rtp::Paytable>,
+        columns: Option<&std::path::Path>,
+    ) -> Result<(GameId, AuditOptions)> {
+        let game = self.game_of_default_scheme()?;
+        let options = AuditOptions {
+            paytable,
+            payout_tolerance: self.payout_tolerance,
+            max_gap_replay: self.max_gap_replay.unwrap_or(MAX_GAP_REPLAY),
+            layout: self.layout.layout_from(&fairaudit::audit::fields(game), columns)?,
+        };
+        Ok((game, options))
+    }
+
+    /// How an audit of the HMAC-SHA256 family judges a history beside its rows, Keno's
+    /// payouts by `keno_paytable` (the copy of the one given, when `certify` runs it).
+    pub(super) fn stake_options<'a>(
+        &self,
+        keno_paytable: Option<&'a fairaudit::rtp::Paytable>,
+    ) -> fairaudit::audit::stake::StakeAuditOptions<'a> {
+        fairaudit::audit::stake::StakeAuditOptions {
+            payout_tolerance: self.payout_tolerance,
+            keno_paytable,
+            max_gap_replay: self.max_gap_replay.unwrap_or(MAX_GAP_REPLAY),
+        }
+    }
+
+    /// The game of an audit of the default scheme, or why there is none.
+    pub(super) fn game_of_default_scheme(&self) -> Result<GameId> {
+        if let Some(scheme) = self.scheme.filter(|&scheme| scheme != SchemeId::Sha3) {
+            bail!("an audit of scheme {scheme} cannot be certified yet (docs/schemes.md)");
+        }
+        self.game.context("--game is required: keno, roulette-european or roulette-american (or --scheme stake, whose rows name their games)")
     }
 }

@@ -3,8 +3,9 @@
 //! crash points tested against the exact law; with `--out`, findings.csv, tests.csv,
 //! summary.json and run.json.
 
-use super::audit::{
-    audit_stamp, claim_output, conclude_scheme_audit, finding_line, written_inputs, AuditArgs, FindingSink,
+use super::args::AuditArgs;
+use super::audit_output::{
+    audit_stamp, claim_output, conclude_scheme_audit, finding_line, written_inputs, FindingSink,
 };
 use super::input;
 use super::Verdict;

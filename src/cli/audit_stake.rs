@@ -3,8 +3,9 @@
 //! results tested against the exact laws; with `--out`, findings.csv, tests.csv,
 //! summary.json, rtp.csv, report.html and run.json.
 
-use super::audit::{
-    audit_stamp, claim_output, conclude_scheme_audit, finding_line, written_inputs, AuditArgs, FindingSink,
+use super::args::AuditArgs;
+use super::audit_output::{
+    audit_stamp, claim_output, conclude_scheme_audit, finding_line, written_inputs, FindingSink,
 };
 use super::input;
 use super::Verdict;
@@ -51,7 +52,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         audit.payouts_judged_by()
     );
     let n = audit.nonce_gaps;
-    super::audit::print_nonces(n.seed_pairs, n.gaps, n.missing, n.replayed);
+    super::audit_output::print_nonces(n.seed_pairs, n.gaps, n.missing, n.replayed);
     for (game, rows) in &audit.payouts_unchecked {
         let rows = if *rows == 1 { "1 row".to_owned() } else { format!("{rows} rows") };
         outln!("payouts of {game} not checked on {rows}: {}", why_unchecked(game));

@@ -13,6 +13,7 @@ mod print;
 mod args;
 mod audit;
 mod audit_crash;
+mod audit_output;
 mod audit_stake;
 mod battery;
 mod certify;
@@ -59,7 +60,7 @@ enum Command {
     /// Recompute one round, or check a whole bet history, against the provably-fair chain.
     Verify(verify::VerifyArgs),
     /// Run the statistical battery on outcomes recorded elsewhere (an operator's logs).
-    Audit(audit::AuditArgs),
+    Audit(args::AuditArgs),
     /// Exact RTP of every bet type, and the operator's published claims checked against it.
     Rtp(rtp::RtpArgs),
     /// Write the raw SHAKE256 output of consecutive rounds to stdout, as binary, for

@@ -2,13 +2,14 @@
 //! HMAC-SHA256 family), with their findings hashed as they come and their files compared
 //! with what the audit writes.
 
-use super::load::{
+use super::loaded::{
     at, compare_folder, named_paytable, paytable_at, Expected, LoadedAudit, LoadedCrashAudit,
     LoadedStakeAudit,
 };
 use super::recorded::audit_command;
 use super::sweeps::OPTIONAL_FILES;
-use crate::cli::audit::{AuditArgs, FirstFindings};
+use crate::cli::args::AuditArgs;
+use crate::cli::audit::FirstFindings;
 use crate::cli::input;
 use anyhow::{bail, Context, Result};
 use fairaudit::audit::audit_history;
@@ -226,7 +227,7 @@ impl fairaudit::audit::AuditObserver for AuditFindings {
     }
 
     fn gap(&mut self, gap: &fairaudit::audit::Gap) {
-        if let Err(error) = self.gaps.write_record(crate::cli::audit::gaps_row(gap)) {
+        if let Err(error) = self.gaps.write_record(crate::cli::audit_output::gaps_row(gap)) {
             self.error.get_or_insert(error);
         }
     }
@@ -235,9 +236,9 @@ impl fairaudit::audit::AuditObserver for AuditFindings {
 impl AuditFindings {
     pub(super) fn new() -> Result<Self> {
         let mut csv = fairaudit::report::csv_writer(HashingWriter::default());
-        csv.write_record(crate::cli::audit::FINDINGS_HEADER)?;
+        csv.write_record(crate::cli::audit_output::FINDINGS_HEADER)?;
         let mut gaps = fairaudit::report::csv_writer(HashingWriter::default());
-        gaps.write_record(crate::cli::audit::GAPS_HEADER)?;
+        gaps.write_record(crate::cli::audit_output::GAPS_HEADER)?;
         Ok(Self {
             first: FirstFindings { limit: FINDINGS_LISTED, kept: Vec::new() },
             shown: FirstFindings { limit: fairaudit::report::audit_html::FINDINGS_SHOWN, kept: Vec::new() },
@@ -250,7 +251,7 @@ impl AuditFindings {
     pub(super) fn take(&mut self, finding: &fairaudit::audit::Finding) {
         fairaudit::audit::AuditObserver::finding(&mut self.first, finding);
         fairaudit::audit::AuditObserver::finding(&mut self.shown, finding);
-        if let Err(error) = self.csv.write_record(crate::cli::audit::findings_row(finding)) {
+        if let Err(error) = self.csv.write_record(crate::cli::audit_output::findings_row(finding)) {
             self.error.get_or_insert(error);
         }
     }

@@ -3,7 +3,8 @@
 //! the signature.
 
 use super::document::render;
-use super::load::{at, first_difference, load, Records};
+use super::load::load;
+use super::loaded::{at, first_difference, Records};
 use super::{binary_hash, revision, CertifyArgs};
 use crate::cli::input::{self, install_stop_handler, STOP};
 use crate::cli::print::ShownPath;

@@ -1,7 +1,7 @@
 //! The certificate document rendered from a manifest and what its dossier concludes:
 //! `certify` writes it, `--check` renders it again and compares the bytes.
 
-use super::load::Loaded;
+use super::loaded::Loaded;
 use fairaudit::certify::{AuditRecord, Manifest};
 use fairaudit::report::certificate::{
     AuditShown, CertificateDoc, ChainShown, CrashAuditShown, StakeSweepShown, SweepPart,

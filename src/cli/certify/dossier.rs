@@ -1,7 +1,7 @@
 //! The dossier planned and written: which files of each input are copied where, the
 //! records naming the copies, and the copies hashed.
 
-use super::load::Records;
+use super::loaded::Records;
 use super::recorded::{audit_command, scheme_sweep, ChainCommand, RecordedRun, RunJson, SchemeSweep};
 use super::{display, CertifyArgs};
 use crate::cli::folder::{OutputFolder, OUR_FILES};

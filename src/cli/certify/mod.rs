@@ -20,6 +20,7 @@ mod check;
 mod document;
 mod dossier;
 mod load;
+mod loaded;
 mod pdf;
 mod recorded;
 mod sweeps;

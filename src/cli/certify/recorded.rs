@@ -2,8 +2,8 @@
 //! line and working directory, the command parsed back as fairaudit parses arguments, and
 //! where the files it named are now.
 
+use crate::cli::args::AuditArgs;
 use crate::cli::args::ReportArgs;
-use crate::cli::audit::AuditArgs;
 use crate::cli::{Cli, Command};
 use anyhow::{anyhow, bail, Context, Result};
 use fairaudit::fields::Shown;

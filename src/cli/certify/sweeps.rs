@@ -2,7 +2,9 @@
 //! again, a crash chain played again and linked to its published game, a sweep of the
 //! HMAC-SHA256 family swept again in full from its recorded command.
 
-use super::load::{at, compare_folder, named_paytable, Expected, LoadedChain, LoadedStakeSweep, LoadedSweep};
+use super::loaded::{
+    at, compare_folder, named_paytable, Expected, LoadedChain, LoadedStakeSweep, LoadedSweep,
+};
 use super::recorded::{scheme_sweep, ChainCommand, RecordedRun, SchemeSweep, StakeSource};
 use crate::cli::args::load_claims;
 use crate::cli::input::{self, STOP};
