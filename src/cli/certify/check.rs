@@ -4,7 +4,7 @@
 
 use super::document::render;
 use super::load::load;
-use super::loaded::{at, first_difference, Records};
+use super::loaded::{at, first_difference, Loaded, Records};
 use super::{binary_hash, revision, CertifyArgs};
 use crate::cli::input::{self, install_stop_handler, STOP};
 use crate::cli::print::ShownPath;
@@ -21,6 +21,20 @@ use fairaudit::sweep::{self, SweepControl, DEFAULT_CHUNK};
 use fairaudit::tally::file::{TallyFile, TALLY_FILE};
 use std::io::Read;
 use std::path::Path;
+
+/// What a check found: its mismatches, what it could not check, what it did not vouch for,
+/// and what it did again.
+#[derive(Default)]
+struct Found {
+    mismatches: Vec<Mismatch>,
+    unreadable: Vec<Unreadable>,
+    /// Files not made again (pinned by hash only), and why: not vouched for.
+    unchecked: Vec<String>,
+    /// Sweeps beyond `--resweep-limit`, whose verdicts are recomputed from their tallies.
+    not_reswept: Vec<String>,
+    reswept: u64,
+    replayed_games: u64,
+}
 
 /// The largest signature file `--check` reads.
 const SIGNATURE_LIMIT: u64 = 64 << 10;
@@ -216,14 +230,14 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
     }
     install_stop_handler()?;
     outln!("manifest SHA-256: {digest}");
-    let mut mismatches: Vec<Mismatch> = Vec::new();
+    let mut found = Found::default();
     if let Some(expected) = &expected {
         if *expected != digest {
-            mismatches.push(format!("{MANIFEST_FILE}: SHA-256 {digest}, not the expected {expected}"));
+            found.mismatches.push(format!("{MANIFEST_FILE}: SHA-256 {digest}, not the expected {expected}"));
         }
     }
     let (signature_line, signature_mismatch) = check_signature(dir, &manifest, &bytes, allowed.as_deref())?;
-    mismatches.extend(signature_mismatch);
+    found.mismatches.extend(signature_mismatch);
 
     // Exactly the listed files.
     let mut listed: Vec<&str> = manifest
@@ -237,16 +251,15 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
     if std::fs::symlink_metadata(dir.join(SIGNATURE_FILE)).is_ok() {
         listed.push(SIGNATURE_FILE);
     }
-    mismatches.extend(unlisted_entries(dir, &listed));
-    let mut unreadable: Vec<Unreadable> = Vec::new();
+    found.mismatches.extend(unlisted_entries(dir, &listed));
     // A link anywhere in the folder (a linked `inputs/sweep-1` as well as a linked file)
     // could lead a hash out of it: then nothing is hashed, only the links named.
     let special = special_files(dir, &manifest);
     if !special {
         for files in [&manifest.outputs, &manifest.inputs] {
             let (changed, missing) = compare_hashes(files, |p| at(dir, p));
-            mismatches.extend(changed);
-            unreadable.extend(missing);
+            found.mismatches.extend(changed);
+            found.unreadable.extend(missing);
         }
     }
     let files = manifest.outputs.len() + manifest.inputs.len();
@@ -262,158 +275,57 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
         claims: manifest.claims.as_deref(),
         vectors: manifest.vectors.as_deref(),
     };
-    let mut reswept = 0u64;
-    let mut replayed_games = 0u64;
-    let mut not_reswept = Vec::new();
-    let mut unchecked: Vec<String> = Vec::new();
     // Recompute only from files known to be regular and of their recorded size: a pinned
     // tally replaced by a link to /dev/zero must be refused, not read.
     let loaded = if special {
         Err(anyhow!("the dossier holds special files or links (named above); nothing was read from it"))
-    } else if unreadable.is_empty() {
+    } else if found.unreadable.is_empty() {
         load(dir, &records, manifest.alpha, args.resweep_limit)
     } else {
         Err(anyhow!("pinned files could not be read (named above)"))
     };
     match loaded {
         Err(error) if input::is_interrupted(&error) => return Err(error),
-        Err(error) => unreadable.push(Unreadable(format!("cannot recompute the verdicts: {error:#}"))),
-        Ok(loaded) => {
-            for (sweep, record) in loaded.sweeps.iter().zip(&manifest.sweeps) {
-                mismatches.extend(sweep.differing.iter().cloned());
-                unchecked.extend(sweep.unchecked.iter().cloned());
-                let rounds = sweep.tallies.rounds();
-                let found = Recorded { unit: "rounds", holder: "its tallies hold", count: rounds };
-                mismatches.extend(record_mismatches(
-                    &record.dir,
-                    record.rounds,
-                    &found,
-                    &record.command_line,
-                    &sweep.command_line,
-                ));
-                if rounds > args.resweep_limit {
-                    not_reswept.push(format!("{} ({rounds} rounds)", record.source));
-                    continue;
-                }
-                let tally_path = at(dir, &record.dir).join(TALLY_FILE);
-                let bytes =
-                    std::fs::read(&tally_path).with_context(|| format!("{}/{TALLY_FILE}", record.dir))?;
-                if !resweep(&sweep.tallies, &bytes)? {
-                    mismatches.push(format!(
-                        "{}/{TALLY_FILE}: re-sweeping its plan gives different tallies",
-                        record.dir
-                    ));
-                }
-                reswept += rounds;
-            }
-            for (audit, record) in loaded.audits.iter().zip(&manifest.audits) {
-                mismatches.extend(audit.differing.iter().cloned());
-                let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rounds };
-                mismatches.extend(record_mismatches(
-                    &record.dir,
-                    record.rows,
-                    &found,
-                    &record.command_line,
-                    &audit.command_line,
-                ));
-            }
-            for (chain, record) in loaded.chains.iter().zip(&manifest.chains) {
-                let games = chain.played.tally.games;
-                let found = Recorded { unit: "games", holder: "its chain's range holds", count: games };
-                mismatches.extend(record_mismatches(
-                    &record.dir,
-                    record.games,
-                    &found,
-                    &record.command_line,
-                    &chain.command_line,
-                ));
-                mismatches.extend(chain.differing.iter().cloned());
-                replayed_games += games;
-            }
-            for (audit, record) in loaded.crash_audits.iter().zip(&manifest.crash_audits) {
-                mismatches.extend(audit.differing.iter().cloned());
-                let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rows };
-                mismatches.extend(record_mismatches(
-                    &record.dir,
-                    record.rows,
-                    &found,
-                    &record.command_line,
-                    &audit.command_line,
-                ));
-            }
-            for (audit, record) in loaded.stake_audits.iter().zip(&manifest.stake_audits) {
-                mismatches.extend(audit.differing.iter().cloned());
-                let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rows };
-                mismatches.extend(record_mismatches(
-                    &record.dir,
-                    record.rows,
-                    &found,
-                    &record.command_line,
-                    &audit.command_line,
-                ));
-            }
-            for (sweep, record) in loaded.stake_sweeps.iter().zip(&manifest.stake_sweeps) {
-                let found =
-                    Recorded { unit: "rounds", holder: "its recorded command sweeps", count: sweep.rounds };
-                mismatches.extend(record_mismatches(
-                    &record.dir,
-                    record.rounds,
-                    &found,
-                    &record.command_line,
-                    &sweep.command_line,
-                ));
-                mismatches.extend(sweep.differing.iter().cloned());
-                reswept += sweep.rounds;
-            }
-            let recomputed = loaded.conclusions().verdicts();
-            mismatches.extend(compare_verdicts(MANIFEST_FILE, &manifest.verdicts, &recomputed, true));
-            let html = render(&manifest, &loaded);
-            match read_bounded(&dir.join(CERTIFICATE_HTML), MANIFEST_LIMIT) {
-                Ok(shown) if shown == html.as_bytes() => {}
-                Ok(shown) => mismatches.push(format!(
-                    "certificate.html: differs from the document its pinned inputs give, from line {}{}",
-                    first_difference(&shown, html.as_bytes()),
-                    match (&manifest.source_revision, revision()) {
-                        (Some(theirs), Some(ours)) if *theirs != ours => format!(
-                            " (it was written by fairaudit {theirs}, this is {ours}: a document written by another version is checked with that version)"
-                        ),
-                        _ => String::new(),
-                    }
-                )),
-                Err(why) => unreadable.push(Unreadable(format!("certificate.html: {why}"))),
-            }
-            outln!(
-                "recomputed {} verdicts from {} sweep(s), {} bet history(ies), {} crash chain(s) and {} worked rounds; certificate.html rendered again",
-                recomputed.len(),
-                loaded.sweeps.len() + loaded.stake_sweeps.len(),
-                loaded.audits.len() + loaded.crash_audits.len() + loaded.stake_audits.len(),
-                loaded.chains.len(),
-                loaded.worked.len()
-            );
-        }
+        Err(error) => found.unreadable.push(Unreadable(format!("cannot recompute the verdicts: {error:#}"))),
+        Ok(loaded) => compare_loaded(dir, &manifest, &loaded, args.resweep_limit, &mut found)?,
     }
-    outln!("hashed {files} files; re-swept {reswept} rounds");
+    let pinned = expected.is_some() || allowed.is_some();
+    conclude(dir, &manifest, args.resweep_limit, files, pinned, &signature_line, &found)
+}
+
+/// What the check prints after comparing, and its verdict: a mismatch is exit 1, a file
+/// that could not be read exit 2, a file not made again (not vouched for) exit 3. `pinned`:
+/// whether a published manifest hash or a signature anchors the manifest.
+fn conclude(
+    dir: &Path,
+    manifest: &Manifest,
+    resweep_limit: u64,
+    files: usize,
+    pinned: bool,
+    signature_line: &str,
+    found: &Found,
+) -> Result<Verdict> {
+    outln!("hashed {files} files; re-swept {} rounds", found.reswept);
     if !manifest.chains.is_empty() {
-        outln!("played {replayed_games} crash games again and walked them to their published games");
+        outln!("played {} crash games again and walked them to their published games", found.replayed_games);
     }
-    if !not_reswept.is_empty() {
+    if !found.not_reswept.is_empty() {
         outln!(
             "not re-swept (beyond --resweep-limit {}): {}; their verdicts were recomputed from their pinned tallies",
-            args.resweep_limit,
-            Shown(&not_reswept.join(", "))
+            resweep_limit,
+            Shown(&found.not_reswept.join(", "))
         );
     }
     // The print is not made again (Chromium is neither everywhere nor byte-for-byte
     // reproducible): only a manifest pinned by its published hash or a signature vouches
     // for it, so a forger who rewrites the manifest's hash of a rewritten PDF is caught only
     // then. Said, so that nobody trusts the PDF on an unpinned check.
-    let pinned = expected.is_some() || allowed.is_some();
     if !pinned && manifest.outputs.iter().any(|f| f.path == CERTIFICATE_PDF) {
         outln!("note: {CERTIFICATE_PDF} is not rendered again, only hashed against the manifest, which nothing published pins in this check: trust it only with --expect-manifest or --allowed-signers ({CERTIFICATE_HTML} was rendered again)");
     }
     // File names and recorded paths come from the dossier: shown, never acted on by the
     // terminal (an escape sequence in a name could redraw a MISMATCH line as a match).
-    for note in &unchecked {
+    for note in &found.unchecked {
         outln!("note: {}", Shown(note));
     }
     if let Ok(binary) = binary_hash() {
@@ -427,25 +339,25 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
             );
         }
     }
-    outln!("{}", Shown(&signature_line));
-    for mismatch in &mismatches {
+    outln!("{}", Shown(signature_line));
+    for mismatch in &found.mismatches {
         outln!("MISMATCH {}", Shown(mismatch));
     }
-    for Unreadable(why) in &unreadable {
+    for Unreadable(why) in &found.unreadable {
         outln!("CANNOT CHECK {}", Shown(why));
     }
-    if !mismatches.is_empty() {
-        outln!("check: {} mismatch(es) in {}", mismatches.len(), ShownPath(dir));
+    if !found.mismatches.is_empty() {
+        outln!("check: {} mismatch(es) in {}", found.mismatches.len(), ShownPath(dir));
         return Ok(Verdict::Finding);
     }
-    if !unreadable.is_empty() {
+    if !found.unreadable.is_empty() {
         bail!(
             "{}: {} pinned file(s) or figure(s) could not be checked (listed above)",
             dir.display(),
-            unreadable.len()
+            found.unreadable.len()
         );
     }
-    if !unchecked.is_empty() {
+    if !found.unchecked.is_empty() {
         // Files pinned by hash only (noted above) are not vouched for: a forger who strips
         // what they were made from may have rewritten them. Not 0, since a gate reading the
         // status alone would take the whole dossier for checked; not 1, since nothing
@@ -453,10 +365,131 @@ pub(super) fn check(dir: &Path, args: &CertifyArgs) -> Result<Verdict> {
         outln!(
             "check: every file, hash, figure and verdict of {} that could be made again matches; {} not made again (noted above) and not vouched for",
             ShownPath(dir),
-            unchecked.len()
+            found.unchecked.len()
         );
         return Ok(Verdict::Insufficient);
     }
     outln!("check: every file, hash, figure and verdict of {} matches", ShownPath(dir));
     Ok(Verdict::Clean)
+}
+
+/// The dossier's inputs, loaded again, compared with what the manifest and the folder's
+/// copies record: each sweep's, audit's and chain's own files and figures, the re-sweeps
+/// (up to `resweep_limit` rounds a sweep), the verdicts and the document rendered again;
+/// what differs or could not be read goes into `out`.
+fn compare_loaded(
+    dir: &Path,
+    manifest: &Manifest,
+    loaded: &Loaded,
+    resweep_limit: u64,
+    out: &mut Found,
+) -> Result<()> {
+    for (sweep, record) in loaded.sweeps.iter().zip(&manifest.sweeps) {
+        out.mismatches.extend(sweep.differing.iter().cloned());
+        out.unchecked.extend(sweep.unchecked.iter().cloned());
+        let rounds = sweep.tallies.rounds();
+        let found = Recorded { unit: "rounds", holder: "its tallies hold", count: rounds };
+        out.mismatches.extend(record_mismatches(
+            &record.dir,
+            record.rounds,
+            &found,
+            &record.command_line,
+            &sweep.command_line,
+        ));
+        if rounds > resweep_limit {
+            out.not_reswept.push(format!("{} ({rounds} rounds)", record.source));
+            continue;
+        }
+        let tally_path = at(dir, &record.dir).join(TALLY_FILE);
+        let bytes = std::fs::read(&tally_path).with_context(|| format!("{}/{TALLY_FILE}", record.dir))?;
+        if !resweep(&sweep.tallies, &bytes)? {
+            out.mismatches
+                .push(format!("{}/{TALLY_FILE}: re-sweeping its plan gives different tallies", record.dir));
+        }
+        out.reswept += rounds;
+    }
+    for (audit, record) in loaded.audits.iter().zip(&manifest.audits) {
+        out.mismatches.extend(audit.differing.iter().cloned());
+        let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rounds };
+        out.mismatches.extend(record_mismatches(
+            &record.dir,
+            record.rows,
+            &found,
+            &record.command_line,
+            &audit.command_line,
+        ));
+    }
+    for (chain, record) in loaded.chains.iter().zip(&manifest.chains) {
+        let games = chain.played.tally.games;
+        let found = Recorded { unit: "games", holder: "its chain's range holds", count: games };
+        out.mismatches.extend(record_mismatches(
+            &record.dir,
+            record.games,
+            &found,
+            &record.command_line,
+            &chain.command_line,
+        ));
+        out.mismatches.extend(chain.differing.iter().cloned());
+        out.replayed_games += games;
+    }
+    for (audit, record) in loaded.crash_audits.iter().zip(&manifest.crash_audits) {
+        out.mismatches.extend(audit.differing.iter().cloned());
+        let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rows };
+        out.mismatches.extend(record_mismatches(
+            &record.dir,
+            record.rows,
+            &found,
+            &record.command_line,
+            &audit.command_line,
+        ));
+    }
+    for (audit, record) in loaded.stake_audits.iter().zip(&manifest.stake_audits) {
+        out.mismatches.extend(audit.differing.iter().cloned());
+        let found = Recorded { unit: "rows", holder: "its history holds", count: audit.audit.rows };
+        out.mismatches.extend(record_mismatches(
+            &record.dir,
+            record.rows,
+            &found,
+            &record.command_line,
+            &audit.command_line,
+        ));
+    }
+    for (sweep, record) in loaded.stake_sweeps.iter().zip(&manifest.stake_sweeps) {
+        let found = Recorded { unit: "rounds", holder: "its recorded command sweeps", count: sweep.rounds };
+        out.mismatches.extend(record_mismatches(
+            &record.dir,
+            record.rounds,
+            &found,
+            &record.command_line,
+            &sweep.command_line,
+        ));
+        out.mismatches.extend(sweep.differing.iter().cloned());
+        out.reswept += sweep.rounds;
+    }
+    let recomputed = loaded.conclusions().verdicts();
+    out.mismatches.extend(compare_verdicts(MANIFEST_FILE, &manifest.verdicts, &recomputed, true));
+    let html = render(manifest, loaded);
+    match read_bounded(&dir.join(CERTIFICATE_HTML), MANIFEST_LIMIT) {
+        Ok(shown) if shown == html.as_bytes() => {}
+        Ok(shown) => out.mismatches.push(format!(
+            "certificate.html: differs from the document its pinned inputs give, from line {}{}",
+            first_difference(&shown, html.as_bytes()),
+            match (&manifest.source_revision, revision()) {
+                (Some(theirs), Some(ours)) if *theirs != ours => format!(
+                    " (it was written by fairaudit {theirs}, this is {ours}: a document written by another version is checked with that version)"
+                ),
+                _ => String::new(),
+            }
+        )),
+        Err(why) => out.unreadable.push(Unreadable(format!("certificate.html: {why}"))),
+    }
+    outln!(
+        "recomputed {} verdicts from {} sweep(s), {} bet history(ies), {} crash chain(s) and {} worked rounds; certificate.html rendered again",
+        recomputed.len(),
+        loaded.sweeps.len() + loaded.stake_sweeps.len(),
+        loaded.audits.len() + loaded.crash_audits.len() + loaded.stake_audits.len(),
+        loaded.chains.len(),
+        loaded.worked.len()
+    );
+    Ok(())
 }
