@@ -6,6 +6,7 @@ use super::super::clock;
 use super::document::render;
 use super::dossier::{foreign_entry, plan_dossier, write_dossier};
 use super::load::load;
+use super::loaded::Loaded;
 use super::pdf::render_pdf;
 use super::recorded::RunJson;
 use super::{binary_hash, revision, CertifyArgs, PaperArg};
@@ -18,8 +19,8 @@ use anyhow::{anyhow, bail, Result};
 use fairaudit::certify::signature::{self, SIGNATURE_FILE};
 use fairaudit::certify::worked::WorkedRound;
 use fairaudit::certify::{
-    hash_file, sha256_hex, Manifest, Mismatch, Signer, INPUTS_DIR, MANIFEST_FILE, MANIFEST_FORMAT,
-    MANIFEST_VERSION,
+    hash_file, sha256_hex, Conclusions, Manifest, Mismatch, Signer, INPUTS_DIR, MANIFEST_FILE,
+    MANIFEST_FORMAT, MANIFEST_VERSION,
 };
 use fairaudit::games::GameId;
 use fairaudit::report::certificate::Paper;
@@ -106,6 +107,116 @@ fn verdict_text<G: PartialEq + std::fmt::Display>(battery: &Battery<G>) -> Strin
     match judgement.insufficient_reason() {
         Some(why) => format!("INSUFFICIENT ({})", fairaudit::fields::Shown(&why)),
         None => judgement.verdict.as_str().to_owned(),
+    }
+}
+
+/// The certificate's conclusions as the terminal says them: the overall verdict, a line per
+/// input (sweep, bet history, chain) and per claim, and the worked rounds.
+fn print_summary(operator: &str, conclusions: &Conclusions, loaded: &Loaded, manifest: &Manifest) {
+    outln!("certificate for {operator}: {}", conclusions.overall());
+    for (i, (s, record)) in loaded.sweeps.iter().zip(&manifest.sweeps).enumerate() {
+        let counts = s.results.battery.counts();
+        outln!(
+            "  sweep {} ({}): {} rounds, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
+            i + 1,
+            fairaudit::fields::Shown(&record.source),
+            s.tallies.rounds(),
+            s.results.battery.results.len(),
+            counts.pass,
+            counts.weak,
+            counts.fail,
+            counts.insufficient,
+            verdict_text(&s.results.battery)
+        );
+    }
+    for (i, (a, record)) in loaded.audits.iter().zip(&manifest.audits).enumerate() {
+        outln!(
+            "  bet history {} ({}): {} rows, {} mismatches, row checks {}, battery {}",
+            i + 1,
+            fairaudit::fields::Shown(&record.outcomes_source),
+            a.audit.rounds,
+            a.audit.mismatches,
+            fairaudit::certify::rows_text(&a.audit),
+            verdict_text(&a.battery)
+        );
+    }
+    for (i, (c, record)) in loaded.chains.iter().zip(&manifest.chains).enumerate() {
+        let counts = c.battery.counts();
+        outln!(
+            "  chain {} ({}): {} crash games {}..{}, {} to the published game, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
+            i + 1,
+            fairaudit::fields::Shown(&record.source),
+            c.plan.scheme,
+            c.plan.games[0],
+            c.plan.games[1],
+            fairaudit::certify::link_text(&c.link),
+            c.battery.results.len(),
+            counts.pass,
+            counts.weak,
+            counts.fail,
+            counts.insufficient,
+            verdict_text(&c.battery)
+        );
+    }
+    for (i, (s, record)) in loaded.stake_sweeps.iter().zip(&manifest.stake_sweeps).enumerate() {
+        let counts = s.battery.counts();
+        outln!(
+            "  stake sweep {} ({}): {}, {} rounds, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
+            i + 1,
+            fairaudit::fields::Shown(&record.source),
+            s.game,
+            s.rounds,
+            s.battery.results.len(),
+            counts.pass,
+            counts.weak,
+            counts.fail,
+            counts.insufficient,
+            verdict_text(&s.battery)
+        );
+    }
+    for (i, (a, record)) in loaded.stake_audits.iter().zip(&manifest.stake_audits).enumerate() {
+        outln!(
+            "  stake bet history {} ({}): {} rows, {} replayed, row checks {}, battery {}",
+            i + 1,
+            fairaudit::fields::Shown(&record.outcomes_source),
+            a.audit.rows,
+            a.audit.replayed,
+            fairaudit::certify::stake_rows_text(&a.audit),
+            verdict_text(&a.battery)
+        );
+    }
+    for (i, (a, record)) in loaded.crash_audits.iter().zip(&manifest.crash_audits).enumerate() {
+        outln!(
+            "  crash bet history {} ({}): {} bets on {} games, row checks {}, battery {}",
+            i + 1,
+            fairaudit::fields::Shown(&record.outcomes_source),
+            a.audit.rows,
+            a.audit.games,
+            fairaudit::certify::crash_rows_text(&a.audit),
+            verdict_text(&a.battery)
+        );
+    }
+    let illustrative = loaded.paytable.is_illustrative();
+    for claim in &loaded.claims {
+        outln!(
+            "  claim {} rtp {}%: {}{}",
+            claim.claim.game,
+            claim.claim.figure_text,
+            conclusions.claim_text(claim),
+            if claim.claim.game == GameId::Keno && illustrative {
+                " (no operator paytable: the ILLUSTRATIVE example's figures are not the operator's)"
+            } else {
+                ""
+            }
+        );
+    }
+    let reproduced = loaded.worked.iter().filter(|w| w.matches()).count();
+    let rejections: usize = loaded.worked.iter().map(WorkedRound::rejections).sum();
+    if !loaded.worked.is_empty() {
+        outln!(
+            "  worked rounds: {reproduced} of {} reproduce their vectors ({rejections} rejected word(s) shown)",
+            loaded.worked.len()
+        );
     }
 }
 
@@ -222,111 +333,7 @@ pub(super) fn certify(args: CertifyArgs) -> Result<Verdict> {
     }
     folder.commit()?;
 
-    outln!("certificate for {operator}: {}", conclusions.overall());
-    for (i, (s, record)) in loaded.sweeps.iter().zip(&manifest.sweeps).enumerate() {
-        let counts = s.results.battery.counts();
-        outln!(
-            "  sweep {} ({}): {} rounds, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
-            i + 1,
-            fairaudit::fields::Shown(&record.source),
-            s.tallies.rounds(),
-            s.results.battery.results.len(),
-            counts.pass,
-            counts.weak,
-            counts.fail,
-            counts.insufficient,
-            verdict_text(&s.results.battery)
-        );
-    }
-    for (i, (a, record)) in loaded.audits.iter().zip(&manifest.audits).enumerate() {
-        outln!(
-            "  bet history {} ({}): {} rows, {} mismatches, row checks {}, battery {}",
-            i + 1,
-            fairaudit::fields::Shown(&record.outcomes_source),
-            a.audit.rounds,
-            a.audit.mismatches,
-            fairaudit::certify::rows_text(&a.audit),
-            verdict_text(&a.battery)
-        );
-    }
-    for (i, (c, record)) in loaded.chains.iter().zip(&manifest.chains).enumerate() {
-        let counts = c.battery.counts();
-        outln!(
-            "  chain {} ({}): {} crash games {}..{}, {} to the published game, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
-            i + 1,
-            fairaudit::fields::Shown(&record.source),
-            c.plan.scheme,
-            c.plan.games[0],
-            c.plan.games[1],
-            fairaudit::certify::link_text(&c.link),
-            c.battery.results.len(),
-            counts.pass,
-            counts.weak,
-            counts.fail,
-            counts.insufficient,
-            verdict_text(&c.battery)
-        );
-    }
-    for (i, (s, record)) in loaded.stake_sweeps.iter().zip(&manifest.stake_sweeps).enumerate() {
-        let counts = s.battery.counts();
-        outln!(
-            "  stake sweep {} ({}): {}, {} rounds, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
-            i + 1,
-            fairaudit::fields::Shown(&record.source),
-            s.game,
-            s.rounds,
-            s.battery.results.len(),
-            counts.pass,
-            counts.weak,
-            counts.fail,
-            counts.insufficient,
-            verdict_text(&s.battery)
-        );
-    }
-    for (i, (a, record)) in loaded.stake_audits.iter().zip(&manifest.stake_audits).enumerate() {
-        outln!(
-            "  stake bet history {} ({}): {} rows, {} replayed, row checks {}, battery {}",
-            i + 1,
-            fairaudit::fields::Shown(&record.outcomes_source),
-            a.audit.rows,
-            a.audit.replayed,
-            fairaudit::certify::stake_rows_text(&a.audit),
-            verdict_text(&a.battery)
-        );
-    }
-    for (i, (a, record)) in loaded.crash_audits.iter().zip(&manifest.crash_audits).enumerate() {
-        outln!(
-            "  crash bet history {} ({}): {} bets on {} games, row checks {}, battery {}",
-            i + 1,
-            fairaudit::fields::Shown(&record.outcomes_source),
-            a.audit.rows,
-            a.audit.games,
-            fairaudit::certify::crash_rows_text(&a.audit),
-            verdict_text(&a.battery)
-        );
-    }
-    let illustrative = loaded.paytable.is_illustrative();
-    for claim in &loaded.claims {
-        outln!(
-            "  claim {} rtp {}%: {}{}",
-            claim.claim.game,
-            claim.claim.figure_text,
-            conclusions.claim_text(claim),
-            if claim.claim.game == GameId::Keno && illustrative {
-                " (no operator paytable: the ILLUSTRATIVE example's figures are not the operator's)"
-            } else {
-                ""
-            }
-        );
-    }
-    let reproduced = loaded.worked.iter().filter(|w| w.matches()).count();
-    let rejections: usize = loaded.worked.iter().map(WorkedRound::rejections).sum();
-    if !loaded.worked.is_empty() {
-        outln!(
-            "  worked rounds: {reproduced} of {} reproduce their vectors ({rejections} rejected word(s) shown)",
-            loaded.worked.len()
-        );
-    }
+    print_summary(&operator, &conclusions, &loaded, &manifest);
     let pdf = match manifest.pdf_pages {
         Some(pages) => format!(", certificate.pdf ({pages} pages)"),
         None => String::new(),
