@@ -4,6 +4,7 @@
 use super::loaded::Records;
 use super::recorded::{audit_command, scheme_sweep, ChainCommand, RecordedRun, RunJson, SchemeSweep};
 use super::{display, CertifyArgs};
+use crate::cli::args::AuditArgs;
 use crate::cli::folder::{OutputFolder, OUR_FILES};
 use anyhow::{anyhow, bail, Context, Result};
 use fairaudit::certify::{hash_file, AuditRecord, ChainRecord, FileHash, SweepRecord, INPUTS_DIR};
@@ -101,60 +102,8 @@ pub(super) fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
             }
             continue;
         }
-        let run = RunJson::read(dir).unwrap_or_default();
-        let kind = &run.kind;
-        if !kind.is_empty() && kind != "sweep" && kind != "merge" {
-            bail!(
-                "{}: holds the output of a fairaudit {kind}, not of a sweep (pass it with --audit?)",
-                dir.display()
-            );
-        }
         let rel = format!("{INPUTS_DIR}/sweep-{}", sweeps.len() + 1);
-        copies.extend(folder_copies(dir, &rel));
-        // Its own paytable and claims files, copied as an audit's are, so that its rtp.csv
-        // and report.html can be made again from the dossier.
-        // (A folder without a run.json names none; loading it says what it lacks.)
-        let (paytable_file, claims_file) = if kind.is_empty() {
-            (None, None)
-        } else {
-            let recorded = RecordedRun::parse(&run.command_line, &display(dir))?;
-            let named = |file: &Option<PathBuf>| -> Result<Option<(PathBuf, PathBuf)>> {
-                file.as_deref()
-                    .map(|file| Ok((file.to_path_buf(), run.named_file(file).with_context(|| display(dir))?)))
-                    .transpose()
-            };
-            (named(&recorded.report().paytable)?, named(&recorded.report().claims)?)
-        };
-        let mut own = |file: Option<(PathBuf, PathBuf)>, what: &str| -> Result<Option<String>> {
-            let Some((named, from)) = file else { return Ok(None) };
-            if named.as_os_str() == "-" {
-                bail!(
-                    "{}: its {what} was read from standard input, which cannot be read again: run it again naming the file to certify it",
-                    dir.display()
-                );
-            }
-            if !from.is_file() {
-                bail!(
-                    "{}: its {what} file {} (from run.json) is not found: {}",
-                    dir.display(),
-                    named.display(),
-                    run.not_found_hint()
-                );
-            }
-            let to = format!("{rel}/{what}/{}", plain_name(&from, what));
-            copies.push((from, to.clone()));
-            Ok(Some(to))
-        };
-        let paytable = own(paytable_file, "paytable")?;
-        let claims = own(claims_file, "claims")?;
-        sweeps.push(SweepRecord {
-            dir: rel,
-            source: display(dir),
-            command_line: run.command_line,
-            rounds: 0,
-            paytable,
-            claims,
-        });
+        sweeps.push(sweep_record(dir, rel, &mut copies)?);
     }
     let mut audits = Vec::new();
     let mut crash_audits = Vec::new();
@@ -167,57 +116,8 @@ pub(super) fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
             Some(fairaudit::scheme::SchemeId::Stake) => (&mut stake_audits, "stake-audit"),
             _ => (&mut audits, "audit"),
         };
-        let (named_outcomes, paytable, columns) = audit.files();
-        if named_outcomes.as_os_str() == "-" {
-            bail!("{}: the audit read its history from standard input, which cannot be read again: audit the file itself to certify it", dir.display());
-        }
-        let outcomes = run.named_file(&named_outcomes).with_context(|| display(dir))?;
-        if !outcomes.is_file() {
-            bail!(
-                "{}: its bet history {} (from run.json) is not found: {}",
-                dir.display(),
-                named_outcomes.display(),
-                run.not_found_hint()
-            );
-        }
-        let (paytable, columns) = (
-            paytable.map(|file| run.named_file(&file)).transpose().with_context(|| display(dir))?,
-            columns.map(|file| run.named_file(&file)).transpose().with_context(|| display(dir))?,
-        );
         let rel = format!("{INPUTS_DIR}/{name}-{}", list.len() + 1);
-        copies.extend(folder_copies(dir, &rel));
-        let history = if args.no_copy_histories {
-            let absolute = outcomes.canonicalize().with_context(|| display(&outcomes))?;
-            in_place.push(absolute.clone());
-            absolute
-                .to_str()
-                .ok_or_else(|| anyhow!("{}: the path is not UTF-8", absolute.display()))?
-                .to_owned()
-        } else {
-            let to = format!("{rel}/history/{}", plain_name(&outcomes, "history.csv"));
-            copies.push((outcomes.clone(), to.clone()));
-            to
-        };
-        let mut copy = |from: Option<PathBuf>, what: &str| {
-            from.map(|from| {
-                let to = format!("{rel}/{what}/{}", plain_name(&from, what));
-                copies.push((from, to.clone()));
-                to
-            })
-        };
-        let paytable = copy(paytable, "paytable");
-        let columns = copy(columns, "columns");
-        let record = AuditRecord {
-            dir: rel,
-            source: display(dir),
-            command_line: run.command_line,
-            outcomes_source: display(&named_outcomes),
-            outcomes: history,
-            paytable,
-            columns,
-            rows: 0,
-        };
-        list.push(record);
+        list.push(audit_record(dir, run, &audit, rel, args.no_copy_histories, &mut copies, &mut in_place)?);
     }
     let mut single = |from: &Option<PathBuf>, what: &str| {
         from.as_ref().map(|from| {
@@ -251,6 +151,125 @@ pub(super) fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
         paytable,
         claims,
         vectors,
+    })
+}
+
+/// The record of a sweep (or merge) of the default scheme at `dir`, copied to `rel`: its
+/// folder, and its own paytable and claims files, so that its rtp.csv and report.html can
+/// be made again from the dossier.
+fn sweep_record(dir: &Path, rel: String, copies: &mut Vec<(PathBuf, String)>) -> Result<SweepRecord> {
+    let run = RunJson::read(dir).unwrap_or_default();
+    let kind = &run.kind;
+    if !kind.is_empty() && kind != "sweep" && kind != "merge" {
+        bail!(
+            "{}: holds the output of a fairaudit {kind}, not of a sweep (pass it with --audit?)",
+            dir.display()
+        );
+    }
+    copies.extend(folder_copies(dir, &rel));
+    // Its own paytable and claims files, copied as an audit's are, so that its rtp.csv
+    // and report.html can be made again from the dossier.
+    // (A folder without a run.json names none; loading it says what it lacks.)
+    let (paytable_file, claims_file) = if kind.is_empty() {
+        (None, None)
+    } else {
+        let recorded = RecordedRun::parse(&run.command_line, &display(dir))?;
+        let named = |file: &Option<PathBuf>| -> Result<Option<(PathBuf, PathBuf)>> {
+            file.as_deref()
+                .map(|file| Ok((file.to_path_buf(), run.named_file(file).with_context(|| display(dir))?)))
+                .transpose()
+        };
+        (named(&recorded.report().paytable)?, named(&recorded.report().claims)?)
+    };
+    let mut own = |file: Option<(PathBuf, PathBuf)>, what: &str| -> Result<Option<String>> {
+        let Some((named, from)) = file else { return Ok(None) };
+        if named.as_os_str() == "-" {
+            bail!(
+                "{}: its {what} was read from standard input, which cannot be read again: run it again naming the file to certify it",
+                dir.display()
+            );
+        }
+        if !from.is_file() {
+            bail!(
+                "{}: its {what} file {} (from run.json) is not found: {}",
+                dir.display(),
+                named.display(),
+                run.not_found_hint()
+            );
+        }
+        let to = format!("{rel}/{what}/{}", plain_name(&from, what));
+        copies.push((from, to.clone()));
+        Ok(Some(to))
+    };
+    let paytable = own(paytable_file, "paytable")?;
+    let claims = own(claims_file, "claims")?;
+    Ok(SweepRecord {
+        dir: rel,
+        source: display(dir),
+        command_line: run.command_line,
+        rounds: 0,
+        paytable,
+        claims,
+    })
+}
+
+/// The record of the audit at `dir` (its `run.json` and command), copied to `rel`: its
+/// folder, its history (or, with `no_copy_histories`, the history's absolute path, kept in
+/// `in_place`) and its paytable and columns files.
+fn audit_record(
+    dir: &Path,
+    run: RunJson,
+    audit: &AuditArgs,
+    rel: String,
+    no_copy_histories: bool,
+    copies: &mut Vec<(PathBuf, String)>,
+    in_place: &mut Vec<PathBuf>,
+) -> Result<AuditRecord> {
+    let (named_outcomes, paytable, columns) = audit.files();
+    if named_outcomes.as_os_str() == "-" {
+        bail!("{}: the audit read its history from standard input, which cannot be read again: audit the file itself to certify it", dir.display());
+    }
+    let outcomes = run.named_file(&named_outcomes).with_context(|| display(dir))?;
+    if !outcomes.is_file() {
+        bail!(
+            "{}: its bet history {} (from run.json) is not found: {}",
+            dir.display(),
+            named_outcomes.display(),
+            run.not_found_hint()
+        );
+    }
+    let (paytable, columns) = (
+        paytable.map(|file| run.named_file(&file)).transpose().with_context(|| display(dir))?,
+        columns.map(|file| run.named_file(&file)).transpose().with_context(|| display(dir))?,
+    );
+    copies.extend(folder_copies(dir, &rel));
+    let history = if no_copy_histories {
+        let absolute = outcomes.canonicalize().with_context(|| display(&outcomes))?;
+        in_place.push(absolute.clone());
+        absolute.to_str().ok_or_else(|| anyhow!("{}: the path is not UTF-8", absolute.display()))?.to_owned()
+    } else {
+        let to = format!("{rel}/history/{}", plain_name(&outcomes, "history.csv"));
+        copies.push((outcomes.clone(), to.clone()));
+        to
+    };
+    let mut copy = |from: Option<PathBuf>, what: &str| {
+        from.map(|from| {
+            let to = format!("{rel}/{what}/{}", plain_name(&from, what));
+            copies.push((from, to.clone()));
+            to
+        })
+    };
+    let paytable = copy(paytable, "paytable");
+    let columns = copy(columns, "columns");
+    Ok(AuditRecord {
+        dir: rel,
+        source: display(dir),
+        command_line: run.command_line,
+        outcomes_source: display(&named_outcomes),
+        outcomes: history,
+        paytable,
+        columns,
+        rows: 0,
     })
 }
 
