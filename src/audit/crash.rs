@@ -171,11 +171,28 @@ pub fn audit_crash_history<R: Read>(
     variant: CrashVariant,
     scheme: &'static str,
     payout_tolerance: Money,
-    mut on_finding: impl FnMut(&Finding),
+    on_finding: impl FnMut(&Finding),
 ) -> Result<CrashAudit, RoundsError> {
     let mut reader = layout.reader(input);
     let headers = reader.headers()?.clone();
-    let found = layout.columns.locate(&headers, &FIELDS)?;
+    let columns = crash_columns(layout, &headers)?;
+    let mut auditor = CrashAuditor::new(variant, scheme, payout_tolerance, on_finding);
+    let mut record = csv::StringRecord::new();
+    while reader.read_record(&mut record)? {
+        auditor.audit.rows += 1;
+        let line = record.position().map_or(0, csv::Position::line);
+        auditor.audit_row(&Row { line, record: &record, columns: &columns })?;
+    }
+    Ok(auditor.finish())
+}
+
+/// The columns of a crash history, by field: `nonce` and `result` required, `stake` and
+/// `payout` both or neither (a payout cannot be judged without its stake).
+fn crash_columns(
+    layout: &CsvLayout,
+    headers: &csv::StringRecord,
+) -> Result<HashMap<&'static str, usize>, RoundsError> {
+    let found = layout.columns.locate(headers, &FIELDS)?;
     let columns: HashMap<&str, usize> = FIELDS.iter().filter_map(|&f| found.get(f).map(|i| (f, i))).collect();
     for required in ["nonce", "result"] {
         columns.get(required).ok_or(RoundsError::MissingColumn(required))?;
@@ -187,280 +204,450 @@ pub fn audit_crash_history<R: Read>(
             "stake"
         }));
     }
-    let mut audit = CrashAudit { tally: CrashTally::new(), ..CrashAudit::default() };
-    let mut current: Option<Game> = None;
-    let mut links = Links::default();
-    // The chain's salt, from the first row that states one.
-    let mut chain_salt: Option<ChainSalt> = None;
-    // Rising (true) or falling, once two games have been seen.
-    let mut rising: Option<bool> = None;
-    // The games with hashes of each published chain, by salt, to walk after the last row.
-    let mut published: BTreeMap<String, Vec<ChainRow>> = BTreeMap::new();
-    // Games with hashes whose chain has no published hash fairaudit holds, per salt.
-    let mut unpublished: BTreeMap<String, Untied> = BTreeMap::new();
-    // The first game given without its hash (the games not checked through a link are
-    // one `uncommitted` finding, named by it).
-    let mut first_hashless: Option<u64> = None;
-    // Games of a published chain beyond the [`MAX_ROWS`] kept to walk.
-    let mut unkept = Untied::default();
-    // `linked`: the game's hash walks down to the last game given with one (a game of a
-    // run of linked games is tied wherever one of the run is walked to the published game).
-    let mut keep = |number: u64, hash: &str, salt: &str, line: u64, linked: bool, not_walked: &mut u64| {
-        if variant.published_game(salt).is_none() {
-            unpublished.entry(salt.to_owned()).or_default().add(line);
-            return;
+    Ok(columns)
+}
+
+/// One row of the history as it is read: its line and its cells by field.
+struct Row<'r> {
+    line: u64,
+    record: &'r csv::StringRecord,
+    columns: &'r HashMap<&'static str, usize>,
+}
+
+impl<'r> Row<'r> {
+    /// The cell of `name`, empty where the history has no such column.
+    fn field(&self, name: &str) -> &'r str {
+        self.columns.get(name).and_then(|&i| self.record.get(i)).unwrap_or("")
+    }
+
+    /// The error that stops the audit at this row's `column`.
+    fn bad(&self, column: &'static str, problem: String) -> RoundsError {
+        RoundsError::BadField { line: self.line, column, problem }
+    }
+}
+
+/// What a row says of its game, read and validated before any check.
+struct RowGame<'r> {
+    number: u64,
+    shown: u64,
+    hash: Option<String>,
+    /// The salt the row is played with: its own, else the scheme's published one.
+    salt: &'r str,
+}
+
+/// Passes each finding on as it is made and counts it per check (the counts become
+/// [`CrashAudit::findings`] at the end). Apart from the audit so that a check can report
+/// while it holds the game it is checking.
+struct Reporter<F> {
+    on_finding: F,
+    counts: BTreeMap<&'static str, u64>,
+}
+
+impl<F: FnMut(&Finding)> Reporter<F> {
+    fn report(&mut self, finding: &Finding) {
+        (self.on_finding)(finding);
+        *self.counts.entry(finding.check).or_default() += 1;
+    }
+
+    /// A finding on `row`, named by its player.
+    fn found(&mut self, row: &Row, check: &'static str, expected: String, found: String) {
+        self.report(&Finding {
+            line: row.line,
+            player: row.field("player").to_owned(),
+            check,
+            expected,
+            found,
+        });
+    }
+}
+
+/// The state of one audit of a crash history between its rows: what has been counted, the
+/// game being read, the links so far, and the games kept to walk to the published game.
+struct CrashAuditor<F> {
+    variant: CrashVariant,
+    scheme: &'static str,
+    payout_tolerance: Money,
+    report: Reporter<F>,
+    audit: CrashAudit,
+    current: Option<Game>,
+    links: Links,
+    /// The chain's salt, from the first row that states one.
+    chain_salt: Option<ChainSalt>,
+    /// Rising (true) or falling, once two games have been seen.
+    rising: Option<bool>,
+    /// The games with hashes of each published chain, by salt, to walk after the last row.
+    published: BTreeMap<String, Vec<ChainRow>>,
+    /// Games with hashes whose chain has no published hash fairaudit holds, per salt.
+    unpublished: BTreeMap<String, Untied>,
+    /// The first game given without its hash (the games not checked through a link are
+    /// one `uncommitted` finding, named by it).
+    first_hashless: Option<u64>,
+    /// Games of a published chain beyond the [`MAX_ROWS`] kept to walk.
+    unkept: Untied,
+}
+
+impl<F: FnMut(&Finding)> CrashAuditor<F> {
+    fn new(variant: CrashVariant, scheme: &'static str, payout_tolerance: Money, on_finding: F) -> Self {
+        CrashAuditor {
+            variant,
+            scheme,
+            payout_tolerance,
+            report: Reporter { on_finding, counts: BTreeMap::new() },
+            audit: CrashAudit { tally: CrashTally::new(), ..CrashAudit::default() },
+            current: None,
+            links: Links::default(),
+            chain_salt: None,
+            rising: None,
+            published: BTreeMap::new(),
+            unpublished: BTreeMap::new(),
+            first_hashless: None,
+            unkept: Untied::default(),
         }
-        let kept: usize = published.values().map(Vec::len).sum();
-        match crash::hash_bytes(hash) {
-            Some(hash) if kept < MAX_ROWS => {
-                published.entry(salt.to_owned()).or_default().push(ChainRow { game: number, hash, line })
-            }
+    }
+
+    /// Every check of one row, in the order its findings are reported.
+    fn audit_row(&mut self, row: &Row) -> Result<(), RoundsError> {
+        let game = self.read_game(row)?;
+        self.audit.other_salts += u64::from(!self.variant.published_salts().contains(&game.salt));
+        self.check_salt(row, &game);
+        let point = self.replay(row, &game);
+        match self.current.as_ref() {
+            Some(current) if current.number == game.number => self.same_game(row, &game),
             _ => {
-                *not_walked += 1;
-                if !linked {
-                    unkept.add(line);
+                if !self.new_game(row, &game, point) {
+                    return Ok(());
                 }
             }
         }
-    };
-    let mut record = csv::StringRecord::new();
-    while reader.read_record(&mut record)? {
-        audit.rows += 1;
-        let line = record.position().map_or(0, csv::Position::line);
-        let field = |name: &str| columns.get(name).and_then(|&i| record.get(i)).unwrap_or("");
-        let bad = |column: &'static str, problem: String| RoundsError::BadField { line, column, problem };
-        let mut found = |check: &'static str, expected: String, found: String| {
-            let finding = Finding { line, player: field("player").to_owned(), check, expected, found };
-            on_finding(&finding);
-            *audit.findings.entry(check).or_default() += 1;
-        };
+        self.check_payout(row, &game, point)?;
+        self.report_late();
+        Ok(())
+    }
 
-        let given_scheme = field("scheme");
+    /// The row's scheme, game, number, crash point shown, hash and salt.
+    fn read_game<'r>(&self, row: &Row<'r>) -> Result<RowGame<'r>, RoundsError> {
+        let scheme = self.scheme;
+        let given_scheme = row.field("scheme");
         if !given_scheme.is_empty() && given_scheme != scheme {
-            return Err(bad(
+            return Err(row.bad(
                 "scheme",
                 format!("'{}' in a history audited as scheme {scheme}", Excerpt(given_scheme)),
             ));
         }
-        if !matches!(field("game"), "" | "crash") {
-            return Err(bad(
+        if !matches!(row.field("game"), "" | "crash") {
+            return Err(row.bad(
                 "game",
-                format!("'{}' is not a game of scheme {scheme} (expected crash)", Excerpt(field("game"))),
+                format!("'{}' is not a game of scheme {scheme} (expected crash)", Excerpt(row.field("game"))),
             ));
         }
-        let number = parse_nonce(field("nonce")).map_err(|e| bad("nonce", e.to_string()))?;
-        let shown = crash::read_shown(field("result")).map_err(|p| bad("result", p))?;
-        let hash = match field("server_seed") {
+        let number = parse_nonce(row.field("nonce")).map_err(|e| row.bad("nonce", e.to_string()))?;
+        let shown = crash::read_shown(row.field("result")).map_err(|p| row.bad("result", p))?;
+        let hash = match row.field("server_seed") {
             "" => None,
             text if crash::is_game_hash(text) => Some(text.to_owned()),
             text => {
-                return Err(bad(
+                return Err(row.bad(
                     "server_seed",
                     format!("'{}' is not a game hash: 64 lowercase hex digits", Excerpt(text)),
                 ))
             }
         };
-        let salt = match field("client_seed") {
-            "" => variant.salt(),
+        let salt = match row.field("client_seed") {
+            "" => self.variant.salt(),
             salt => salt,
         };
-        audit.other_salts += u64::from(!variant.published_salts().contains(&salt));
-        // One history, one chain, one salt: a salt chosen per game could give any crash
-        // point from a genuine hash, so a row whose salt differs from the chain's is a
-        // finding (and is replayed with its own salt, as the operator claims). The one
-        // change allowed is a reseed: once, from one published seeding event's salt to
-        // another's. A row without a hash and with an empty salt cell states no salt.
-        if hash.is_some() || !field("client_seed").is_empty() {
-            let is_published = |salt: &str| variant.published_salts().contains(&salt);
-            match &mut chain_salt {
-                None => chain_salt = Some(ChainSalt { salt: salt.to_owned(), line, reseeded: false }),
-                Some(chain) if chain.salt == salt => {}
-                Some(chain) if !chain.reseeded && is_published(&chain.salt) && is_published(salt) => {
-                    *chain = ChainSalt { salt: salt.to_owned(), line, reseeded: true };
-                }
-                Some(chain) => found(
-                    "salt",
-                    format!(
-                        "{}, the salt of line {}: the games of a history share one salt (or move once, at a reseed, from one published seeding event's to another's)",
-                        chain.salt, chain.line
-                    ),
-                    salt.to_owned(),
+        Ok(RowGame { number, shown, hash, salt })
+    }
+
+    /// One history, one chain, one salt: a salt chosen per game could give any crash
+    /// point from a genuine hash, so a row whose salt differs from the chain's is a
+    /// finding (and is replayed with its own salt, as the operator claims). The one
+    /// change allowed is a reseed: once, from one published seeding event's salt to
+    /// another's. A row without a hash and with an empty salt cell states no salt.
+    fn check_salt(&mut self, row: &Row, game: &RowGame) {
+        if game.hash.is_none() && row.field("client_seed").is_empty() {
+            return;
+        }
+        let (salt, line) = (game.salt, row.line);
+        let is_published = |salt: &str| self.variant.published_salts().contains(&salt);
+        match &mut self.chain_salt {
+            None => self.chain_salt = Some(ChainSalt { salt: salt.to_owned(), line, reseeded: false }),
+            Some(chain) if chain.salt == salt => {}
+            Some(chain) if !chain.reseeded && is_published(&chain.salt) && is_published(salt) => {
+                *chain = ChainSalt { salt: salt.to_owned(), line, reseeded: true };
+            }
+            Some(chain) => self.report.found(
+                row,
+                "salt",
+                format!(
+                    "{}, the salt of line {}: the games of a history share one salt (or move once, at a reseed, from one published seeding event's to another's)",
+                    chain.salt, chain.line
                 ),
+                salt.to_owned(),
+            ),
+        }
+    }
+
+    /// The game replayed from its hash, where the row gives it: its crash point.
+    fn replay(&mut self, row: &Row, game: &RowGame) -> Option<CrashPoint> {
+        let hash = game.hash.as_ref()?;
+        let point = crash::crash_point(self.variant, hash, game.salt);
+        if self.variant.shown_hundredths(point) != game.shown {
+            self.report.found(row, "result", self.variant.shown(point), row.field("result").to_owned());
+        }
+        Some(point)
+    }
+
+    /// Another row of the game being read: it must agree with the first on the crash point
+    /// and the hash (and may give the hash the earlier rows left out).
+    fn same_game(&mut self, row: &Row, now: &RowGame) {
+        let number = now.number;
+        let game = self.current.as_mut().expect("the game being read");
+        if game.shown != now.shown {
+            let expected =
+                format!("{} (game {number} on line {})", crash::hundredths_text(game.shown), game.line);
+            self.report.found(row, "game_result", expected, row.field("result").to_owned());
+        }
+        match (&game.hash, &now.hash) {
+            (Some(before), Some(hash)) if before != hash => {
+                let expected = format!("{before} (game {number} on line {})", game.line);
+                self.report.found(row, "game_hash", expected, hash.clone());
+            }
+            (None, Some(hash)) => {
+                game.hash = Some(hash.clone());
+                self.audit.hashless -= 1;
+                self.links.unhashed.pop_if(|game| game.number == number);
+                self.link(row, number, hash, now.salt);
+            }
+            _ => {}
+        }
+    }
+
+    /// The first row of a new game: its order against the game before, the games skipped
+    /// between them, its link or its place among the games without a hash, and its count.
+    /// `false` when it is out of order: the rest of the row is not checked, and the game
+    /// before stays the current one.
+    fn new_game(&mut self, row: &Row, now: &RowGame, point: Option<CrashPoint>) -> bool {
+        let number = now.number;
+        let game = Game { number, hash: now.hash.clone(), shown: now.shown, line: row.line };
+        if let Some(before) = self.current.replace(game) {
+            if !self.follows(row, number, &before) {
+                self.current = Some(before);
+                return false;
             }
         }
+        self.audit.games += 1;
+        match &now.hash {
+            Some(hash) => self.link(row, number, hash, now.salt),
+            None => self.keep_unhashed(row, now),
+        }
+        self.count(now, point);
+        true
+    }
 
-        // The game replayed from its hash.
-        let point = match &hash {
-            Some(hash) => {
-                let point = crash::crash_point(variant, hash, salt);
-                if variant.shown_hundredths(point) != shown {
-                    found("result", variant.shown(point), field("result").to_owned());
-                }
-                Some(point)
+    /// Whether game `number` comes after `before` in the history's order (rising or
+    /// falling, set by the first two games), else a `game_order` finding; the games it
+    /// skips are counted missing.
+    fn follows(&mut self, row: &Row, number: u64, before: &Game) -> bool {
+        let up = number > before.number;
+        if *self.rising.get_or_insert(up) != up {
+            self.report.found(
+                row,
+                "game_order",
+                format!(
+                    "a game {} game {} (line {})",
+                    if up { "below" } else { "above" },
+                    before.number,
+                    before.line
+                ),
+                number.to_string(),
+            );
+            return false;
+        }
+        let steps = number.abs_diff(before.number);
+        if steps > 1 {
+            self.audit.tally.gap();
+            self.audit.missing_games += steps - 1;
+            if self.audit.missing.len() < MISSING_NAMED {
+                let (low, high) = (number.min(before.number), number.max(before.number));
+                self.audit.missing.push(low + 1..=high - 1);
             }
-            None => None,
-        };
+        }
+        true
+    }
 
-        // The rows of one game agree; a new game is linked to the one before it.
-        match current.as_mut() {
-            Some(game) if game.number == number => {
-                if game.shown != shown {
-                    let expected = format!(
-                        "{} (game {number} on line {})",
-                        crash::hundredths_text(game.shown),
-                        game.line
-                    );
-                    found("game_result", expected, field("result").to_owned());
-                }
-                match (&game.hash, &hash) {
-                    (Some(before), Some(now)) if before != now => {
-                        found(
-                            "game_hash",
-                            format!("{before} (game {number} on line {})", game.line),
-                            now.clone(),
-                        );
-                    }
-                    (None, Some(now)) => {
-                        game.hash = Some(now.clone());
-                        audit.hashless -= 1;
-                        links.unhashed.pop_if(|game| game.number == number);
-                        let before = links.linked;
-                        let broken = links.hashed(variant, number, now, salt, line);
-                        keep(number, now, salt, line, links.linked > before, &mut audit.not_walked);
-                        if let Some(expected) = broken {
-                            found("link", expected, now.clone());
-                        }
-                    }
-                    _ => {}
-                }
+    /// Game `number`'s hash, given on `row`: linked to the last game given with one (a
+    /// `link` finding where they do not join), and kept to walk to the published game.
+    fn link(&mut self, row: &Row, number: u64, hash: &str, salt: &str) {
+        let before = self.links.linked;
+        let broken = self.links.hashed(self.variant, number, hash, salt, row.line);
+        self.keep(number, hash, salt, row.line, self.links.linked > before);
+        if let Some(expected) = broken {
+            self.report.found(row, "link", expected, hash.to_owned());
+        }
+    }
+
+    /// Keeps a game's hash to walk to its chain's published game after the last row.
+    /// `linked`: the game's hash walks down to the last game given with one (a game of a
+    /// run of linked games is tied wherever one of the run is walked to the published game).
+    fn keep(&mut self, number: u64, hash: &str, salt: &str, line: u64, linked: bool) {
+        if self.variant.published_game(salt).is_none() {
+            self.unpublished.entry(salt.to_owned()).or_default().add(line);
+            return;
+        }
+        let kept: usize = self.published.values().map(Vec::len).sum();
+        match crash::hash_bytes(hash) {
+            Some(hash) if kept < MAX_ROWS => {
+                self.published.entry(salt.to_owned()).or_default().push(ChainRow { game: number, hash, line })
             }
             _ => {
-                let before = current.replace(Game { number, hash: hash.clone(), shown, line });
-                if let Some(before) = before {
-                    let up = number > before.number;
-                    if *rising.get_or_insert(up) != up {
-                        found(
-                            "game_order",
-                            format!(
-                                "a game {} game {} (line {})",
-                                if up { "below" } else { "above" },
-                                before.number,
-                                before.line
-                            ),
-                            number.to_string(),
-                        );
-                        // Not counted: the current game is still the one before.
-                        current = Some(before);
-                        continue;
-                    }
-                    let steps = number.abs_diff(before.number);
-                    if steps > 1 {
-                        audit.tally.gap();
-                        audit.missing_games += steps - 1;
-                        if audit.missing.len() < MISSING_NAMED {
-                            let (low, high) = (number.min(before.number), number.max(before.number));
-                            audit.missing.push(low + 1..=high - 1);
-                        }
-                    }
-                }
-                audit.games += 1;
-                match &hash {
-                    Some(now) => {
-                        let before = links.linked;
-                        let broken = links.hashed(variant, number, now, salt, line);
-                        keep(number, now, salt, line, links.linked > before, &mut audit.not_walked);
-                        if let Some(expected) = broken {
-                            found("link", expected, now.clone());
-                        }
-                    }
-                    None => {
-                        audit.hashless += 1;
-                        first_hashless.get_or_insert(line);
-                        let (player, stated) = (field("player"), field("client_seed"));
-                        let bytes = links.unhashed_bytes + player.len() + stated.len();
-                        if links.unhashed.len() < MAX_WALK as usize && bytes <= UNHASHED_BYTES {
-                            links.unhashed_bytes = bytes;
-                            links.unhashed.push(Unhashed {
-                                number,
-                                shown,
-                                salt: (!stated.is_empty()).then(|| stated.to_owned()),
-                                line,
-                                player: player.to_owned(),
-                            });
-                        }
-                    }
-                }
-                match point {
-                    Some(point) => {
-                        audit.replayed += 1;
-                        audit.tally.add(point);
-                    }
-                    None if variant == CrashVariant::Roobet => {
-                        audit.uncounted += 1;
-                        audit.tally.gap();
-                    }
-                    None => audit.tally.add(if shown == variant.instant_shown() {
-                        CrashPoint::Instant
-                    } else {
-                        CrashPoint::Hundredths(shown)
-                    }),
+                self.audit.not_walked += 1;
+                if !linked {
+                    self.unkept.add(line);
                 }
             }
         }
+    }
 
-        // The payout: stake × target when the target is at or below the crash point.
-        let (stake_text, payout_text) = (field("stake"), field("payout"));
-        if !stake_text.is_empty() || !payout_text.is_empty() {
-            let amount =
-                |column: &'static str, text: &str| Money::parse(text).map_err(|e| bad(column, e.to_string()));
-            let (wager, paid) = (amount("stake", stake_text)?, amount("payout", payout_text)?);
-            let reached = |target: u64| match point {
-                Some(CrashPoint::Instant) => false,
-                Some(CrashPoint::Hundredths(h)) => target <= h,
-                // Without the hash, the shown point (an instant crash shows below any target).
-                None => target <= shown,
-            };
-            let multiplier = match field("bet") {
-                "" => Money::whole(0),
-                bet => {
-                    let target = crash::read_shown(bet)
-                        .ok()
-                        .filter(|&t| t >= 101)
-                        .ok_or_else(|| bad("bet", format!("a crash bet is its cash-out target with two decimals, from 1.01 (e.g. 2.00), not '{}'", Excerpt(bet))))?;
-                    if reached(target) {
-                        Money::parse(bet).expect("a target is an amount")
-                    } else {
-                        Money::whole(0)
-                    }
-                }
-            };
-            audit.payouts_checked += 1;
-            let expected = wager.times(multiplier).ok_or_else(|| bad("stake", "too large".into()))?;
-            let off = expected.distance(paid).ok_or_else(|| bad("payout", "too large".into()))?;
-            if off.compare(payout_tolerance).ok_or_else(|| bad("payout", "too large".into()))?
-                == std::cmp::Ordering::Greater
-            {
-                found("payout", expected.to_string(), payout_text.to_owned());
-            }
+    /// A new game without its hash, kept (within [`MAX_WALK`] games and
+    /// [`UNHASHED_BYTES`]) to be checked when the next link across it is walked.
+    fn keep_unhashed(&mut self, row: &Row, now: &RowGame) {
+        self.audit.hashless += 1;
+        self.first_hashless.get_or_insert(row.line);
+        let (player, stated) = (row.field("player"), row.field("client_seed"));
+        let bytes = self.links.unhashed_bytes + player.len() + stated.len();
+        if self.links.unhashed.len() < MAX_WALK as usize && bytes <= UNHASHED_BYTES {
+            self.links.unhashed_bytes = bytes;
+            self.links.unhashed.push(Unhashed {
+                number: now.number,
+                shown: now.shown,
+                salt: (!stated.is_empty()).then(|| stated.to_owned()),
+                line: row.line,
+                player: player.to_owned(),
+            });
         }
-        report_late(&mut links.late, &mut audit, &mut on_finding);
     }
-    report_late(&mut links.late, &mut audit, &mut on_finding);
-    (audit.linked, audit.unlinked, audit.derived) = (links.linked, links.unlinked, links.derived);
-    audit.first_hashed = links.first;
-    // The games checked through a link are no longer "neither replayed nor linked".
-    audit.hashless -= audit.derived;
-    let mut not_tied = walk_to_published(&mut audit, variant, published, &mut on_finding);
-    if unkept.games > 0 {
-        not_tied.push((
-            format!(
-                "{} beyond the {MAX_ROWS} games an audit keeps to walk to the published game, not linked to a game before them: not walked",
-                games_text(unkept.games)
-            ),
+
+    /// A new game's crash point counted for the battery: replayed where it has its hash,
+    /// else as shown (not at all for Roobet, whose instant crash and 1.00x look alike).
+    fn count(&mut self, now: &RowGame, point: Option<CrashPoint>) {
+        match point {
+            Some(point) => {
+                self.audit.replayed += 1;
+                self.audit.tally.add(point);
+            }
+            None if self.variant == CrashVariant::Roobet => {
+                self.audit.uncounted += 1;
+                self.audit.tally.gap();
+            }
+            None => self.audit.tally.add(if now.shown == self.variant.instant_shown() {
+                CrashPoint::Instant
+            } else {
+                CrashPoint::Hundredths(now.shown)
+            }),
+        }
+    }
+
+    /// The payout: stake × target when the target is at or below the crash point.
+    fn check_payout(
+        &mut self,
+        row: &Row,
+        game: &RowGame,
+        point: Option<CrashPoint>,
+    ) -> Result<(), RoundsError> {
+        let (stake_text, payout_text) = (row.field("stake"), row.field("payout"));
+        if stake_text.is_empty() && payout_text.is_empty() {
+            return Ok(());
+        }
+        let amount =
+            |column: &'static str, text: &str| Money::parse(text).map_err(|e| row.bad(column, e.to_string()));
+        let (wager, paid) = (amount("stake", stake_text)?, amount("payout", payout_text)?);
+        let reached = |target: u64| match point {
+            Some(CrashPoint::Instant) => false,
+            Some(CrashPoint::Hundredths(h)) => target <= h,
+            // Without the hash, the shown point (an instant crash shows below any target).
+            None => target <= game.shown,
+        };
+        let multiplier = match row.field("bet") {
+            "" => Money::whole(0),
+            bet => {
+                let target = crash::read_shown(bet)
+                    .ok()
+                    .filter(|&t| t >= 101)
+                    .ok_or_else(|| row.bad("bet", format!("a crash bet is its cash-out target with two decimals, from 1.01 (e.g. 2.00), not '{}'", Excerpt(bet))))?;
+                if reached(target) {
+                    Money::parse(bet).expect("a target is an amount")
+                } else {
+                    Money::whole(0)
+                }
+            }
+        };
+        self.audit.payouts_checked += 1;
+        let expected = wager.times(multiplier).ok_or_else(|| row.bad("stake", "too large".into()))?;
+        let off = expected.distance(paid).ok_or_else(|| row.bad("payout", "too large".into()))?;
+        if off.compare(self.payout_tolerance).ok_or_else(|| row.bad("payout", "too large".into()))?
+            == std::cmp::Ordering::Greater
+        {
+            self.report.found(row, "payout", expected.to_string(), payout_text.to_owned());
+        }
+        Ok(())
+    }
+
+    /// Reports the findings made on earlier games ([`check_unhashed`]), counting them.
+    fn report_late(&mut self) {
+        for finding in self.links.late.drain(..) {
+            self.report.report(&finding);
+        }
+    }
+
+    /// After the last row: the links' counts, the walks to the published games, and one
+    /// `uncommitted` finding per cause of games not tied to a commitment.
+    fn finish(mut self) -> CrashAudit {
+        self.report_late();
+        let Self {
+            variant,
+            mut report,
+            mut audit,
+            links,
+            published,
+            unpublished,
+            first_hashless,
             unkept,
-        ));
+            ..
+        } = self;
+        audit.findings = report.counts;
+        let on_finding = &mut report.on_finding;
+        (audit.linked, audit.unlinked, audit.derived) = (links.linked, links.unlinked, links.derived);
+        audit.first_hashed = links.first;
+        // The games checked through a link are no longer "neither replayed nor linked".
+        audit.hashless -= audit.derived;
+        let mut not_tied = walk_to_published(&mut audit, variant, published, on_finding);
+        if unkept.games > 0 {
+            not_tied.push((
+                format!(
+                    "{} beyond the {MAX_ROWS} games an audit keeps to walk to the published game, not linked to a game before them: not walked",
+                    games_text(unkept.games)
+                ),
+                unkept,
+            ));
+        }
+        report_untied(&mut audit, variant, unpublished, not_tied, first_hashless, on_finding);
+        audit
     }
-    let mut untied = |what: String, count: Untied| {
+}
+
+/// The `uncommitted` findings, one per cause: games on a salt without a published hash
+/// fairaudit holds, games of a published chain not tied to it (`not_tied`), and the games
+/// without their hash not checked through a link (named by `first_hashless`).
+fn report_untied(
+    audit: &mut CrashAudit,
+    variant: CrashVariant,
+    unpublished: BTreeMap<String, Untied>,
+    not_tied: Vec<(String, Untied)>,
+    first_hashless: Option<u64>,
+    on_finding: &mut impl FnMut(&Finding),
+) {
+    let mut untied = |audit: &mut CrashAudit, what: String, count: Untied| {
         audit.untied += count.games;
         let finding = Finding {
             line: count.first_line,
@@ -479,6 +666,7 @@ pub fn audit_crash_history<R: Read>(
             "none of the published seeding events'"
         };
         untied(
+            audit,
             format!(
                 "{} on salt {salt} ({why}): nothing ties their chain to a commitment",
                 games_text(count.games)
@@ -487,7 +675,7 @@ pub fn audit_crash_history<R: Read>(
         );
     }
     for (what, count) in not_tied {
-        untied(what, count);
+        untied(audit, what, count);
     }
     if let (Some(first_line), true) = (first_hashless, audit.hashless > 0) {
         let count = Untied { games: audit.hashless, first_line };
@@ -496,9 +684,8 @@ pub fn audit_crash_history<R: Read>(
         } else {
             format!("{} games without their hash, not checked through a link across them: their crash points are tied to nothing", count.games)
         };
-        untied(what, count);
+        untied(audit, what, count);
     }
-    Ok(audit)
 }
 
 /// Games the audit could not tie to a commitment for one cause: how many, and the line of
@@ -747,14 +934,6 @@ fn check_unhashed(
         }
     }
     findings
-}
-
-/// Reports the findings made on earlier games ([`check_unhashed`]), counting them.
-fn report_late(late: &mut Vec<Finding>, audit: &mut CrashAudit, on_finding: &mut impl FnMut(&Finding)) {
-    for finding in late.drain(..) {
-        on_finding(&finding);
-        *audit.findings.entry(finding.check).or_default() += 1;
-    }
 }
 
 #[cfg(test)]

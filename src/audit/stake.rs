@@ -221,20 +221,34 @@ pub fn audit_stake_history<R: Read>(
     options: &StakeAuditOptions,
     observer: &mut impl AuditObserver,
 ) -> Result<StakeAudit, RoundsError> {
-    let StakeAuditOptions { payout_tolerance, keno_paytable, max_gap_replay } = *options;
     // Keno's chance of paying more than the stake, per pick count, from the paytable.
-    let keno_payouts = keno_paytable
+    let keno_payouts = options
+        .keno_paytable
         .map(|paytable| Payouts::new(GameId::Keno, paytable))
         .transpose()
         .map_err(|problem| RoundsError::BadField { line: 1, column: "paytable", problem })?;
     let mut reader = layout.reader(input);
     let headers = reader.headers()?.clone();
-    let found = layout.columns.locate(&headers, &FIELDS)?;
+    let columns = stake_columns(layout, &headers)?;
+    let mut auditor = StakeAuditor::new(revealed, options, &columns, observer);
+    let mut record = csv::StringRecord::new();
+    while reader.read_record(&mut record)? {
+        auditor.audit.rows += 1;
+        let line = record.position().map_or(0, csv::Position::line);
+        auditor.audit_row(&Row { line, record: &record, columns: &columns })?;
+    }
+    auditor.finish(keno_payouts.as_ref())
+}
+
+/// The columns of a history of the family, by field: `game`, `nonce` and `result`
+/// required, `stake` and `payout` both or neither (a payout cannot be judged without its
+/// stake).
+fn stake_columns(layout: &CsvLayout, headers: &csv::StringRecord) -> Result<Columns, RoundsError> {
+    let found = layout.columns.locate(headers, &FIELDS)?;
     let columns = Columns { get: FIELDS.iter().filter_map(|&f| found.get(f).map(|i| (f, i))).collect() };
     for required in ["game", "nonce", "result"] {
         columns.of(required).ok_or(RoundsError::MissingColumn(required))?;
     }
-    let has_client_column = columns.of("client_seed").is_some();
     if columns.of("stake").is_some() != columns.of("payout").is_some() {
         return Err(RoundsError::MissingColumn(if columns.of("stake").is_some() {
             "payout"
@@ -242,187 +256,305 @@ pub fn audit_stake_history<R: Read>(
             "stake"
         }));
     }
+    Ok(columns)
+}
 
-    let mut audit = StakeAudit {
-        rows: 0,
-        replayed: 0,
-        payouts_checked: 0,
-        keno_paytable: keno_paytable.map(Paytable::describe),
-        payouts_unchecked: BTreeMap::new(),
-        findings: BTreeMap::new(),
-        tallies: Vec::new(),
-        bets: Vec::new(),
-        first_replayed: None,
-        nonce_gaps: NonceGaps::default(),
-        players: Vec::new(),
-    };
-    let has_players = columns.of("player").is_some();
-    let mut player_index: HashMap<String, usize> = HashMap::new();
-    // Per seed pair: the nonces played, and the revealed server seed where there is one.
-    let mut nonces: HashMap<PairKey, (PlayedNonces, Option<String>)> = HashMap::new();
-    // Per seed pair and game: the last row's nonce and coarse class, for the pairs.
-    let mut last_round: HashMap<(PairKey, StakeGame), (u64, usize)> = HashMap::new();
-    let mut prepared: Option<(String, String, SeedPair, String)> = None;
-    // Per server seed replayed (by its commitment): whether some row showed its
-    // commitment, and the first line that replayed it.
-    let mut committed: HashMap<String, (bool, u64, String)> = HashMap::new();
-    let mut record = csv::StringRecord::new();
-    while reader.read_record(&mut record)? {
-        audit.rows += 1;
-        let line = record.position().map_or(0, csv::Position::line);
-        let field = |name: &str| columns.of(name).and_then(|i| record.get(i)).unwrap_or("");
-        let bad = |column: &'static str, problem: String| RoundsError::BadField { line, column, problem };
-        let mut found = |check: &'static str, expected: String, found: &str| {
-            let finding = Finding {
-                line,
-                player: field("player").to_owned(),
-                check,
-                expected,
-                found: found.to_owned(),
-            };
-            observer.finding(&finding);
-            *audit.findings.entry(check).or_default() += 1;
+/// One row of the history as it is read: its line and its cells by field.
+struct Row<'r> {
+    line: u64,
+    record: &'r csv::StringRecord,
+    columns: &'r Columns,
+}
+
+impl<'r> Row<'r> {
+    /// The cell of `name`, empty where the history has no such column.
+    fn field(&self, name: &str) -> &'r str {
+        self.columns.of(name).and_then(|i| self.record.get(i)).unwrap_or("")
+    }
+
+    /// The error that stops the audit at this row's `column`.
+    fn bad(&self, column: &'static str, problem: String) -> RoundsError {
+        RoundsError::BadField { line: self.line, column, problem }
+    }
+}
+
+/// What a row says of its round, read and validated before any check.
+struct RowRound<'r> {
+    game: StakeGame,
+    nonce: u64,
+    recorded: StakeOutcome,
+    /// The commitment the row shows.
+    given: Option<String>,
+    /// The server seed: the row's, else the one the history reveals for its commitment
+    /// (empty when neither).
+    server: &'r str,
+    client: &'r str,
+}
+
+/// Passes each finding on to the observer as it is made and counts it per check (the
+/// counts become [`StakeAudit::findings`] at the end). Apart from the audit so that a
+/// check can report while it holds the seed pair it is replaying.
+struct Reporter<'o, O> {
+    observer: &'o mut O,
+    counts: BTreeMap<&'static str, u64>,
+}
+
+impl<O: AuditObserver> Reporter<'_, O> {
+    fn report(&mut self, finding: &Finding) {
+        self.observer.finding(finding);
+        *self.counts.entry(finding.check).or_default() += 1;
+    }
+
+    /// A finding on `row`, named by its player.
+    fn found(&mut self, row: &Row, check: &'static str, expected: String, found: &str) {
+        self.report(&Finding {
+            line: row.line,
+            player: row.field("player").to_owned(),
+            check,
+            expected,
+            found: found.to_owned(),
+        });
+    }
+}
+
+/// The state of one audit of a history of the family between its rows: what has been
+/// counted, and per seed pair the nonces played, the last round (for the pairs) and
+/// whether its commitment was shown.
+struct StakeAuditor<'a, O> {
+    revealed: &'a RevealedSeeds,
+    options: StakeAuditOptions<'a>,
+    has_client_column: bool,
+    has_players: bool,
+    report: Reporter<'a, O>,
+    audit: StakeAudit,
+    player_index: HashMap<String, usize>,
+    /// Per seed pair: the nonces played, and the revealed server seed where there is one.
+    nonces: HashMap<PairKey, (PlayedNonces, Option<String>)>,
+    /// Per seed pair and game: the last row's nonce and coarse class, for the pairs.
+    last_round: HashMap<(PairKey, StakeGame), (u64, usize)>,
+    /// The last seed pair replayed (server seed, client seed, the pair, its commitment):
+    /// consecutive rows of one pair are prepared once.
+    prepared: Option<(String, String, SeedPair, String)>,
+    /// Per server seed replayed (by its commitment): whether some row showed its
+    /// commitment, and the first line that replayed it (with its player).
+    committed: HashMap<String, (bool, u64, String)>,
+}
+
+impl<'a, O: AuditObserver> StakeAuditor<'a, O> {
+    fn new(
+        revealed: &'a RevealedSeeds,
+        options: &StakeAuditOptions<'a>,
+        columns: &Columns,
+        observer: &'a mut O,
+    ) -> Self {
+        let audit = StakeAudit {
+            rows: 0,
+            replayed: 0,
+            payouts_checked: 0,
+            keno_paytable: options.keno_paytable.map(Paytable::describe),
+            payouts_unchecked: BTreeMap::new(),
+            findings: BTreeMap::new(),
+            tallies: Vec::new(),
+            bets: Vec::new(),
+            first_replayed: None,
+            nonce_gaps: NonceGaps::default(),
+            players: Vec::new(),
         };
+        StakeAuditor {
+            revealed,
+            options: *options,
+            has_client_column: columns.of("client_seed").is_some(),
+            has_players: columns.of("player").is_some(),
+            report: Reporter { observer, counts: BTreeMap::new() },
+            audit,
+            player_index: HashMap::new(),
+            nonces: HashMap::new(),
+            last_round: HashMap::new(),
+            prepared: None,
+            committed: HashMap::new(),
+        }
+    }
 
-        if !matches!(field("scheme"), "" | "stake") {
-            return Err(bad(
+    /// Every check of one row, in the order its findings are reported; a repeated round
+    /// is checked but not counted again.
+    fn audit_row(&mut self, row: &Row) -> Result<(), RoundsError> {
+        let round = self.read_round(row)?;
+        let key = self.seed_pair(row, &round);
+        let reused = self.check_nonce(row, &round, key.as_ref());
+        let money = self.check_payout(row, &round)?;
+        if reused {
+            return Ok(());
+        }
+        self.count(row, &round, key, money)
+    }
+
+    /// The row's scheme, game, nonce, result, commitment and seeds.
+    fn read_round<'r>(&self, row: &Row<'r>) -> Result<RowRound<'r>, RoundsError>
+    where
+        'a: 'r,
+    {
+        if !matches!(row.field("scheme"), "" | "stake") {
+            return Err(row.bad(
                 "scheme",
-                format!("'{}' in a history audited as scheme stake", Excerpt(field("scheme"))),
+                format!("'{}' in a history audited as scheme stake", Excerpt(row.field("scheme"))),
             ));
         }
-        let name = field("game").trim();
-        let game = StakeGame::new(name, field("params"))
-            .map_err(|p| bad(if stake::GAMES.contains(&name) { "params" } else { "game" }, p))?;
-        let nonce = parse_nonce(field("nonce")).map_err(|e| bad("nonce", e.to_string()))?;
+        let name = row.field("game").trim();
+        let game = StakeGame::new(name, row.field("params"))
+            .map_err(|p| row.bad(if stake::GAMES.contains(&name) { "params" } else { "game" }, p))?;
+        let nonce = parse_nonce(row.field("nonce")).map_err(|e| row.bad("nonce", e.to_string()))?;
         if nonce == u64::MAX {
             // Nonces are kept as half-open ranges, which end at 2^64 - 1 at most.
-            return Err(bad(
-                "nonce",
-                "2^64 - 1 is above the largest nonce a history can hold (2^64 - 2)".into(),
-            ));
+            return Err(
+                row.bad("nonce", "2^64 - 1 is above the largest nonce a history can hold (2^64 - 2)".into())
+            );
         }
-        let recorded = game.read_result(field("result")).map_err(|p| bad("result", p))?;
-        let given = match field("commitment") {
+        let recorded = game.read_result(row.field("result")).map_err(|p| row.bad("result", p))?;
+        let given = match row.field("commitment") {
             "" => None,
             text => Some(
                 parse_digest(text, "a commitment (SHA-256 of the server seed)")
-                    .map_err(|p| bad("commitment", p))?,
+                    .map_err(|p| row.bad("commitment", p))?,
             ),
         };
         // A row showing only the commitment is replayed with the seed the history reveals
         // for it anywhere (above or below it), as if the row showed it.
-        let server = match (field("server_seed"), &given) {
-            ("", Some(given)) => revealed.seed_of(given).unwrap_or(""),
+        let server = match (row.field("server_seed"), &given) {
+            ("", Some(given)) => self.revealed.seed_of(given).unwrap_or(""),
             (server, _) => server,
         };
-        let client = field("client_seed");
+        Ok(RowRound { game, nonce, recorded, given, server, client: row.field("client_seed") })
+    }
 
-        // The seed pair: its commitment (computed from the revealed server seed, else as
-        // given) and the client seed. A row naming neither seed nor commitment, or in a
-        // history without client seeds, is not placed in any seed pair.
-        let identified = has_client_column && (!server.is_empty() || given.is_some());
-        let key: Option<PairKey> = if !identified {
-            None
-        } else if server.is_empty() {
-            given.clone().map(|commitment| (commitment, client.to_owned()))
-        } else {
-            let cached = matches!(&prepared, Some((s, c, _, _)) if s == server && c == client);
-            if !cached {
-                prepared = Some((
-                    server.to_owned(),
-                    client.to_owned(),
-                    SeedPair::new(server, client),
-                    stake::commitment(server),
-                ));
-            }
-            let (_, _, pair, commitment) = prepared.as_ref().expect("prepared above");
-            // The result and the commitment, the server seed being revealed.
-            let round = stake::replay_with(&game, pair, String::new(), nonce);
-            // The worked row shows its seed on its own line (a row replayed with a seed
-            // revealed on another is not the one to work through).
-            if audit.first_replayed.is_none() && !field("server_seed").is_empty() {
-                audit.first_replayed = Some(ReplayedRow {
-                    line,
-                    game,
-                    server_seed: server.to_owned(),
-                    client_seed: client.to_owned(),
-                    nonce,
-                    result: field("result").to_owned(),
-                });
-            }
-            audit.replayed += 1;
-            if round.outcome != recorded {
-                found("result", round.result, field("result"));
-            }
-            if given.as_ref().is_some_and(|given| given != commitment) {
-                found("commitment", commitment.clone(), field("commitment"));
-            }
-            committed
-                .entry(commitment.clone())
-                .or_insert_with(|| (false, line, field("player").to_owned()))
-                .0 |= given.is_some();
-            Some((commitment.clone(), client.to_owned()))
+    /// The seed pair: its commitment (computed from the revealed server seed, else as
+    /// given) and the client seed. A row naming neither seed nor commitment, or in a
+    /// history without client seeds, is not placed in any seed pair. A row whose server
+    /// seed is revealed is replayed here.
+    fn seed_pair(&mut self, row: &Row, round: &RowRound) -> Option<PairKey> {
+        let (server, client) = (round.server, round.client);
+        let identified = self.has_client_column && (!server.is_empty() || round.given.is_some());
+        if !identified {
+            return None;
+        }
+        if server.is_empty() {
+            return round.given.clone().map(|commitment| (commitment, client.to_owned()));
+        }
+        let cached = matches!(&self.prepared, Some((s, c, _, _)) if s == server && c == client);
+        if !cached {
+            self.prepared = Some((
+                server.to_owned(),
+                client.to_owned(),
+                SeedPair::new(server, client),
+                stake::commitment(server),
+            ));
+        }
+        let (_, _, pair, commitment) = self.prepared.as_ref().expect("prepared above");
+        // The result and the commitment, the server seed being revealed.
+        let replayed = stake::replay_with(&round.game, pair, String::new(), round.nonce);
+        // The worked row shows its seed on its own line (a row replayed with a seed
+        // revealed on another is not the one to work through).
+        if self.audit.first_replayed.is_none() && !row.field("server_seed").is_empty() {
+            self.audit.first_replayed = Some(ReplayedRow {
+                line: row.line,
+                game: round.game,
+                server_seed: server.to_owned(),
+                client_seed: client.to_owned(),
+                nonce: round.nonce,
+                result: row.field("result").to_owned(),
+            });
+        }
+        self.audit.replayed += 1;
+        if replayed.outcome != round.recorded {
+            self.report.found(row, "result", replayed.result, row.field("result"));
+        }
+        if round.given.as_ref().is_some_and(|given| given != commitment) {
+            self.report.found(row, "commitment", commitment.clone(), row.field("commitment"));
+        }
+        self.committed
+            .entry(commitment.clone())
+            .or_insert_with(|| (false, row.line, row.field("player").to_owned()))
+            .0 |= round.given.is_some();
+        Some((commitment.clone(), client.to_owned()))
+    }
+
+    /// A nonce is played once per seed pair (the family's nonce counts every bet of a
+    /// seed pair, whatever the game): whether this row's was played before (a finding).
+    fn check_nonce(&mut self, row: &Row, round: &RowRound, key: Option<&PairKey>) -> bool {
+        let Some(key) = key else { return false };
+        let (played, seed) = self.nonces.entry(key.clone()).or_default();
+        if played.contains(round.nonce) {
+            self.report.found(
+                row,
+                "nonce_reused",
+                "a nonce not played before with this seed pair".into(),
+                row.field("nonce"),
+            );
+            return true;
+        }
+        played.insert(round.nonce, || RoundAfter {
+            game: round.game,
+            bet: row.field("bet").to_owned(),
+            line: row.line,
+            player: row.field("player").to_owned(),
+        });
+        if seed.is_none() && !round.server.is_empty() {
+            *seed = Some(round.server.to_owned());
+        }
+        false
+    }
+
+    /// The payout, where the game's rule is sourced: the stake and payout (as floats, for
+    /// the bet tests) of a row whose payout was checked.
+    fn check_payout(&mut self, row: &Row, round: &RowRound) -> Result<Option<(f64, f64)>, RoundsError> {
+        let (stake_text, payout_text) = (row.field("stake"), row.field("payout"));
+        if stake_text.is_empty() && payout_text.is_empty() {
+            return Ok(None);
+        }
+        let amount =
+            |column: &'static str, text: &str| Money::parse(text).map_err(|e| row.bad(column, e.to_string()));
+        let (wager, paid) = (amount("stake", stake_text)?, amount("payout", payout_text)?);
+        let rule = multiplier(&round.game, &round.recorded, row.field("bet"), self.options.keno_paytable)
+            .map_err(|p| row.bad("bet", p))?;
+        let Some(multiplier) = rule else {
+            *self.audit.payouts_unchecked.entry(round.game.name()).or_default() += 1;
+            return Ok(None);
         };
-
-        // A nonce is played once per seed pair (the family's nonce counts every bet of a
-        // seed pair, whatever the game); a repeated round is not counted again.
-        let mut reused = false;
-        if let Some(key) = &key {
-            let (played, seed) = nonces.entry(key.clone()).or_default();
-            if played.contains(nonce) {
-                found("nonce_reused", "a nonce not played before with this seed pair".into(), field("nonce"));
-                reused = true;
-            } else {
-                played.insert(nonce, || RoundAfter {
-                    game,
-                    bet: field("bet").to_owned(),
-                    line,
-                    player: field("player").to_owned(),
-                });
-                if seed.is_none() && !server.is_empty() {
-                    *seed = Some(server.to_owned());
-                }
-            }
+        self.audit.payouts_checked += 1;
+        let expected = wager.times(multiplier).ok_or_else(|| row.bad("stake", "too large".into()))?;
+        let off = expected.distance(paid).ok_or_else(|| row.bad("payout", "too large".into()))?;
+        let over = off
+            .compare(self.options.payout_tolerance)
+            .ok_or_else(|| row.bad("payout", "too large".into()))?;
+        if over == std::cmp::Ordering::Greater {
+            self.report.found(row, "payout", expected.to_string(), payout_text);
         }
+        Ok(Some((wager.to_f64(), paid.to_f64())))
+    }
 
-        // The payout, where the game's rule is sourced.
-        let (stake_text, payout_text) = (field("stake"), field("payout"));
-        let mut money = None;
-        if !stake_text.is_empty() || !payout_text.is_empty() {
-            let amount =
-                |column: &'static str, text: &str| Money::parse(text).map_err(|e| bad(column, e.to_string()));
-            let (wager, paid) = (amount("stake", stake_text)?, amount("payout", payout_text)?);
-            match multiplier(&game, &recorded, field("bet"), keno_paytable).map_err(|p| bad("bet", p))? {
-                Some(multiplier) => {
-                    audit.payouts_checked += 1;
-                    let expected = wager.times(multiplier).ok_or_else(|| bad("stake", "too large".into()))?;
-                    let off = expected.distance(paid).ok_or_else(|| bad("payout", "too large".into()))?;
-                    let over =
-                        off.compare(payout_tolerance).ok_or_else(|| bad("payout", "too large".into()))?;
-                    if over == std::cmp::Ordering::Greater {
-                        found("payout", expected.to_string(), payout_text);
-                    }
-                    money = Some((wager.to_f64(), paid.to_f64()));
-                }
-                None => *audit.payouts_unchecked.entry(game.name()).or_default() += 1,
-            }
-        }
-
-        // The recorded result, counted for the battery.
-        if reused {
-            continue;
-        }
-        let index = game_index(&mut audit, game);
+    /// The recorded result counted for the battery: the bet as placed (where its law is
+    /// exact), the outcome or draw steps, and the pair it completes.
+    fn count(
+        &mut self,
+        row: &Row,
+        round: &RowRound,
+        key: Option<PairKey>,
+        money: Option<(f64, f64)>,
+    ) -> Result<(), RoundsError> {
+        let (game, recorded) = (round.game, &round.recorded);
+        let index = game_index(&mut self.audit, game);
         // The bet as placed, where its law is exact: a bet read here was read above.
-        if let Some(law) = bet_law(&game, &recorded, field("bet")).map_err(|p| bad("bet", p))? {
-            law.record(&mut audit.bets[index], money);
-            if has_players {
-                law.record(player_bets(&mut audit, &mut player_index, field("player"), index), money);
+        if let Some(law) = bet_law(&game, recorded, row.field("bet")).map_err(|p| row.bad("bet", p))? {
+            law.record(&mut self.audit.bets[index], money);
+            if self.has_players {
+                law.record(
+                    player_bets(&mut self.audit, &mut self.player_index, row.field("player"), index),
+                    money,
+                );
             }
         }
-        let tally = &mut audit.tallies[index].1;
+        let tally = &mut self.audit.tallies[index].1;
         tally.rounds += 1;
-        match &recorded {
+        match recorded {
             StakeOutcome::Drawn(drawn) => {
                 let first = if game == StakeGame::Keno { 1 } else { 0 };
                 for (step, index) in tally.steps.iter_mut().zip(draw_indices(drawn, first)) {
@@ -433,40 +565,56 @@ pub fn audit_stake_history<R: Read>(
         }
         // Rounds 2k and 2k + 1 of one seed pair and game, recorded one after the other (in
         // either order: exports often list the newest first).
-        let Some(key) = key else { continue };
-        let class = coarse_cell(&game, &recorded);
-        if let Some((previous, previous_class)) = last_round.insert((key, game), (nonce, class)) {
+        let Some(key) = key else { return Ok(()) };
+        let (nonce, class) = (round.nonce, coarse_cell(&game, recorded));
+        if let Some((previous, previous_class)) = self.last_round.insert((key, game), (nonce, class)) {
             if previous != nonce && previous / 2 == nonce / 2 {
                 let (first, second) =
                     if previous < nonce { (previous_class, class) } else { (class, previous_class) };
                 tally.pairs[first * coarse_cells(&game) + second] += 1;
             }
         }
+        Ok(())
     }
-    // A server seed revealed without its commitment on any row is tied to nothing shown
-    // before play: a seed ground after play until the large bets lose replays as well as
-    // a fair one. One finding per such seed, on the first line that replayed it.
-    let mut untied: Vec<(u64, String, String)> = committed
-        .into_iter()
-        .filter(|(_, (shown, _, _))| !shown)
-        .map(|(commitment, (_, line, player))| (line, commitment, player))
-        .collect();
-    untied.sort_unstable();
-    for (line, commitment, player) in untied {
-        let finding = Finding {
-            line,
-            player,
-            check: "uncommitted",
-            expected: format!("the seed's commitment {commitment} shown on a row (a `commitment` column): the SHA-256 shown before play"),
-            found: "a server seed revealed without its commitment on any row: tied to nothing shown before play".to_owned(),
-        };
-        observer.finding(&finding);
-        *audit.findings.entry("uncommitted").or_default() += 1;
-    }
-    let players = has_players.then_some(&mut player_index);
-    replay_gaps(&mut audit, nonces, max_gap_replay, keno_payouts.as_ref(), keno_paytable, players, observer)
+
+    /// After the last row: an `uncommitted` finding per server seed revealed without its
+    /// commitment, then the gaps in the nonces named and the short ones replayed.
+    fn finish(self, keno_payouts: Option<&Payouts>) -> Result<StakeAudit, RoundsError> {
+        let Self { options, has_players, mut report, mut audit, mut player_index, nonces, committed, .. } =
+            self;
+        // A server seed revealed without its commitment on any row is tied to nothing shown
+        // before play: a seed ground after play until the large bets lose replays as well as
+        // a fair one. One finding per such seed, on the first line that replayed it.
+        let mut untied: Vec<(u64, String, String)> = committed
+            .into_iter()
+            .filter(|(_, (shown, _, _))| !shown)
+            .map(|(commitment, (_, line, player))| (line, commitment, player))
+            .collect();
+        untied.sort_unstable();
+        for (line, commitment, player) in untied {
+            report.report(&Finding {
+                line,
+                player,
+                check: "uncommitted",
+                expected: format!("the seed's commitment {commitment} shown on a row (a `commitment` column): the SHA-256 shown before play"),
+                found: "a server seed revealed without its commitment on any row: tied to nothing shown before play".to_owned(),
+            });
+        }
+        audit.findings = report.counts;
+        let players = has_players.then_some(&mut player_index);
+        let StakeAuditOptions { max_gap_replay, keno_paytable, .. } = options;
+        replay_gaps(
+            &mut audit,
+            nonces,
+            max_gap_replay,
+            keno_payouts,
+            keno_paytable,
+            players,
+            report.observer,
+        )
         .map_err(|(line, problem)| RoundsError::BadField { line, column: "bet", problem })?;
-    Ok(audit)
+        Ok(audit)
+    }
 }
 
 /// Names every gap in the seed pairs' nonces (to `observer`, by the line of the round
