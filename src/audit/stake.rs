@@ -82,7 +82,7 @@ pub struct StakeAudit {
     pub keno_paytable: Option<String>,
     /// Rows with a payout whose game has no sourced payout rule, per game.
     pub payouts_unchecked: BTreeMap<&'static str, u64>,
-    /// Findings per check (each one went to `on_finding` as it was made).
+    /// Findings per check (each one went to the observer as it was made).
     pub findings: BTreeMap<&'static str, u64>,
     /// The recorded results counted per game, in the order the games first appear.
     pub tallies: Vec<(StakeGame, StakeTally)>,
@@ -202,7 +202,7 @@ pub fn stake_revealed_seeds<R: Read>(input: R, layout: &CsvLayout) -> Result<Rev
 }
 
 /// Reads a bet history of the family (a header row; `game`, `nonce` and `result`
-/// required, the rest optional) and audits it; `on_finding` sees each finding as it is
+/// required, the rest optional) and audits it; `observer` sees each finding as it is
 /// made (the terminal, a CSV file).
 ///
 /// # Errors
