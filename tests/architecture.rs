@@ -2,7 +2,9 @@
 //! modules before it in [`LAYERS`], never one after it. This is what keeps the library
 //! free of cycles and the report free of computation (issue 19: `stats` and `rtp` once
 //! imported the report's table type while the report imported them). The test reads the
-//! sources, so it fails on the commit that adds an upward `use`.
+//! sources, so it fails on the commit that adds an upward `use`. Within a layer, no two
+//! files import each other, directly or round a loop ([`import_circles`]: at b32e2c9 it
+//! finds the eight circles issue 60 counted).
 
 mod common;
 
@@ -120,4 +122,158 @@ fn an_upward_import_is_caught() {
     assert!(upward_imports(&src).is_empty());
     std::fs::write(src.join("stats/y.rs"), "use crate::report::Table;\n").unwrap();
     assert_eq!(upward_imports(&src).len(), 1);
+}
+
+/// The module a source file is, as path segments (`src/cli/certify/check.rs` is
+/// `cli certify check`, `src/cli/certify/mod.rs` is `cli certify`, `src/lib.rs` the root).
+fn module_path(file: &Path, src: &Path) -> Vec<String> {
+    let mut segments: Vec<String> = file
+        .strip_prefix(src)
+        .unwrap()
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(segments.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+        segments.pop();
+    }
+    segments
+}
+
+/// The paths the code names from `super::`, `crate::` and `fairaudit::`, as module path
+/// segments from the crate's root (groups `{a, b::c}` expanded, one level).
+fn named_paths(code: &str, own: &[String]) -> Vec<Vec<String>> {
+    let ident =
+        |s: &str| s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
+    let mut paths = Vec::new();
+    for root in ["super::", "crate::", "fairaudit::"] {
+        for (at, _) in code.match_indices(root) {
+            if root != "super::" && at > 0 && code[..at].ends_with("super::") {
+                continue;
+            }
+            let base: Vec<String> = match root {
+                "super::" if at >= 7 && code[..at].ends_with("super::") => continue,
+                "super::" => own[..own.len().saturating_sub(1)].to_vec(),
+                _ => Vec::new(),
+            };
+            let mut rest = &code[at + root.len()..];
+            let mut prefix = base.clone();
+            while rest.starts_with("super::") {
+                prefix.pop();
+                rest = &rest["super::".len()..];
+            }
+            let mut segments = prefix.clone();
+            loop {
+                if let Some(group) = rest.strip_prefix('{') {
+                    let inner = &group[..group.find('}').unwrap_or(group.len())];
+                    for item in inner.split(',') {
+                        let mut path = segments.clone();
+                        path.extend(item.trim().split("::").map(ident).filter(|s| !s.is_empty()));
+                        paths.push(path);
+                    }
+                    break;
+                }
+                let name = ident(rest);
+                if name.is_empty() {
+                    paths.push(segments);
+                    break;
+                }
+                segments.push(name.clone());
+                rest = &rest[name.len()..];
+                match rest.strip_prefix("::") {
+                    Some(after) => rest = after,
+                    None => {
+                        paths.push(segments);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    paths
+}
+
+/// Imports between source files (file → the file whose module the path's longest known
+/// prefix is), leaving out a file's use of its own ancestors (a child naming its parent's
+/// items is the module tree, not a loop).
+fn file_imports(src: &Path) -> BTreeMap<Vec<String>, std::collections::BTreeSet<Vec<String>>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let modules: std::collections::BTreeSet<Vec<String>> =
+        files.iter().map(|f| module_path(f, src)).collect();
+    let mut imports = BTreeMap::new();
+    for file in &files {
+        let own = module_path(file, src);
+        let code = code_of(&std::fs::read_to_string(file).unwrap());
+        let targets: &mut std::collections::BTreeSet<Vec<String>> = imports.entry(own.clone()).or_default();
+        for path in named_paths(&code, &own) {
+            let Some(target) =
+                (1..=path.len()).rev().map(|k| path[..k].to_vec()).find(|m| modules.contains(m))
+            else {
+                continue;
+            };
+            if target != own && !own.starts_with(&target) {
+                targets.insert(target);
+            }
+        }
+    }
+    imports
+}
+
+/// The files that import each other in a loop (a strongly connected set of two or more).
+fn import_circles(src: &Path) -> Vec<Vec<String>> {
+    let imports = file_imports(src);
+    let reaches = |from: &Vec<String>| {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut stack = vec![from.clone()];
+        while let Some(next) = stack.pop() {
+            for target in imports.get(&next).into_iter().flatten() {
+                if seen.insert(target.clone()) {
+                    stack.push(target.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<_, _> = imports.keys().map(|m| (m.clone(), reaches(m))).collect();
+    let mut circles: Vec<Vec<String>> = Vec::new();
+    for (module, from) in &reached {
+        let mut circle: Vec<String> = from
+            .iter()
+            .filter(|other| *other != module && reached.get(*other).is_some_and(|back| back.contains(module)))
+            .map(|m| m.join("::"))
+            .collect();
+        if !circle.is_empty() {
+            circle.push(module.join("::"));
+            circle.sort();
+            if !circles.contains(&circle) {
+                circles.push(circle);
+            }
+        }
+    }
+    circles
+}
+
+/// No two files import each other, directly or round a loop (issue 60: there were eight
+/// such circles, five of them from schemes grown side by side).
+#[test]
+fn no_files_import_each_other_in_a_loop() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    assert_eq!(import_circles(&src), Vec::<Vec<String>>::new());
+}
+
+#[test]
+fn an_import_circle_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    std::fs::create_dir_all(src.join("cli")).unwrap();
+    std::fs::write(src.join("cli/mod.rs"), "mod a;\nmod b;\nmod c;\npub enum Verdict {}\n").unwrap();
+    std::fs::write(src.join("cli/a.rs"), "use super::b::run;\nuse super::Verdict;\n").unwrap();
+    std::fs::write(src.join("cli/c.rs"), "use super::Verdict;\n").unwrap();
+    std::fs::write(src.join("cli/b.rs"), "// super::a in a comment is fine\nfn f() { crate::cli::c::g() }\n")
+        .unwrap();
+    assert_eq!(import_circles(src), Vec::<Vec<String>>::new());
+    // c now names a (in a group, and in an expression): a -> b -> c -> a.
+    std::fs::write(src.join("cli/c.rs"), "use super::{Verdict, a::x};\nfn g() { super::a::h() }\n").unwrap();
+    assert_eq!(import_circles(src), vec![vec!["cli::a", "cli::b", "cli::c"]]);
 }
