@@ -183,11 +183,22 @@ impl<R: Read> SchemeRoundsChecker<R> {
     }
 
     fn check_record(&mut self) -> Result<RowCheck, RoundsError> {
-        let line = self.record.position().map_or(0, csv::Position::line);
-        let record = &self.record;
-        let field = |i: usize| record.get(i).unwrap_or("");
+        // The row is taken out of the checker while it is checked, so that its fields can
+        // be read while the checker's state changes; it is put back for the next read.
+        let record = std::mem::take(&mut self.record);
+        let line = record.position().map_or(0, csv::Position::line);
+        let checked = self.check_row(&Row { record: &record, line });
+        self.record = record;
+        checked
+    }
+
+    /// One row checked: its scheme, the challenge case it answers (if any), its result
+    /// replayed and its commitment.
+    fn check_row(&mut self, row: &Row) -> Result<RowCheck, RoundsError> {
+        let line = row.line;
+        let field = |i: usize| row.field(i);
         let optional = |column: Option<usize>| column.map_or("", field);
-        let bad = |column: &'static str, problem: String| RoundsError::BadField { line, column, problem };
+        let bad = |column: &'static str, problem: String| row.bad(column, problem);
         let [game_col, server_col, client_col, nonce_col, result_col] = self.required;
 
         let scheme = match self.scheme_column {
@@ -205,15 +216,96 @@ impl<R: Read> SchemeRoundsChecker<R> {
         let mut nonce = parse_nonce(field(nonce_col)).map_err(|e| bad("nonce", e.to_string()))?;
         let (server, client) = (field(server_col), field(client_col));
         let (game_name, params) = (field(game_col).trim(), optional(self.params_column));
+
+        let mut mismatches = Vec::new();
+        let seeds = (server, client, nonce);
+        let answered = self.answered_case(row, scheme, game_name, params, seeds, &mut mismatches)?;
+        let case_label = answered.as_ref().map(|case| case.label.clone());
+        // An answer is judged on the case's inputs, whatever the row says it answered.
+        let (server, client) = match &answered {
+            Some(case) => {
+                nonce = case.nonce;
+                (case.server_seed.as_str(), case.client_seed.as_str())
+            }
+            None => (server, client),
+        };
+
+        let cache_hit =
+            matches!(&self.cached, Some((sc, s, c, _, _)) if *sc == scheme && s == server && c == client);
+        if !cache_hit {
+            let (prepared, commitment) = match scheme {
+                SchemeId::Sha3 => {
+                    (Prepared::Sha3(RoundHasher::new(server, client)), crate::chain::commitment(server))
+                }
+                SchemeId::Stake => {
+                    (Prepared::Stake(SeedPair::new(server, client)), stake::commitment(server))
+                }
+                SchemeId::BustabitV1 | SchemeId::Roobet => {
+                    if !crash::is_game_hash(server) {
+                        return Err(bad(
+                            "server_seed",
+                            format!("'{}' is not a game hash of scheme {scheme}: 64 lowercase hex digits, as the chain writes them", Excerpt(server)),
+                        ));
+                    }
+                    let variant = scheme.crash_variant().expect("a crash scheme");
+                    (Prepared::Crash(variant), crash::previous_hash(server))
+                }
+            };
+            self.cached = Some((scheme, server.to_owned(), client.to_owned(), prepared, commitment));
+        }
+
+        let replayed = (server, client, nonce);
+        let given = (game_name, params, answered.as_ref(), case_label.as_deref());
+        let computed = self.replay(row, scheme, given, replayed, &mut mismatches)?;
+        let (_, _, _, _, commitment) = self.cached.as_ref().expect("filled above");
+        let given_result = field(result_col);
+        let in_case = |problem: String| match &case_label {
+            Some(label) => format!("{problem} (answering case {})", crate::fields::Excerpt(label)),
+            None => problem,
+        };
+        // A row must state something: an empty result is a wrong one.
+        if given_result.is_empty() {
+            mismatches.push(mismatch(line, "result", "", &computed));
+        }
+        let given_commitment = optional(self.commitment_column);
+        if !given_commitment.is_empty() {
+            let what = match scheme {
+                SchemeId::Sha3 => "a commitment (SHA3-256 of the server seed)",
+                SchemeId::Stake => "a commitment (SHA-256 of the server seed)",
+                SchemeId::BustabitV1 | SchemeId::Roobet => {
+                    "a commitment (the previous game's hash: SHA-256 of the game hash's text)"
+                }
+            };
+            if parse_digest(given_commitment, what).map_err(|p| bad("commitment", in_case(p)))? != *commitment
+            {
+                mismatches.push(mismatch(line, "commitment", given_commitment, commitment));
+            }
+        }
+        // A crash game's nonce is its number in the chain, not a JavaScript nonce.
+        let beyond = beyond_reference(nonce) && scheme.crash_variant().is_none();
+        Ok(RowCheck { line, mismatches, beyond_reference: beyond, case: case_label })
+    }
+
+    /// The challenge case the row answers, if the file answers the stake challenge (the
+    /// row's inputs that are not the case's go into `mismatches`); a row of plain rounds
+    /// is refused when its seed pair is a challenge's, and noted for [`PlainCases`].
+    fn answered_case(
+        &mut self,
+        row: &Row,
+        scheme: SchemeId,
+        game_name: &str,
+        params: &str,
+        (server, client, nonce): (&str, &str, u64),
+        mismatches: &mut Vec<Mismatch>,
+    ) -> Result<Option<StakeCase>, RoundsError> {
+        let (line, field) = (row.line, |i: usize| row.field(i));
+        let bad = |column: &'static str, problem: String| row.bad(column, problem);
+        let [game_col, _, _, nonce_col, _] = self.required;
         let stake_game = || {
             StakeGame::new(game_name, params).map_err(|problem| {
                 bad(if stake::GAMES.contains(&game_name) { PARAMS_COLUMN } else { "game" }, problem)
             })
         };
-
-        let mut mismatches = Vec::new();
-        let mut answered: Option<StakeCase> = None;
-        let mut case_label = None;
         if let Some(answers) = self.answers.as_mut() {
             if scheme != SchemeId::Stake {
                 return Err(bad(
@@ -249,8 +341,7 @@ impl<R: Read> SchemeRoundsChecker<R> {
                             mismatches.push(mismatch(line, column, given, &expected));
                         }
                     }
-                    case_label = Some(case.label.clone());
-                    answered = Some(case.clone());
+                    return Ok(Some(case.clone()));
                 }
                 // Matched by inputs: a row that is no case's round answers nothing.
                 None => mismatches.push(mismatch(line, CASE_COLUMN, "", super::NO_CASE)),
@@ -273,45 +364,34 @@ impl<R: Read> SchemeRoundsChecker<R> {
                 });
             }
         }
-        // An answer is judged on the case's inputs, whatever the row says it answered.
-        let (server, client) = match &answered {
-            Some(case) => {
-                nonce = case.nonce;
-                (case.server_seed.as_str(), case.client_seed.as_str())
-            }
-            None => (server, client),
+        Ok(None)
+    }
+
+    /// The row's round replayed from the seed pair prepared for it: the result as the
+    /// operator shows it. A given result that differs goes into `mismatches`, and so does
+    /// a crash game that does not link to the row before it.
+    fn replay(
+        &mut self,
+        row: &Row,
+        scheme: SchemeId,
+        (game_name, params, answered, case_label): (&str, &str, Option<&StakeCase>, Option<&str>),
+        (server, client, nonce): (&str, &str, u64),
+        mismatches: &mut Vec<Mismatch>,
+    ) -> Result<String, RoundsError> {
+        let (line, field) = (row.line, |i: usize| row.field(i));
+        let bad = |column: &'static str, problem: String| row.bad(column, problem);
+        let result_col = self.required[4];
+        let stake_game = || {
+            StakeGame::new(game_name, params).map_err(|problem| {
+                bad(if stake::GAMES.contains(&game_name) { PARAMS_COLUMN } else { "game" }, problem)
+            })
         };
-
-        let cache_hit =
-            matches!(&self.cached, Some((sc, s, c, _, _)) if *sc == scheme && s == server && c == client);
-        if !cache_hit {
-            let (prepared, commitment) = match scheme {
-                SchemeId::Sha3 => {
-                    (Prepared::Sha3(RoundHasher::new(server, client)), crate::chain::commitment(server))
-                }
-                SchemeId::Stake => {
-                    (Prepared::Stake(SeedPair::new(server, client)), stake::commitment(server))
-                }
-                SchemeId::BustabitV1 | SchemeId::Roobet => {
-                    if !crash::is_game_hash(server) {
-                        return Err(bad(
-                            "server_seed",
-                            format!("'{}' is not a game hash of scheme {scheme}: 64 lowercase hex digits, as the chain writes them", Excerpt(server)),
-                        ));
-                    }
-                    let variant = scheme.crash_variant().expect("a crash scheme");
-                    (Prepared::Crash(variant), crash::previous_hash(server))
-                }
-            };
-            self.cached = Some((scheme, server.to_owned(), client.to_owned(), prepared, commitment));
-        }
-        let (_, _, _, prepared, commitment) = self.cached.as_ref().expect("filled above");
-
         let given_result = field(result_col);
-        let in_case = |problem: String| match &case_label {
+        let in_case = |problem: String| match case_label {
             Some(label) => format!("{problem} (answering case {})", crate::fields::Excerpt(label)),
             None => problem,
         };
+        let Some((_, _, _, prepared, _)) = &self.cached else { unreachable!("prepared before the replay") };
         let computed = match prepared {
             Prepared::Sha3(hasher) => {
                 let game: GameId = game_name
@@ -334,7 +414,7 @@ impl<R: Read> SchemeRoundsChecker<R> {
                 result
             }
             Prepared::Stake(pair) => {
-                let game = match &answered {
+                let game = match answered {
                     Some(case) => case.game,
                     None => stake_game()?,
                 };
@@ -372,27 +452,25 @@ impl<R: Read> SchemeRoundsChecker<R> {
                 variant.shown(point)
             }
         };
-        // A row must state something: an empty result is a wrong one.
-        if given_result.is_empty() {
-            mismatches.push(mismatch(line, "result", "", &computed));
-        }
-        let given_commitment = optional(self.commitment_column);
-        if !given_commitment.is_empty() {
-            let what = match scheme {
-                SchemeId::Sha3 => "a commitment (SHA3-256 of the server seed)",
-                SchemeId::Stake => "a commitment (SHA-256 of the server seed)",
-                SchemeId::BustabitV1 | SchemeId::Roobet => {
-                    "a commitment (the previous game's hash: SHA-256 of the game hash's text)"
-                }
-            };
-            if parse_digest(given_commitment, what).map_err(|p| bad("commitment", in_case(p)))? != *commitment
-            {
-                mismatches.push(mismatch(line, "commitment", given_commitment, commitment));
-            }
-        }
-        // A crash game's nonce is its number in the chain, not a JavaScript nonce.
-        let beyond = beyond_reference(nonce) && scheme.crash_variant().is_none();
-        Ok(RowCheck { line, mismatches, beyond_reference: beyond, case: case_label })
+        Ok(computed)
+    }
+}
+
+/// One row of a rounds file as it is checked: its fields, and its line for errors.
+struct Row<'r> {
+    record: &'r csv::StringRecord,
+    line: u64,
+}
+
+impl<'r> Row<'r> {
+    /// Field `i` (empty where the row is short).
+    fn field(&self, i: usize) -> &'r str {
+        self.record.get(i).unwrap_or("")
+    }
+
+    /// A malformed `column` on this row.
+    fn bad(&self, column: &'static str, problem: String) -> RoundsError {
+        RoundsError::BadField { line: self.line, column, problem }
     }
 }
 
