@@ -329,42 +329,86 @@ pub fn challenge(groups: &[&str]) -> Vec<StakeCase> {
         .collect()
 }
 
-/// One group's cases, in the order [`challenge`] lists them.
+/// One group's cases, in the order [`challenge`] lists them: one helper per kind of case,
+/// each on the seed pair reserved for it.
 fn group_cases(group: &'static str) -> Vec<StakeCase> {
     let pairs = derive_seed_pairs(MASTER_SEED, DERIVED_PAIRS);
     let usual = usual_game(group);
-    let mut cases = Vec::new();
-    let case = |kind, label: String, game: StakeGame, server: &str, client: &str, nonce| StakeCase {
+    let mut cases = ordinary_cases(group, usual, &pairs);
+    cases.extend(parameter_cases(group, &pairs[PARAMS_PAIR]));
+    cases.extend(nonce_cases(group, usual, &pairs[BOUNDARY_PAIR]));
+    cases.extend(seed_length_cases(group, usual, &pairs[PARTNER_PAIR]));
+    cases.extend(seed_text_cases(group, usual, &pairs[PARTNER_PAIR]));
+    // The searches skip outcomes the cases above already give, and Keno's coverage
+    // rounds fill only what every case before them leaves uncovered: both read `cases`.
+    let searched = searched_cases(group, usual, &pairs[OUTCOME_PAIR], &cases);
+    cases.extend(searched);
+    if usual == StakeGame::Keno {
+        let coverage = keno_coverage_cases(group, &pairs[COVERAGE_PAIR], &cases);
+        cases.extend(coverage);
+    }
+    cases
+}
+
+/// A case of `group`, its label prefixed with the group's name so that labels stay
+/// unique across the whole challenge.
+fn group_case(
+    group: &str,
+    kind: Kind,
+    label: String,
+    game: StakeGame,
+    server: &str,
+    client: &str,
+    nonce: u64,
+) -> StakeCase {
+    StakeCase {
         label: format!("{group} {label}"),
         kind,
         game,
         server_seed: server.to_owned(),
         client_seed: client.to_owned(),
         nonce,
+    }
+}
+
+/// Ordinary rounds of the group's usual game, one derived seed pair each: what any
+/// implementation must get right before its edges matter.
+fn ordinary_cases(group: &str, usual: StakeGame, pairs: &[DerivedPair]) -> Vec<StakeCase> {
+    let taken = blocks(floats_taken(&usual));
+    ORDINARY_NONCES
+        .iter()
+        .zip(pairs)
+        .enumerate()
+        .map(|(i, (&nonce, pair))| {
+            let label = format!("ordinary round {} ({taken})", i + 1);
+            group_case(group, Kind::Ordinary, label, usual, &pair.server_seed, &pair.client_seed, nonce)
+        })
+        .collect()
+}
+
+/// One round of every other parameter setting (plinko's rows and risks, mines' counts),
+/// labelled with the HMAC blocks its floats come from: many rows or mines move the
+/// float cursor into blocks 1 and 2.
+fn parameter_cases(group: &str, pair: &DerivedPair) -> Vec<StakeCase> {
+    other_settings(group)
+        .into_iter()
+        .enumerate()
+        .map(|(i, game)| {
+            let label = format!("{} ({})", game.params(), blocks(floats_taken(&game)));
+            group_case(group, Kind::Params, label, game, &pair.server_seed, &pair.client_seed, i as u64)
+        })
+        .collect()
+}
+
+/// Nonces on both sides of every digit-count boundary up to 2^53 − 1, where a nonce
+/// written as text grows by a byte (and, at 99999 -> 100000, the message outgrows one
+/// SHA-256 block).
+fn nonce_cases(group: &str, usual: StakeGame, pair: &DerivedPair) -> Vec<StakeCase> {
+    let client = boundary_client();
+    let case = |label: String, nonce| {
+        group_case(group, Kind::Nonce, label, usual, &pair.server_seed, &client, nonce)
     };
-
-    for (i, &nonce) in ORDINARY_NONCES.iter().enumerate() {
-        let pair = &pairs[i];
-        let label = format!("ordinary round {} ({})", i + 1, blocks(floats_taken(&usual)));
-        cases.push(case(Kind::Ordinary, label, usual, &pair.server_seed, &pair.client_seed, nonce));
-    }
-
-    let params_pair = &pairs[PARAMS_PAIR];
-    for (i, game) in other_settings(group).into_iter().enumerate() {
-        let label = format!("{} ({})", game.params(), blocks(floats_taken(&game)));
-        cases.push(case(
-            Kind::Params,
-            label,
-            game,
-            &params_pair.server_seed,
-            &params_pair.client_seed,
-            i as u64,
-        ));
-    }
-
-    let boundary = &pairs[BOUNDARY_PAIR];
-    let boundary_client = boundary_client();
-    cases.push(case(Kind::Nonce, "nonce 0".to_owned(), usual, &boundary.server_seed, &boundary_client, 0));
+    let mut cases = vec![case("nonce 0".to_owned(), 0)];
     let mut power = 1u64;
     for digits in 1..=15 {
         power *= 10;
@@ -372,15 +416,19 @@ fn group_cases(group: &'static str) -> Vec<StakeCase> {
         // padding; 56 bytes at six need a second block.
         let edge = if digits == 5 { ", message 55 -> 56 bytes, SHA-256 padding" } else { "" };
         for nonce in [power - 1, power] {
-            let label = format!("nonce {nonce} ({} -> {power}{edge})", power - 1);
-            cases.push(case(Kind::Nonce, label, usual, &boundary.server_seed, &boundary_client, nonce));
+            cases.push(case(format!("nonce {nonce} ({} -> {power}{edge})", power - 1), nonce));
         }
     }
     let largest = crate::chain::REFERENCE_MAX_NONCE;
-    let label = format!("nonce {largest} (2^53 - 1, JavaScript's largest exact integer)");
-    cases.push(case(Kind::Nonce, label, usual, &boundary.server_seed, &boundary_client, largest));
+    cases.push(case(format!("nonce {largest} (2^53 - 1, JavaScript's largest exact integer)"), largest));
+    cases
+}
 
-    let partner = &pairs[PARTNER_PAIR];
+/// Server seeds (the HMAC key) around HMAC's 64-byte block, then client seeds making the
+/// message fill one SHA-256 block and spill into the next: the lengths at which a
+/// hand-written HMAC or SHA-256 goes wrong.
+fn seed_length_cases(group: &str, usual: StakeGame, partner: &DerivedPair) -> Vec<StakeCase> {
+    let mut cases = Vec::new();
     for len in KEY_LENGTHS {
         let key = hex_seed(&format!("{MASTER_SEED}/key-length"), len);
         let unit = if len == 1 { "byte" } else { "bytes" };
@@ -390,15 +438,30 @@ fn group_cases(group: &'static str) -> Vec<StakeCase> {
             _ => " (over HMAC's block: hashed first)",
         };
         let label = format!("server seed of {len} {unit}{note}");
-        cases.push(case(Kind::KeyLength, label, usual, &key, &partner.client_seed, SEED_CASE_NONCE));
+        cases.push(group_case(
+            group,
+            Kind::KeyLength,
+            label,
+            usual,
+            &key,
+            &partner.client_seed,
+            SEED_CASE_NONCE,
+        ));
     }
     for len in MESSAGE_LENGTHS {
         // `client_seed:7:0`: three bytes of separators and digits besides the nonce's one.
         let client = hex_seed(&format!("{MASTER_SEED}/message-length"), len - 4);
         let label = format!("client seed of {} bytes (message of {len} bytes)", len - 4);
-        cases.push(case(Kind::MessageLength, label, usual, &partner.server_seed, &client, SEED_CASE_NONCE));
+        let server = &partner.server_seed;
+        cases.push(group_case(group, Kind::MessageLength, label, usual, server, &client, SEED_CASE_NONCE));
     }
+    cases
+}
 
+/// Seeds with separators, quotes, spaces and non-ASCII text, plus a key of 66 UTF-8 bytes
+/// in 33 characters and an empty client seed: where an implementation that handles
+/// characters instead of bytes, or trims or escapes a seed, goes wrong.
+fn seed_text_cases(group: &str, usual: StakeGame, partner: &DerivedPair) -> Vec<StakeCase> {
     let mut texts = seed_texts();
     texts.push((
         Role::Server,
@@ -406,15 +469,26 @@ fn group_cases(group: &'static str) -> Vec<StakeCase> {
         "é".repeat(33),
     ));
     texts.push((Role::Client, "empty client seed", String::new()));
-    for (role, description, seed) in texts {
-        let (server, client) = role.seeds(&seed, partner);
-        cases.push(case(Kind::SeedText, description.to_owned(), usual, server, client, SEED_CASE_NONCE));
-    }
+    texts
+        .into_iter()
+        .map(|(role, description, seed)| {
+            let (server, client) = role.seeds(&seed, partner);
+            group_case(group, Kind::SeedText, description.to_owned(), usual, server, client, SEED_CASE_NONCE)
+        })
+        .collect()
+}
 
-    // Rounds searched for on one seed pair, from nonce 0 up; a round found for one case
-    // is not taken again (an answer without labels is matched to cases by inputs).
-    let outcome_seeds = &pairs[OUTCOME_PAIR];
-    let outcome_pair = SeedPair::new(&outcome_seeds.server_seed, &outcome_seeds.client_seed);
+/// Rounds searched for on one seed pair, from nonce 0 up: limbo's variant cases, a round
+/// a float's fourth byte decides, one that 32-bit floats get wrong, then every outcome
+/// (of a game with few) that `earlier` cases do not give yet. A round found for one case
+/// is not taken again (an answer without labels is matched to cases by inputs).
+fn searched_cases(
+    group: &str,
+    usual: StakeGame,
+    seeds: &DerivedPair,
+    earlier: &[StakeCase],
+) -> Vec<StakeCase> {
+    let outcome_pair = SeedPair::new(&seeds.server_seed, &seeds.client_seed);
     let mut found: Vec<(Kind, String, StakeGame, u64)> = Vec::new();
     let mut first_from = |start: u64, kind, label: String, game: StakeGame, wanted: &dyn Fn(u64) -> bool| {
         let nonce = (start..start + SEARCH_LIMIT)
@@ -459,29 +533,37 @@ fn group_cases(group: &'static str) -> Vec<StakeCase> {
     };
     first_from(start, Kind::Precision, "a round that 32-bit floats get wrong".into(), game, &single);
     for game in std::iter::once(usual).chain(other_settings(group)) {
-        for (label, outcome) in missing_outcomes(&game, &cases) {
+        for (label, outcome) in missing_outcomes(&game, earlier) {
             first_from(0, Kind::Outcome, label, game, &|nonce| play(&game, nonce) == outcome);
         }
     }
-    for (kind, label, game, nonce) in found {
-        cases.push(case(kind, label, game, &outcome_seeds.server_seed, &outcome_seeds.client_seed, nonce));
-    }
+    found
+        .into_iter()
+        .map(|(kind, label, game, nonce)| {
+            group_case(group, kind, label, game, &seeds.server_seed, &seeds.client_seed, nonce)
+        })
+        .collect()
+}
 
-    if usual == StakeGame::Keno {
-        let coverage = &pairs[COVERAGE_PAIR];
-        for (i, nonce) in keno_coverage_nonces(&cases, coverage).into_iter().enumerate() {
+/// Keno's coverage rounds, on their own seed pair: with `earlier` cases, they put every
+/// number at every draw position, so a sampler that swaps two numbers fails a case.
+fn keno_coverage_cases(group: &str, pair: &DerivedPair, earlier: &[StakeCase]) -> Vec<StakeCase> {
+    keno_coverage_nonces(earlier, pair)
+        .into_iter()
+        .enumerate()
+        .map(|(i, nonce)| {
             let label = format!("coverage round {}", i + 1);
-            cases.push(case(
+            group_case(
+                group,
                 Kind::Coverage,
                 label,
                 StakeGame::Keno,
-                &coverage.server_seed,
-                &coverage.client_seed,
+                &pair.server_seed,
+                &pair.client_seed,
                 nonce,
-            ));
-        }
-    }
-    cases
+            )
+        })
+        .collect()
 }
 
 /// The outcomes of `game` (with exactly these parameters) that none of `cases` gives,
