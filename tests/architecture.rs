@@ -4,7 +4,8 @@
 //! imported the report's table type while the report imported them). The test reads the
 //! sources, so it fails on the commit that adds an upward `use`. Within a layer, no two
 //! files import each other, directly or round a loop ([`import_circles`]: at b32e2c9 it
-//! finds the eight circles issue 60 counted).
+//! finds the eight circles issue 60 counted). And no function outside tests is over 150
+//! lines ([`long_functions`]: at b32e2c9 it finds the seven that were).
 
 mod common;
 
@@ -276,4 +277,61 @@ fn an_import_circle_is_caught() {
     // c now names a (in a group, and in an expression): a -> b -> c -> a.
     std::fs::write(src.join("cli/c.rs"), "use super::{Verdict, a::x};\nfn g() { super::a::h() }\n").unwrap();
     assert_eq!(import_circles(src), vec![vec!["cli::a", "cli::b", "cli::c"]]);
+}
+
+/// The longest a function outside tests may be (issue 60: eight were longer).
+const LONGEST_FUNCTION: usize = 150;
+
+/// The functions of `text` (outside its `#[cfg(test)]` module) longer than `limit` lines,
+/// with their lengths: from the `fn` line to the line where its braces close. Braces in
+/// strings count too, which is near enough for a limit with a margin.
+fn long_functions(text: &str, limit: usize) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().take_while(|line| !line.starts_with("#[cfg(test)]")).collect();
+    let mut long = Vec::new();
+    for (start, line) in lines.iter().enumerate() {
+        let code = line.trim_start();
+        let signature = ["pub(crate) fn ", "pub(super) fn ", "pub fn ", "fn ", "const fn ", "pub const fn "]
+            .iter()
+            .find_map(|prefix| code.strip_prefix(prefix));
+        let Some(name) = signature.map(|rest| rest.split(['(', '<']).next().unwrap_or("").to_owned()) else {
+            continue;
+        };
+        let (mut depth, mut opened) = (0i64, false);
+        for (offset, line) in lines[start..].iter().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            depth += code.matches('{').count() as i64 - code.matches('}').count() as i64;
+            opened |= code.contains('{');
+            if !opened && code.trim_end().ends_with(';') {
+                break;
+            }
+            if opened && depth <= 0 {
+                if offset + 1 > limit {
+                    long.push((name.clone(), offset + 1));
+                }
+                break;
+            }
+        }
+    }
+    long
+}
+
+#[test]
+fn no_function_outside_tests_is_over_150_lines() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut long = Vec::new();
+    for file in files {
+        for (name, lines) in long_functions(&std::fs::read_to_string(&file).unwrap(), LONGEST_FUNCTION) {
+            long.push(format!("{}: {name} ({lines} lines)", file.display()));
+        }
+    }
+    assert!(long.is_empty(), "split these: {long:#?}");
+}
+
+#[test]
+fn a_long_function_is_caught() {
+    let body = "    let x = 1;\n".repeat(LONGEST_FUNCTION);
+    let text = format!("pub fn short() {{\n}}\n\nfn long(a: u8) {{\n{body}}}\n\n#[cfg(test)]\nmod tests {{\n    fn in_tests() {{\n{body}    }}\n}}\n");
+    assert_eq!(long_functions(&text, LONGEST_FUNCTION), [("long".to_owned(), LONGEST_FUNCTION + 2)]);
 }
