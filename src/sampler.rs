@@ -1,5 +1,9 @@
-//! Fair choice among `P` outcomes by rejection sampling (SPEC §3).
+//! Picks: how a round's 32-bit words become a choice among `n` outcomes.
 //!
+//! Every scheme reads its round as a stream of 32-bit words ([`WordSource`]) and turns words
+//! into choices by its own *pick rule* ([`PickRule`]): the games are written once over the
+//! rule, and the exact law of one pick is the rule's, computed in one place
+//! ([`PickRule::law`]). The rule of `SPEC.md` is [`Rejection`] (§3):
 //! `limit = floor(2^32 / P) * P`; words at or above `limit` are discarded (but consumed),
 //! the first word below it gives `word mod P`. Each of the `P` results then has exactly
 //! `floor(2^32 / P)` preimages, so the choice is exactly uniform if the words are.
@@ -7,6 +11,68 @@
 //! cannot hold (Keno passes through P = 32 every round).
 
 use crate::chain::WordSource;
+
+/// A scheme's rule for choosing among `n` outcomes from its words: the words below
+/// [`PickRule::limit`] are accepted and give [`PickRule::index`]; the others are consumed
+/// and rejected, and the next word is read. A rule that never rejects has the limit 2^32
+/// (the comparison then compiles away). Rules are types, so that every game is compiled
+/// for each scheme's rule: no call through a pointer on any per-round path.
+pub trait PickRule: Copy + Default + Send + Sync + 'static {
+    /// The words accepted for a choice among `n` are `0..limit(n)` (at most 2^32).
+    fn limit(n: u32) -> u64;
+
+    /// The index in `0..n` an accepted word gives.
+    fn index(word: u32, n: u32) -> u32;
+
+    /// How many accepted words give `value` (`value < n`): the pick's exact law is these
+    /// counts over `limit(n)`.
+    fn preimages(n: u32, value: u32) -> u64;
+
+    /// Chooses among `n` outcomes, consuming words from `words` until one is accepted.
+    #[inline(always)]
+    fn pick<W: WordSource + ?Sized>(words: &mut W, n: u32) -> Sampled {
+        let limit = Self::limit(n);
+        let mut rejected = 0;
+        loop {
+            let word = words.next_word();
+            if u64::from(word) < limit {
+                return Sampled { index: Self::index(word, n), rejected };
+            }
+            rejected += 1;
+        }
+    }
+
+    /// The exact law of one pick among `n`: the preimages of `0..n`, summing to `limit(n)`.
+    fn law(n: u32) -> Vec<u64> {
+        (0..n).map(|value| Self::preimages(n, value)).collect()
+    }
+}
+
+/// The accepted words below `limit` that are `value` modulo `n`: the preimages of a rule
+/// whose index is `word mod n`.
+pub const fn modulo_preimages(limit: u64, n: u32, value: u32) -> u64 {
+    limit / n as u64 + ((value as u64) < limit % n as u64) as u64
+}
+
+/// The rule of `SPEC.md` §3: words below `floor(2^32 / P) * P` accepted, `word mod P`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rejection;
+
+impl PickRule for Rejection {
+    #[inline(always)]
+    fn limit(n: u32) -> u64 {
+        limit(n)
+    }
+
+    #[inline(always)]
+    fn index(word: u32, n: u32) -> u32 {
+        word % n
+    }
+
+    fn preimages(n: u32, value: u32) -> u64 {
+        modulo_preimages(limit(n), n, value)
+    }
+}
 
 /// One sampled index and how many words were rejected before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,22 +107,14 @@ pub fn expected_rejections(outcomes: u32, draws: u64) -> f64 {
     draws as f64 * q / (1.0 - q)
 }
 
-/// Chooses uniformly among `outcomes` choices, consuming words from `words` until one is
-/// accepted.
+/// Chooses uniformly among `outcomes` choices by the rule of `SPEC.md` ([`Rejection`]),
+/// consuming words from `words` until one is accepted.
 ///
 /// # Panics
 /// If `outcomes` is zero.
 #[inline(always)]
 pub fn sample<W: WordSource + ?Sized>(words: &mut W, outcomes: u32) -> Sampled {
-    let limit = limit(outcomes);
-    let mut rejected = 0;
-    loop {
-        let word = words.next_word();
-        if u64::from(word) < limit {
-            return Sampled { index: word % outcomes, rejected };
-        }
-        rejected += 1;
-    }
+    Rejection::pick(words, outcomes)
 }
 
 #[cfg(test)]
@@ -112,6 +170,26 @@ mod tests {
         assert_eq!(sample(&mut words, 40), Sampled { index: 4_294_967_279 % 40, rejected: 0 });
         let mut words = FixedWords::new([4_294_967_280, 0]);
         assert_eq!(sample(&mut words, 40), Sampled { index: 0, rejected: 1 });
+    }
+
+    /// The law by the preimage formula is the law by counting, on a small word space:
+    /// every word of a 2^32 space scaled down is out of reach, so the formula is checked
+    /// where the counts can be listed (limits up to 1,000) and at the sizes games use.
+    #[test]
+    fn modulo_preimages_count_the_accepted_words_of_each_value() {
+        for limit in [1u64, 7, 36, 37, 999, 1_000] {
+            for n in [1u32, 2, 3, 10, 37] {
+                let mut counts = vec![0u64; n as usize];
+                (0..limit).for_each(|word| counts[(word % u64::from(n)) as usize] += 1);
+                let formula: Vec<u64> = (0..n).map(|v| modulo_preimages(limit, n, v)).collect();
+                assert_eq!(formula, counts, "limit {limit}, n {n}");
+            }
+        }
+        for n in [37u32, 38, 40, 31, 10_001] {
+            let law = Rejection::law(n);
+            assert_eq!(law.iter().sum::<u64>(), limit(n), "P = {n}");
+            assert!(law.iter().all(|&count| count == (1 << 32) / u64::from(n)), "P = {n}: uniform");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@ use common::stake_tally::tally_of;
 use fairaudit::chain::seeds::derive_seed_pairs;
 use fairaudit::scheme::stake::cells::{outcome_cells, step_sizes};
 use fairaudit::scheme::stake::games::{self, LimboFormula};
-use fairaudit::scheme::stake::{Risk, SeedPair, StakeGame, StakeOutcome, UnitFloat};
+use fairaudit::scheme::stake::{FloatWords, Risk, SeedPair, StakeGame, StakeOutcome, UnitFloat};
 use fairaudit::stats::battery::Verdict;
 use fairaudit::stats::stake::{battery, tests};
 use fairaudit::sweep::stake::sweep;
@@ -288,14 +288,14 @@ fn rigged_games_fail_and_the_same_games_played_fair_pass() {
         let pair = pair.clone();
         Box::new(move |nonce, rigged| {
             let rig: fn(UnitFloat) -> UnitFloat = if rigged { sixteen_bits } else { fair };
-            (StakeOutcome::Roll(games::dice(floats(&pair, nonce, rig).next().unwrap())), vec![])
+            (StakeOutcome::Roll(games::dice(&mut FloatWords(floats(&pair, nonce, rig)))), vec![])
         })
     };
     let roulette_play: Play = {
         let pair = pair.clone();
         // Round 2k+1 repeats round 2k's pocket one time in 50.
         Box::new(move |nonce, rigged| {
-            let pocket = |n: u64| games::roulette(pair.floats(n).next().unwrap());
+            let pocket = |n: u64| games::roulette(&mut pair.floats(n));
             let copy = rigged && nonce % 2 == 1 && pair.floats(nonce).nth(1).unwrap().scale(50) == 0;
             (StakeOutcome::Pocket(pocket(if copy { nonce - 1 } else { nonce })), vec![])
         })

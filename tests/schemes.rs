@@ -11,7 +11,7 @@ mod common;
 
 use assert_cmd::Command;
 use common::history::stake_keno_history;
-use fairaudit::scheme::stake::{self, StakeGame};
+use fairaudit::scheme::stake::{self, FloatWords, StakeGame};
 use predicates::prelude::*;
 use std::collections::BTreeMap;
 
@@ -144,7 +144,8 @@ fn rigged_conversions_and_shaved_multipliers_are_caught() {
         let block = pair.block(nonce, 0);
         // Little-endian instead of big-endian: a different roll on almost every round.
         let rigged = UnitFloat(u32::from_le_bytes(block[..4].try_into().unwrap()));
-        let roll = StakeGame::Dice.result_text(&StakeOutcome::Roll(stake::games::dice(rigged)));
+        let roll = StakeGame::Dice
+            .result_text(&StakeOutcome::Roll(stake::games::dice(&mut FloatWords(std::iter::once(rigged)))));
         let fair = stake::replay(&StakeGame::Dice, "rigged server seed", "player", nonce).result;
         expected_mismatches += usize::from(roll != fair);
         rows.push_str(&format!("stake,dice,rigged server seed,player,{nonce},,{roll}\n"));
@@ -352,7 +353,9 @@ fn unrevealed_rounds_are_judged_by_the_battery_alone() {
         for nonce in 0..200_000u64 {
             let float = pair.floats(nonce).next().unwrap();
             let float = if rig { UnitFloat(float.0 & 0xFFFF_0000) } else { float };
-            let roll = StakeGame::Dice.result_text(&StakeOutcome::Roll(stake::games::dice(float)));
+            let roll = StakeGame::Dice.result_text(&StakeOutcome::Roll(stake::games::dice(&mut FloatWords(
+                std::iter::once(float),
+            ))));
             rows.push_str(&format!("dice,player seed,{},{nonce},{roll}\n", "ab".repeat(32)));
         }
         rows

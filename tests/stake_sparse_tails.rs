@@ -26,7 +26,7 @@ mod common;
 use common::stake_tally::tally_of;
 use fairaudit::scheme::stake::cells::{limbo_band, outcome_law};
 use fairaudit::scheme::stake::games::{self, LimboFormula};
-use fairaudit::scheme::stake::{Risk, StakeGame, StakeOutcome, UnitFloat};
+use fairaudit::scheme::stake::{FloatWords, Risk, StakeGame, StakeOutcome, UnitFloat};
 use fairaudit::stats::battery::{assess, Battery, Verdict};
 use fairaudit::stats::chisquare::goodness_of_fit;
 use fairaudit::stats::distributions::{binomial_at_least, chi_square_sf, noncentral_chi_square_sf};
@@ -67,7 +67,7 @@ fn play(game: &StakeGame, rng: &mut ChaCha8Rng, rig: Rig) -> (StakeOutcome, Vec<
             if rig == Rig::SixteenBits {
                 float &= 0xFFFF_0000;
             }
-            (StakeOutcome::Roll(games::dice(UnitFloat(float))), vec![])
+            (StakeOutcome::Roll(games::dice(&mut FloatWords(std::iter::once(UnitFloat(float))))), vec![])
         }
         StakeGame::Limbo(formula) => {
             (StakeOutcome::Multiplier(games::limbo(UnitFloat(rng.next_u32()), *formula)), vec![])
@@ -106,7 +106,8 @@ fn dice_rolls(rounds: u64, seed: u64) -> StakeTally {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut tally = StakeTally::empty(&StakeGame::Dice);
     for _ in 0..rounds {
-        tally.outcomes[games::dice(UnitFloat(rng.next_u32())) as usize] += 1;
+        tally.outcomes[games::dice(&mut FloatWords(std::iter::once(UnitFloat(rng.next_u32())))) as usize] +=
+            1;
     }
     tally.rounds = rounds;
     tally
@@ -280,7 +281,8 @@ fn dice_rolled_from_sixteen_bit_floats_is_caught_at_100000_rolls() {
     // Each roll's share of the 65,536 16-bit floats against its exact law.
     let mut rigged = vec![0.0; law.len()];
     for top in 0..65_536u32 {
-        rigged[games::dice(UnitFloat(top << 16)) as usize] += 1.0 / 65_536.0;
+        rigged[games::dice(&mut FloatWords(std::iter::once(UnitFloat(top << 16)))) as usize] +=
+            1.0 / 65_536.0;
     }
     let lambda: f64 = rigged.iter().zip(&law).map(|(q, p)| rolls as f64 * (q - p).powi(2) / p).sum();
     // The statistic's critical value at α/3 under the gamma law, by bisection.

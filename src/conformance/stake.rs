@@ -27,7 +27,7 @@
 
 use super::{hex_seed, seed_texts, ChallengeCase, Role};
 use crate::chain::seeds::{derive_seed_pairs, SeedPair as DerivedPair};
-use crate::scheme::stake::{LimboFormula, Risk, SeedPair, StakeGame, StakeOutcome, UnitFloat};
+use crate::scheme::stake::{FloatWords, LimboFormula, Risk, SeedPair, StakeGame, StakeOutcome, UnitFloat};
 use std::sync::OnceLock;
 
 /// The master seed from which the challenge's 64-character seed pairs are derived.
@@ -516,7 +516,7 @@ fn searched_cases(
     if let Some(game) = precision_game(group) {
         let three_bytes = |nonce| {
             let mut floats = outcome_pair.floats(nonce).map(|float| UnitFloat(float.0 & !0xff));
-            game.play(&mut floats) != play(&game, nonce)
+            game.play(&mut FloatWords(&mut floats)) != play(&game, nonce)
         };
         first_from(0, Kind::Precision, "a round decided by a float's fourth byte".into(), game, &three_bytes);
     }
@@ -524,7 +524,7 @@ fn searched_cases(
     let single = |nonce| {
         let floats: Option<Vec<UnitFloat>> =
             outcome_pair.floats(nonce).take(floats_taken(&game)).map(rounded_to_f32).collect();
-        floats.is_some_and(|floats| game.play(&mut floats.into_iter()) != play(&game, nonce))
+        floats.is_some_and(|floats| game.play(&mut FloatWords(floats.into_iter())) != play(&game, nonce))
     };
     let start = match game {
         StakeGame::Roulette => ROULETTE_SINGLE_PRECISION_FROM,

@@ -5,7 +5,7 @@
 
 use super::{Game, GameId, OutcomeSpace};
 use crate::chain::{RoundBatch, WordSource, ROUNDS_PER_BATCH};
-use crate::sampler::{limit, sample};
+use crate::sampler::{limit, PickRule, Rejection};
 
 /// Numbers on the Keno grid.
 pub const GRID: usize = 40;
@@ -62,37 +62,7 @@ impl Game for Keno {
     // Always inlined: into the sweep's loop compiled for the kernel's path.
     #[inline(always)]
     fn draw<W: WordSource + ?Sized>(&self, words: &mut W, round: &mut KenoRound) {
-        // Sampling depends only on the words, not on which numbers were drawn, so the ten
-        // indices are sampled first, then turned into numbers all at once. Each draw's P
-        // is a constant, so the sampler's limit and `% P` compile to multiplications (a
-        // loop paid two divisions per draw: a fifth of a sweep's time, profiled).
-        //
-        // Nearly every round rejects no word (at most 2³² mod P of the 2³² values are
-        // rejected: about one round in 10⁸), so the first ten words are read at once and
-        // checked together; a round that rejects one is drawn again, word by word, from
-        // the same ten words and then the rest of its stream.
-        let mut first = [0u32; DRAWN];
-        words.fill_words(&mut first);
-        let mut indices = [0u8; LANES];
-        let all_accepted =
-            (0..DRAWN).fold(true, |ok, k| ok & (u64::from(first[k]) < limit(choices_at_draw(k))));
-        if all_accepted {
-            for (k, (index, word)) in indices.iter_mut().zip(first).enumerate() {
-                *index = (word % choices_at_draw(k)) as u8;
-            }
-            round.rejected = [0; DRAWN];
-        } else {
-            let mut words = Replayed { first, next: 0, rest: words };
-            for (k, (index, rejected)) in indices.iter_mut().zip(&mut round.rejected).enumerate() {
-                let pick = sample(&mut words, choices_at_draw(k));
-                *index = pick.index as u8;
-                *rejected = pick.rejected;
-            }
-        }
-        let positions = positions_in_grid(indices);
-        for (number, position) in round.order.iter_mut().zip(positions) {
-            *number = position + 1;
-        }
+        draw_numbers::<Rejection, W>(words, round);
     }
 
     /// By column: word `k` of all rounds is sampled at once (its P a constant, `% P` a
@@ -156,6 +126,47 @@ impl Game for Keno {
 
 /// Words already read from a round's stream, handed out again before the rest of it: the
 /// draw of a round that rejected one of its first ten words.
+/// Draws one Keno round from `words` by the pick rule `R` into `round`, overwriting it:
+/// draw `k` picks an index among the `40 - k` numbers left (kept ascending), and the
+/// number there is taken out. Every scheme's Keno is this function over its own rule
+/// (`SPEC.md`'s [`Rejection`] here, the HMAC family's floor of a float in
+/// [`crate::scheme::stake`]).
+// Always inlined: into the sweep's loop compiled for the kernel's path.
+#[inline(always)]
+pub fn draw_numbers<R: PickRule, W: WordSource + ?Sized>(words: &mut W, round: &mut KenoRound) {
+    // Sampling depends only on the words, not on which numbers were drawn, so the ten
+    // indices are sampled first, then turned into numbers all at once. Each draw's P
+    // is a constant, so the sampler's limit and `% P` compile to multiplications (a
+    // loop paid two divisions per draw: a fifth of a sweep's time, profiled).
+    //
+    // Nearly every round rejects no word (at most 2³² mod P of the 2³² values are
+    // rejected: about one round in 10⁸), so the first ten words are read at once and
+    // checked together; a round that rejects one is drawn again, word by word, from
+    // the same ten words and then the rest of its stream.
+    let mut first = [0u32; DRAWN];
+    words.fill_words(&mut first);
+    let mut indices = [0u8; LANES];
+    let all_accepted =
+        (0..DRAWN).fold(true, |ok, k| ok & (u64::from(first[k]) < R::limit(choices_at_draw(k))));
+    if all_accepted {
+        for (k, (index, word)) in indices.iter_mut().zip(first).enumerate() {
+            *index = R::index(word, choices_at_draw(k)) as u8;
+        }
+        round.rejected = [0; DRAWN];
+    } else {
+        let mut words = Replayed { first, next: 0, rest: words };
+        for (k, (index, rejected)) in indices.iter_mut().zip(&mut round.rejected).enumerate() {
+            let pick = R::pick(&mut words, choices_at_draw(k));
+            *index = pick.index as u8;
+            *rejected = pick.rejected;
+        }
+    }
+    let positions = positions_in_grid(indices);
+    for (number, position) in round.order.iter_mut().zip(positions) {
+        *number = position + 1;
+    }
+}
+
 struct Replayed<'a, W: ?Sized> {
     first: [u32; DRAWN],
     next: usize,
@@ -338,6 +349,7 @@ fn join_numbers(numbers: &[u8]) -> String {
 mod tests {
     use super::*;
     use crate::chain::FixedWords;
+    use crate::sampler::sample;
 
     #[test]
     fn zero_words_draw_the_lowest_remaining_number_each_time() {

@@ -1,6 +1,8 @@
 //! The games: Keno 10-of-40 and Roulette (European, American), behind one [`Game`] trait
-//! that the sweep drives generically.
+//! that the sweep drives generically, and dice. Each game is written once over a pick rule
+//! ([`crate::sampler::PickRule`]), so every scheme that plays it plays this code.
 
+pub mod dice;
 pub mod keno;
 pub mod parse;
 pub mod roulette;

@@ -3,7 +3,7 @@
 
 use super::{Game, GameId, OutcomeSpace};
 use crate::chain::{RoundBatch, WordSource, ROUNDS_PER_BATCH};
-use crate::sampler::{limit, sample};
+use crate::sampler::{limit, PickRule, Rejection};
 
 /// Which wheel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -117,12 +117,7 @@ impl Game for Roulette {
 
     #[inline]
     fn draw<W: WordSource + ?Sized>(&self, words: &mut W, spin: &mut Spin) {
-        // One arm per wheel so that P is a constant and `% P` a multiplication.
-        let pick = match self.wheel {
-            Wheel::European => sample(words, Roulette::EUROPEAN.pockets()),
-            Wheel::American => sample(words, Roulette::AMERICAN.pockets()),
-        };
-        *spin = Spin { pocket: pick.index as u8, rejected: pick.rejected };
+        *spin = spin_wheel::<Rejection, W>(words, self.wheel);
     }
 
     /// The first words of all rounds are sampled at once;
@@ -157,6 +152,19 @@ impl Game for Roulette {
     fn words_consumed(&self, spin: &Spin) -> u64 {
         1 + u64::from(spin.rejected)
     }
+}
+
+/// Spins `wheel` from `words` by the pick rule `R`: a pick among its 37 or 38 pockets.
+/// Every scheme's roulette is this function over its own rule (`SPEC.md`'s
+/// [`Rejection`] here, the HMAC family's floor of a float in [`crate::scheme::stake`]).
+#[inline]
+pub fn spin_wheel<R: PickRule, W: WordSource + ?Sized>(words: &mut W, wheel: Wheel) -> Spin {
+    // One arm per wheel so that P is a constant and `% P` a multiplication.
+    let pick = match wheel {
+        Wheel::European => R::pick(words, Roulette::EUROPEAN.pockets()),
+        Wheel::American => R::pick(words, Roulette::AMERICAN.pockets()),
+    };
+    Spin { pocket: pick.index as u8, rejected: pick.rejected }
 }
 
 /// The spins of one batch ([`RoundBatch`], up to [`ROUNDS_PER_BATCH`] consecutive

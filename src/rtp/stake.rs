@@ -16,7 +16,9 @@
 
 use super::decimal::parse_decimal;
 use crate::games::roulette::outside_groups;
-use crate::scheme::stake::exact::{limbo_reaching, preimages, FLOATS};
+use crate::sampler::PickRule;
+use crate::scheme::stake::exact::{limbo_reaching, FLOATS};
+use crate::scheme::stake::FloorOfFloat;
 use crate::scheme::stake::{Risk, StakeGame};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -137,7 +139,7 @@ pub fn exact_rtp(game: &StakeGame) -> Result<Vec<StakeBetRtp>, String> {
             let advertised = ratio(36, 37);
             let bet = |name: String, pockets: &[u8]| {
                 let pays = ratio(36, pockets.len() as u64);
-                let floats: u64 = pockets.iter().map(|&p| preimages(37, u32::from(p))).sum();
+                let floats: u64 = pockets.iter().map(|&p| FloorOfFloat::preimages(37, u32::from(p))).sum();
                 let win_probability = ratio(floats, FLOATS);
                 StakeBetRtp {
                     bet: name,

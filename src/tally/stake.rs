@@ -11,10 +11,11 @@
 //! Every count is a sum, so tallies of chunks add up to the tally of their union whatever
 //! the order ([`crate::sweep::stake`] runs the chunks in parallel).
 
+use crate::sampler::PickRule;
 use crate::scheme::stake::cells::{
     coarse_cell, coarse_cells, low_values, outcome_cell, outcome_cells, step_sizes,
 };
-use crate::scheme::stake::stream::{Floats, SeedPair};
+use crate::scheme::stake::stream::{Floats, FloorOfFloat, SeedPair};
 use crate::scheme::stake::StakeGame;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -148,17 +149,16 @@ impl Counter {
     /// this equal to the game's own play.
     fn round(&self, tally: &mut StakeTally, floats: &mut Floats<'_>) -> usize {
         tally.rounds += 1;
-        let mut next = || floats.next().expect("the float stream is endless");
         match self.game {
             StakeGame::Dice | StakeGame::Roulette | StakeGame::Limbo(_) => {
-                let outcome = self.game.play(&mut std::iter::from_fn(|| Some(next())));
+                let outcome = self.game.play(floats);
                 tally.outcomes[outcome_cell(&outcome)] += 1;
                 coarse_cell(&self.game, &outcome)
             }
             StakeGame::Plinko { .. } => {
                 let mut bucket = 0;
                 for row in &mut tally.steps {
-                    let right = next().scale(2) as usize;
+                    let right = FloorOfFloat::pick(floats, 2).index as usize;
                     row[right] += 1;
                     bucket += right;
                 }
@@ -168,7 +168,7 @@ impl Counter {
             StakeGame::Keno | StakeGame::Mines { .. } => {
                 let mut low_left = self.low;
                 for (step, &size) in tally.steps.iter_mut().zip(&self.steps) {
-                    let index = next().scale(size);
+                    let index = FloorOfFloat::pick(floats, size).index;
                     step[index as usize] += 1;
                     if index < low_left {
                         low_left -= 1;

@@ -18,9 +18,11 @@
 //!   the pocket, limbo's band, the bucket, Keno's count of numbers 1 to 20 and the mines
 //!   among tiles 0 to 11 (both laws by a recursion over the draw steps).
 
-use super::exact::{law, limbo_reaching, FLOATS};
+use super::exact::{limbo_reaching, FLOATS};
 use super::games::LimboFormula;
+use super::stream::FloorOfFloat;
 use super::{StakeGame, StakeOutcome};
+use crate::sampler::PickRule;
 
 /// Limbo's bands, as the multipliers (hundredths) where each begins: a band holds the
 /// multipliers from its start up to the next band's; the last also holds `Infinity`.
@@ -66,8 +68,8 @@ pub fn limbo_band(multiplier: Option<u64>) -> usize {
 pub fn outcome_law(game: &StakeGame) -> Vec<f64> {
     let of_floats = |counts: Vec<u64>| counts.into_iter().map(|c| c as f64 / FLOATS as f64).collect();
     match *game {
-        StakeGame::Dice => of_floats(law(10_001)),
-        StakeGame::Roulette => of_floats(law(37)),
+        StakeGame::Dice => of_floats(FloorOfFloat::law(10_001)),
+        StakeGame::Roulette => of_floats(FloorOfFloat::law(37)),
         StakeGame::Limbo(formula) => of_floats(limbo_band_counts(formula)),
         StakeGame::Plinko { rows, .. } => binomial_half(u32::from(rows)),
         StakeGame::Keno | StakeGame::Mines { .. } => Vec::new(),
@@ -121,7 +123,7 @@ pub fn step_sizes(game: &StakeGame) -> Vec<u32> {
 pub fn step_laws(game: &StakeGame) -> Vec<Vec<f64>> {
     step_sizes(game)
         .into_iter()
-        .map(|size| law(size).into_iter().map(|c| c as f64 / FLOATS as f64).collect())
+        .map(|size| FloorOfFloat::law(size).into_iter().map(|c| c as f64 / FLOATS as f64).collect())
         .collect()
 }
 
@@ -194,7 +196,7 @@ fn low_count_law(pool: u32, low: u32, take: u32) -> Vec<f64> {
     let mut by_count = vec![1.0];
     for step in 0..take {
         let left = pool - step;
-        let counts = law(left);
+        let counts = FloorOfFloat::law(left);
         let mut next = vec![0.0; by_count.len() + 1];
         for (picked, &p) in by_count.iter().enumerate() {
             let low_left = (low as usize).saturating_sub(picked).min(left as usize);
@@ -278,7 +280,7 @@ mod tests {
                 by_low[3 - pool.iter().filter(|&&v| v <= 3).count()] += weight;
                 return;
             }
-            for (index, &count) in law(pool.len() as u32).iter().enumerate() {
+            for (index, &count) in FloorOfFloat::law(pool.len() as u32).iter().enumerate() {
                 let mut left = pool.clone();
                 left.remove(index);
                 enumerate(left, take - 1, weight * count as f64 / FLOATS as f64, by_low);

@@ -4,7 +4,8 @@
 //! number of its preimages k over 2^32: not the advertised 1/n whenever n does not divide
 //! 2^32 (dice's 10,001 rolls, roulette's 37 pockets, a Keno or mines draw among 39 or 23).
 //! `floor(k * n / 2^32) = v` holds for `k` in `ceil(v * 2^32 / n) .. ceil((v + 1) * 2^32 / n)`,
-//! so each outcome has ⌊2^32/n⌋ or ⌈2^32/n⌉ preimages ([`preimages`]). Limbo's multiplier
+//! so each outcome has ⌊2^32/n⌋ or ⌈2^32/n⌉ preimages ([`FloorOfFloat::preimages`], the
+//! family's pick rule). Limbo's multiplier
 //! falls as the float grows (every formula divides by an increasing function of it), so
 //! the floats reaching a target are a prefix 0..K, found by bisection
 //! ([`limbo_reaching`]); the exact chance of a limbo bet and its return follow.
@@ -14,17 +15,6 @@ use super::stream::UnitFloat;
 
 /// The number of floats: 2^32.
 pub const FLOATS: u64 = 1 << 32;
-
-/// The number of floats k with `floor(k * n / 2^32) == value` (`value < n`).
-pub fn preimages(n: u32, value: u32) -> u64 {
-    let first = |v: u64| (v * FLOATS).div_ceil(u64::from(n));
-    first(u64::from(value) + 1) - first(u64::from(value))
-}
-
-/// The law of `floor(float * n)`: preimage counts of 0..n, summing to 2^32.
-pub fn law(n: u32) -> Vec<u64> {
-    (0..n).map(|value| preimages(n, value)).collect()
-}
 
 /// The largest relative deviation of `floor(float * n)` from uniform: of the values with
 /// the most preimages, or those with the fewest, over 2^32 / n, whichever is farther.
@@ -72,10 +62,12 @@ pub fn limbo_return(formula: LimboFormula, target: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sampler::PickRule;
+    use crate::scheme::stake::FloorOfFloat;
 
     #[test]
     fn a_dice_bet_wins_on_the_floats_of_the_rolls_beyond_its_target() {
-        let rolls = law(10_001);
+        let rolls = FloorOfFloat::law(10_001);
         for target in [0u32, 1, 4_950, 5_050, 9_999, 10_000] {
             let above: u64 = rolls[target as usize + 1..].iter().sum();
             let below: u64 = rolls[..target as usize].iter().sum();
@@ -89,7 +81,7 @@ mod tests {
     #[test]
     fn a_law_is_the_preimages_of_floor_scaling() {
         for n in [2u32, 23, 37, 39, 40, 10_001] {
-            let counts = law(n);
+            let counts = FloorOfFloat::law(n);
             assert_eq!(counts.iter().sum::<u64>(), FLOATS, "{n}");
             let mut first = 0u64;
             for (value, &count) in counts.iter().enumerate() {
@@ -102,17 +94,17 @@ mod tests {
                 first += count;
             }
         }
-        assert_eq!(law(2), vec![1 << 31, 1 << 31]);
+        assert_eq!(FloorOfFloat::law(2), vec![1 << 31, 1 << 31]);
     }
 
     #[test]
     fn dice_and_roulette_deviate_from_uniform_by_parts_per_million() {
         // 2^32 / 10001 = 429,453.78...: each roll has 429,453 or 429,454 preimages, the
         // less likely ones 1.83e-6 below 1/10001 (relative), the others 5.0e-7 above.
-        let dice = law(10_001);
+        let dice = FloorOfFloat::law(10_001);
         assert_eq!((*dice.iter().min().unwrap(), *dice.iter().max().unwrap()), (429_453, 429_454));
         assert!((largest_deviation(10_001) - 1.826e-6).abs() < 1e-9, "{}", largest_deviation(10_001));
-        let roulette = law(37);
+        let roulette = FloorOfFloat::law(37);
         assert_eq!(
             (*roulette.iter().min().unwrap(), *roulette.iter().max().unwrap()),
             (116_080_197, 116_080_198)

@@ -4,31 +4,36 @@
 //! on the float's 32-bit numerator, and limbo's formulas run in `f64` in the sources' own
 //! order of operations, which is the arithmetic of their JavaScript and Rust.
 
-use super::stream::UnitFloat;
+use super::stream::{FloorOfFloat, UnitFloat};
+use crate::chain::WordSource;
+use crate::games::keno::{draw_numbers, KenoRound};
+use crate::games::roulette::{spin_wheel, Wheel};
+use crate::sampler::PickRule;
 
-/// Dice: `floor(float * 10001) / 100`, a roll 0.00 to 100.00, kept in hundredths.
-pub fn dice(float: UnitFloat) -> u32 {
-    float.scale(10_001)
+/// Dice: `floor(float * 10001) / 100`, a roll 0.00 to 100.00, kept in hundredths
+/// ([`crate::games::dice`] over the family's rule).
+pub fn dice<W: WordSource + ?Sized>(words: &mut W) -> u32 {
+    crate::games::dice::roll::<FloorOfFloat, W>(words)
 }
 
-/// Roulette (European, 37 pockets): `floor(float * 37)`.
-pub fn roulette(float: UnitFloat) -> u8 {
-    float.scale(37) as u8
+/// Roulette (European, 37 pockets): `floor(float * 37)` ([`crate::games::roulette`] over
+/// the family's rule).
+pub fn roulette<W: WordSource + ?Sized>(words: &mut W) -> u8 {
+    spin_wheel::<FloorOfFloat, W>(words, Wheel::European).pocket
 }
 
 /// Draws `take` of `pool` without replacement, the family's way: float i picks
 /// `floor(float * remaining)` among what is left, which is taken out (`splice`), so the
 /// rest keep their order. (The pool lives on the stack: a round allocates only its result.)
-fn draw_without_replacement<const N: usize>(
-    floats: &mut impl Iterator<Item = UnitFloat>,
+fn draw_without_replacement<const N: usize, W: WordSource + ?Sized>(
+    words: &mut W,
     mut pool: [u8; N],
     take: usize,
 ) -> Vec<u8> {
     let mut left = N;
     (0..take)
         .map(|_| {
-            let float = floats.next().expect("the float stream is endless");
-            let at = float.scale(left as u32) as usize;
+            let at = FloorOfFloat::pick(words, left as u32).index as usize;
             let drawn = pool[at];
             pool.copy_within(at + 1..left, at);
             left -= 1;
@@ -38,23 +43,25 @@ fn draw_without_replacement<const N: usize>(
 }
 
 /// Keno: 10 numbers of 1..=40 in draw order (ten floats: the cursor crosses into the
-/// round's second block).
-pub fn keno(floats: &mut impl Iterator<Item = UnitFloat>) -> Vec<u8> {
-    draw_without_replacement(floats, std::array::from_fn::<u8, 40, _>(|i| i as u8 + 1), 10)
+/// round's second block), by [`crate::games::keno`]'s draw over the family's rule.
+pub fn keno<W: WordSource + ?Sized>(words: &mut W) -> Vec<u8> {
+    let mut round = KenoRound::default();
+    draw_numbers::<FloorOfFloat, W>(words, &mut round);
+    round.order.to_vec()
 }
 
 /// The most mines a board of 25 tiles holds (at least one tile is safe).
 pub const MOST_MINES: u8 = 24;
 
 /// Mines: the tiles (0..=24, row-major on the 5 x 5 board) of `mines` mines, in draw order.
-pub fn mines(floats: &mut impl Iterator<Item = UnitFloat>, mines: u8) -> Vec<u8> {
-    draw_without_replacement(floats, std::array::from_fn::<u8, 25, _>(|i| i as u8), usize::from(mines))
+pub fn mines<W: WordSource + ?Sized>(words: &mut W, mines: u8) -> Vec<u8> {
+    draw_without_replacement(words, std::array::from_fn::<u8, 25, _>(|i| i as u8), usize::from(mines))
 }
 
 /// Plinko: one float a row, `floor(float * 2)` (0 left, 1 right); the ball lands in the
 /// bucket counting its rights (0 = leftmost, `rows` = rightmost).
-pub fn plinko(floats: &mut impl Iterator<Item = UnitFloat>, rows: u8) -> u8 {
-    (0..rows).map(|_| floats.next().expect("the float stream is endless").scale(2) as u8).sum()
+pub fn plinko<W: WordSource + ?Sized>(words: &mut W, rows: u8) -> u8 {
+    (0..rows).map(|_| FloorOfFloat::pick(words, 2).index as u8).sum()
 }
 
 /// The published formulas of limbo's multiplier, which disagree (docs/schemes.md).
@@ -110,14 +117,14 @@ pub fn limbo(float: UnitFloat, formula: LimboFormula) -> Option<u64> {
 mod tests {
     use super::*;
 
-    fn floats_of(values: &[u32]) -> impl Iterator<Item = UnitFloat> + '_ {
-        values.iter().map(|&k| UnitFloat(k))
+    fn floats_of(values: &[u32]) -> crate::chain::FixedWords {
+        crate::chain::FixedWords::new(values.to_vec())
     }
 
     #[test]
     fn the_extremes_of_each_game() {
-        assert_eq!((dice(UnitFloat(0)), dice(UnitFloat(u32::MAX))), (0, 10_000));
-        assert_eq!((roulette(UnitFloat(0)), roulette(UnitFloat(u32::MAX))), (0, 36));
+        assert_eq!((dice(&mut floats_of(&[0])), dice(&mut floats_of(&[u32::MAX]))), (0, 10_000));
+        assert_eq!((roulette(&mut floats_of(&[0])), roulette(&mut floats_of(&[u32::MAX]))), (0, 36));
         // Always the first of what is left, then always the last.
         assert_eq!(keno(&mut floats_of(&[0; 10])), (1..=10).collect::<Vec<u8>>());
         assert_eq!(keno(&mut floats_of(&[u32::MAX; 10])), (31..=40).rev().collect::<Vec<u8>>());

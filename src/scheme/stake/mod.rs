@@ -22,7 +22,9 @@ pub mod games;
 pub mod stream;
 
 pub use games::LimboFormula;
-pub use stream::{commitment, SeedPair, UnitFloat};
+pub use stream::{commitment, FloatWords, FloorOfFloat, SeedPair, UnitFloat};
+
+use crate::chain::WordSource;
 
 use serde_json::{Map, Value};
 
@@ -190,16 +192,18 @@ impl StakeGame {
         }
     }
 
-    /// Plays one round from its floats.
-    pub fn play(&self, floats: &mut impl Iterator<Item = UnitFloat>) -> StakeOutcome {
-        let mut next = || floats.next().expect("the float stream is endless");
+    /// Plays one round from its floats' words: a round's [`stream::Floats`], or any floats
+    /// through [`stream::FloatWords`].
+    pub fn play<W: WordSource + ?Sized>(&self, words: &mut W) -> StakeOutcome {
         match *self {
-            StakeGame::Dice => StakeOutcome::Roll(games::dice(next())),
-            StakeGame::Limbo(formula) => StakeOutcome::Multiplier(games::limbo(next(), formula)),
-            StakeGame::Roulette => StakeOutcome::Pocket(games::roulette(next())),
-            StakeGame::Keno => StakeOutcome::Drawn(games::keno(floats)),
-            StakeGame::Mines { mines } => StakeOutcome::Drawn(games::mines(floats, mines)),
-            StakeGame::Plinko { rows, .. } => StakeOutcome::Bucket(games::plinko(floats, rows)),
+            StakeGame::Dice => StakeOutcome::Roll(games::dice(words)),
+            StakeGame::Limbo(formula) => {
+                StakeOutcome::Multiplier(games::limbo(UnitFloat(words.next_word()), formula))
+            }
+            StakeGame::Roulette => StakeOutcome::Pocket(games::roulette(words)),
+            StakeGame::Keno => StakeOutcome::Drawn(games::keno(words)),
+            StakeGame::Mines { mines } => StakeOutcome::Drawn(games::mines(words, mines)),
+            StakeGame::Plinko { rows, .. } => StakeOutcome::Bucket(games::plinko(words, rows)),
         }
     }
 

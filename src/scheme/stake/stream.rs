@@ -15,6 +15,8 @@
 //! blocks, are absorbed once per seed pair ([`SeedPair`]); a block then costs the
 //! compressions of the nonce's and round's few bytes: two for a client seed of up to 40 bytes.
 
+use crate::chain::WordSource;
+use crate::sampler::PickRule;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
@@ -36,6 +38,30 @@ impl UnitFloat {
     /// The float as the operators' JavaScript holds it (exact: 32 bits fit a double).
     pub fn value(self) -> f64 {
         f64::from(self.0) / 4_294_967_296.0
+    }
+}
+
+/// The family's pick rule: `floor(float * n)`, i.e. `(k * n) >> 32` of the word `k`; no
+/// word is rejected. Value `v` comes from the words `ceil(v * 2^32 / n) .. ceil((v + 1) *
+/// 2^32 / n)`, so each has ⌊2^32/n⌋ or ⌈2^32/n⌉ of them: not exactly uniform unless `n`
+/// divides 2^32.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FloorOfFloat;
+
+impl PickRule for FloorOfFloat {
+    #[inline(always)]
+    fn limit(_: u32) -> u64 {
+        1 << 32
+    }
+
+    #[inline(always)]
+    fn index(word: u32, n: u32) -> u32 {
+        UnitFloat(word).scale(n)
+    }
+
+    fn preimages(n: u32, value: u32) -> u64 {
+        let first = |v: u64| (v << 32).div_ceil(u64::from(n));
+        first(u64::from(value) + 1) - first(u64::from(value))
     }
 }
 
@@ -87,6 +113,23 @@ impl Floats<'_> {
     /// How many floats were taken so far.
     pub fn used(&self) -> u64 {
         self.used
+    }
+}
+
+/// Any floats as the words games are played from (a test's or a mutant's floats).
+pub struct FloatWords<I>(pub I);
+
+impl<I: Iterator<Item = UnitFloat>> WordSource for FloatWords<I> {
+    fn next_word(&mut self) -> u32 {
+        self.0.next().expect("the floats given are enough for the round").0
+    }
+}
+
+/// The floats' 32-bit numerators, for the games written over pick rules.
+impl WordSource for Floats<'_> {
+    #[inline]
+    fn next_word(&mut self) -> u32 {
+        self.next().expect("the float stream is endless").0
     }
 }
 
