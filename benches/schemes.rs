@@ -19,6 +19,7 @@
 //! ratio. Run: `cargo bench --bench schemes` (environment: `REPEATS`, default 15; `ROUNDS`
 //! per repetition, default 200000).
 
+use fairaudit::scheme::keyed::KeyedPair;
 use fairaudit::scheme::stake::{SeedPair, StakeGame};
 use fairaudit::tally::stake::Counter;
 use hmac::{Hmac, Mac};
@@ -44,7 +45,8 @@ fn main() {
         (game("dice", ""), game("keno", ""), game("plinko", "{\"rows\":16,\"risk\":\"high\"}"));
     let mines = game("mines", "{\"mines\":3}");
     let counters: Vec<Counter> = [dice, keno, plinko, mines].iter().map(Counter::new).collect();
-    let sweep = |i: usize| drop(black_box(counters[i].count(&pair, nonces.clone(), nonces.end)));
+    let keyed = KeyedPair::Stake(pair.clone());
+    let sweep = |i: usize| drop(black_box(counters[i].count(&keyed, nonces.clone(), nonces.end)));
     type Run<'a> = Box<dyn Fn() + 'a>;
     let variants: Vec<(&str, Run)> = vec![
         (

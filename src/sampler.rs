@@ -42,6 +42,12 @@ pub trait PickRule: Copy + Default + Send + Sync + 'static {
         }
     }
 
+    /// How many accepted words give an index below `value` (`value <= n`): the law
+    /// summed, which rules override with a closed form.
+    fn words_below(n: u32, value: u32) -> u64 {
+        (0..value).map(|v| Self::preimages(n, v)).sum()
+    }
+
     /// The exact law of one pick among `n`: the preimages of `0..n`, summing to `limit(n)`.
     fn law(n: u32) -> Vec<u64> {
         (0..n).map(|value| Self::preimages(n, value)).collect()
@@ -52,6 +58,13 @@ pub trait PickRule: Copy + Default + Send + Sync + 'static {
 /// whose index is `word mod n`.
 pub const fn modulo_preimages(limit: u64, n: u32, value: u32) -> u64 {
     limit / n as u64 + ((value as u64) < limit % n as u64) as u64
+}
+
+/// The accepted words below `limit` whose value modulo `n` is below `value` (`value <= n`):
+/// [`modulo_preimages`] summed.
+pub const fn modulo_words_below(limit: u64, n: u32, value: u32) -> u64 {
+    let (value, n) = (value as u64, n as u64);
+    value * (limit / n) + if value < limit % n { value } else { limit % n }
 }
 
 /// The rule of `SPEC.md` §3: words below `floor(2^32 / P) * P` accepted, `word mod P`.
@@ -71,6 +84,10 @@ impl PickRule for Rejection {
 
     fn preimages(n: u32, value: u32) -> u64 {
         modulo_preimages(limit(n), n, value)
+    }
+
+    fn words_below(n: u32, value: u32) -> u64 {
+        modulo_words_below(limit(n), n, value)
     }
 }
 

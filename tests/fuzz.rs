@@ -223,7 +223,12 @@ fn the_stake_and_crash_history_readers_never_panic_nor_their_batteries() {
     let stake_corpus = vec![head(root().join("tests/data/stake-history.csv"), 5), stake_revealed_below()];
     // The corpus reaches the passes it is for, unmutated: a seed found further down, a
     // hashless game checked through the link across it.
-    let found = fairaudit::audit::stake::stake_revealed_seeds(stake_corpus[1].as_slice(), &layout).unwrap();
+    let found = fairaudit::audit::stake::stake_revealed_seeds(
+        stake_corpus[1].as_slice(),
+        &layout,
+        fairaudit::scheme::keyed::KeyedScheme::Stake,
+    )
+    .unwrap();
     assert_eq!(found.len(), 1);
     let crash = crash_variants();
     let audit = |bytes: &[u8], variant| {
@@ -247,7 +252,11 @@ fn the_stake_and_crash_history_readers_never_panic_nor_their_batteries() {
     assert!(other.findings.get("result").is_some_and(|&n| n > 0), "{:?}", other.findings);
     runner()
         .run(&mutated(stake_corpus), |bytes| {
-            let revealed = match fairaudit::audit::stake::stake_revealed_seeds(bytes.as_slice(), &layout) {
+            let revealed = match fairaudit::audit::stake::stake_revealed_seeds(
+                bytes.as_slice(),
+                &layout,
+                fairaudit::scheme::keyed::KeyedScheme::Stake,
+            ) {
                 Ok(revealed) => revealed,
                 Err(error) => {
                     assert_one_line(&error);
@@ -260,6 +269,7 @@ fn the_stake_and_crash_history_readers_never_panic_nor_their_batteries() {
                 &revealed,
                 &layout,
                 &fairaudit::audit::stake::StakeAuditOptions {
+                    scheme: fairaudit::scheme::keyed::KeyedScheme::Stake,
                     payout_tolerance: Money::ZERO,
                     keno_paytable: Some(&paytable),
                     max_gap_replay: 10_000,

@@ -10,9 +10,12 @@ mod common;
 use assert_cmd::Command;
 use common::stake_tally::tally_of;
 use fairaudit::chain::seeds::derive_seed_pairs;
+use fairaudit::scheme::keyed::{KeyedPair, KeyedScheme};
 use fairaudit::scheme::stake::cells::{outcome_cells, step_sizes};
 use fairaudit::scheme::stake::games::{self, LimboFormula};
-use fairaudit::scheme::stake::{FloatWords, Risk, SeedPair, StakeGame, StakeOutcome, UnitFloat};
+use fairaudit::scheme::stake::{
+    FloatWords, FloorOfFloat, Risk, SeedPair, StakeGame, StakeOutcome, UnitFloat,
+};
 use fairaudit::stats::battery::Verdict;
 use fairaudit::stats::stake::{battery, tests};
 use fairaudit::sweep::stake::sweep;
@@ -204,11 +207,11 @@ fn p_values(game: &StakeGame, pairs: usize, rounds: u64) -> std::collections::BT
     let stop = AtomicBool::new(false);
     let mut by_test: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
     for pair in derive_seed_pairs(&format!("calibration {game}"), pairs) {
-        let keyed = SeedPair::new(&pair.server_seed, &pair.client_seed);
+        let keyed = KeyedScheme::Stake.pair(&pair.server_seed, &pair.client_seed).unwrap();
         let tally = sweep(game, &keyed, 0..rounds, 1 << 14, &stop, &|_| ()).unwrap();
         // The exact tests (`rarest_outcomes`) are discrete and their counts small: their
         // p-values are conservative, not uniform (tests/stake_sparse_tails.rs checks them).
-        for test in tests(game, &tally).into_iter().filter(|test| !test.exact) {
+        for test in tests(KeyedScheme::Stake, game, &tally).into_iter().filter(|test| !test.exact) {
             let p = test.p_value.unwrap_or_else(|| panic!("{game} {}: {}", test.test, test.note));
             by_test.entry(test.test).or_default().push(p);
         }
@@ -259,7 +262,7 @@ fn floats(
 
 /// The battery's verdict per test on one tally.
 fn verdicts(game: &StakeGame, tally: &StakeTally) -> Vec<(String, Verdict)> {
-    battery(game, std::slice::from_ref(tally), 0.01)
+    battery(KeyedScheme::Stake, game, std::slice::from_ref(tally), 0.01)
         .results
         .into_iter()
         .map(|r| (r.outcome.test, r.verdict))
@@ -295,7 +298,7 @@ fn rigged_games_fail_and_the_same_games_played_fair_pass() {
         let pair = pair.clone();
         // Round 2k+1 repeats round 2k's pocket one time in 50.
         Box::new(move |nonce, rigged| {
-            let pocket = |n: u64| games::roulette(&mut pair.floats(n));
+            let pocket = |n: u64| games::roulette::<FloorOfFloat, _>(&mut pair.floats(n));
             let copy = rigged && nonce % 2 == 1 && pair.floats(nonce).nth(1).unwrap().scale(50) == 0;
             (StakeOutcome::Pocket(pocket(if copy { nonce - 1 } else { nonce })), vec![])
         })
@@ -343,7 +346,10 @@ fn rigged_games_fail_and_the_same_games_played_fair_pass() {
     for (game, play, caught_by) in cases {
         let honest = tally_of(&game, 1_000_000, |nonce| play(nonce, false));
         // Played fair, the hand-built tally is the sweep's and passes.
-        assert_eq!(Some(&honest), sweep(&game, &pair, 0..1_000_000, 1 << 16, &stop, &|_| ()).as_ref());
+        assert_eq!(
+            Some(&honest),
+            sweep(&game, &KeyedPair::Stake(pair.clone()), 0..1_000_000, 1 << 16, &stop, &|_| ()).as_ref()
+        );
         let honest = verdicts(&game, &honest);
         // (Dice's honest rolls are WEAK at these seeds: p 0.0099 happens one time in 100.)
         assert!(honest.iter().all(|(_, v)| *v != Verdict::Fail), "{game}: {honest:?}");

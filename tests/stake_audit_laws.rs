@@ -85,9 +85,14 @@ impl AuditObserver for NoFindings {
 /// The library's audit of a history (no findings expected of a fair one).
 fn audit(csv: &str) -> StakeAudit {
     let layout = CsvLayout::default();
-    let revealed = stake_revealed_seeds(csv.as_bytes(), &layout).unwrap();
-    let options =
-        StakeAuditOptions { payout_tolerance: Money::ZERO, keno_paytable: None, max_gap_replay: 10_000 };
+    let revealed =
+        stake_revealed_seeds(csv.as_bytes(), &layout, fairaudit::scheme::keyed::KeyedScheme::Stake).unwrap();
+    let options = StakeAuditOptions {
+        scheme: fairaudit::scheme::keyed::KeyedScheme::Stake,
+        payout_tolerance: Money::ZERO,
+        keno_paytable: None,
+        max_gap_replay: 10_000,
+    };
     audit_stake_history(csv.as_bytes(), &revealed, &layout, &options, &mut NoFindings).unwrap()
 }
 
@@ -103,7 +108,12 @@ fn pairs_p(battery: &Battery<StakeGame>, game: StakeGame) -> Option<f64> {
 /// tally.
 fn product_law_p(audit: &StakeAudit) -> f64 {
     let (game, tally) = audit.tallies.iter().find(|(g, _)| *g == StakeGame::Dice).unwrap();
-    sweep_tests(game, tally).into_iter().find(|t| t.test == "pairs").unwrap().p_value.unwrap()
+    sweep_tests(fairaudit::scheme::keyed::KeyedScheme::Stake, game, tally)
+        .into_iter()
+        .find(|t| t.test == "pairs")
+        .unwrap()
+        .p_value
+        .unwrap()
 }
 
 fn cli_audit(csv: &str) -> assert_cmd::assert::Assert {

@@ -24,6 +24,7 @@
 mod common;
 
 use common::stake_tally::tally_of;
+use fairaudit::scheme::keyed::KeyedScheme;
 use fairaudit::scheme::stake::cells::{limbo_band, outcome_law};
 use fairaudit::scheme::stake::games::{self, LimboFormula};
 use fairaudit::scheme::stake::{FloatWords, Risk, StakeGame, StakeOutcome, UnitFloat};
@@ -152,7 +153,10 @@ fn dice_outcome_frequency_is_calibrated_at_every_size_it_runs() {
         let p_values: Vec<f64> = (0..runs(quick, full_runs))
             .into_par_iter()
             .map(|run| {
-                p_of(&tests(&StakeGame::Dice, &dice_rolls(rolls, rolls << 32 | run)), "outcome_frequency")
+                p_of(
+                    &tests(KeyedScheme::Stake, &StakeGame::Dice, &dice_rolls(rolls, rolls << 32 | run)),
+                    "outcome_frequency",
+                )
             })
             .collect();
         assert_calibrated(
@@ -213,7 +217,9 @@ fn the_stake_battery_fails_fair_games_at_most_alpha_at_the_new_shapes() {
     ] {
         let batteries = (0..runs(quick, full_runs))
             .into_par_iter()
-            .map(|run| battery(&game, &[tally(&game, rounds, run << 8 | 1, Rig::Fair)], ALPHA))
+            .map(|run| {
+                battery(KeyedScheme::Stake, &game, &[tally(&game, rounds, run << 8 | 1, Rig::Fair)], ALPHA)
+            })
             .collect();
         assert_battery_fails_at_most_alpha(&format!("{game} 1 x {rounds}"), batteries);
     }
@@ -223,7 +229,7 @@ fn the_stake_battery_fails_fair_games_at_most_alpha_at_the_new_shapes() {
             let pairs: Vec<StakeTally> = (0..50)
                 .map(|pair| tally(&StakeGame::Dice, 2_000, run << 16 | pair << 2 | 2, Rig::Fair))
                 .collect();
-            battery(&StakeGame::Dice, &pairs, ALPHA)
+            battery(KeyedScheme::Stake, &StakeGame::Dice, &pairs, ALPHA)
         })
         .collect();
     assert_battery_fails_at_most_alpha("dice 50 x 2000", batteries);
@@ -237,7 +243,12 @@ fn rarest_outcomes_is_calibrated_where_it_can_first_fail() {
     for (game, rounds) in [(PLINKO, 200_000u64), (StakeGame::Dice, 60_000), (LIMBO, 60_000)] {
         let p_values: Vec<f64> = (0..runs(2_000, 5_000))
             .into_par_iter()
-            .map(|run| p_of(&tests(&game, &tally(&game, rounds, run << 8 | 3, Rig::Fair)), "rarest_outcomes"))
+            .map(|run| {
+                p_of(
+                    &tests(KeyedScheme::Stake, &game, &tally(&game, rounds, run << 8 | 3, Rig::Fair)),
+                    "rarest_outcomes",
+                )
+            })
             .collect();
         assert_calibrated(&format!("{game} rarest_outcomes at {rounds}"), &p_values, &[ALPHA, ALPHA / 10.0]);
     }
@@ -251,10 +262,10 @@ fn rarest_outcomes_is_calibrated_where_it_can_first_fail() {
 /// tests beside it then (`draw_steps`, `pairs`; no `rarest_outcomes`), adjusted together;
 /// whether `outcome_frequency` FAILed.
 fn merged_test_fails(game: &StakeGame, tally: &StakeTally) -> bool {
-    let fit = goodness_of_fit(&tally.outcomes, &outcome_law(game)).expect("bins of ten");
+    let fit = goodness_of_fit(&tally.outcomes, &outcome_law(KeyedScheme::Stake, game)).expect("bins of ten");
     let merged =
         TestOutcome::valid("outcome_frequency", fit.statistic, Some(fit.df), fit.p_value, String::new());
-    let others = tests(game, tally)
+    let others = tests(KeyedScheme::Stake, game, tally)
         .into_iter()
         .filter(|t| t.test != "outcome_frequency" && t.test != "rarest_outcomes");
     let rows = std::iter::once(merged).chain(others).map(|t| (*game, "0".to_owned(), t)).collect();
@@ -263,7 +274,7 @@ fn merged_test_fails(game: &StakeGame, tally: &StakeTally) -> bool {
 
 /// Whether `test` FAILed in the battery of one tally.
 fn fails(game: &StakeGame, tally: &StakeTally, test: &str) -> bool {
-    battery(game, std::slice::from_ref(tally), ALPHA)
+    battery(KeyedScheme::Stake, game, std::slice::from_ref(tally), ALPHA)
         .results
         .iter()
         .any(|r| r.outcome.test == test && r.verdict == Verdict::Fail)
@@ -277,7 +288,7 @@ fn fails(game: &StakeGame, tally: &StakeTally, test: &str) -> bool {
 #[test]
 fn dice_rolled_from_sixteen_bit_floats_is_caught_at_100000_rolls() {
     let rolls = 100_000u64;
-    let law = outcome_law(&StakeGame::Dice);
+    let law = outcome_law(KeyedScheme::Stake, &StakeGame::Dice);
     // Each roll's share of the 65,536 16-bit floats against its exact law.
     let mut rigged = vec![0.0; law.len()];
     for top in 0..65_536u32 {
@@ -334,7 +345,7 @@ fn plinko_without_its_top_buckets_is_caught_from_200000_balls() {
             .into_par_iter()
             .map(|run| {
                 let tally = tally(&PLINKO, balls, run << 8 | 5, Rig::NoTopBuckets);
-                let battery = battery(&PLINKO, std::slice::from_ref(&tally), ALPHA);
+                let battery = battery(KeyedScheme::Stake, &PLINKO, std::slice::from_ref(&tally), ALPHA);
                 let rarest =
                     battery.results.iter().find(|r| r.outcome.test == "rarest_outcomes").expect("a row");
                 (rarest.verdict == Verdict::Fail, merged_test_fails(&PLINKO, &tally), rarest.verdict)

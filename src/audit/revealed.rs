@@ -38,7 +38,7 @@ impl RevealedSeeds {
         input: R,
         layout: &CsvLayout,
         fields: &[&'static str],
-        commitment: fn(&str) -> String,
+        commitment: impl Fn(&str) -> String,
     ) -> Result<Self, RoundsError> {
         let mut reader = layout.reader(input);
         let headers = reader.headers()?.clone();

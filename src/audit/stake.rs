@@ -42,9 +42,10 @@ use crate::games::roulette::Wheel;
 use crate::games::GameId;
 use crate::rtp::stake::plinko_multipliers;
 use crate::rtp::Paytable;
+use crate::scheme::keyed::{KeyedPair, KeyedScheme};
 use crate::scheme::stake::cells::{coarse_cell, coarse_cells, draw_indices, outcome_cell};
 use crate::scheme::stake::exact::{dice_winning, limbo_reaching, FLOATS};
-use crate::scheme::stake::{self, SeedPair, StakeGame, StakeOutcome};
+use crate::scheme::stake::{StakeGame, StakeOutcome};
 use crate::tally::bets::{common_step, BetTally};
 use crate::tally::stake::StakeTally;
 use crate::verify::RoundsError;
@@ -71,6 +72,8 @@ pub const FIELDS: [&str; 12] = [
 /// What an audit of a history of the family found.
 #[derive(Clone, Debug)]
 pub struct StakeAudit {
+    /// The keyed scheme the rounds were replayed and judged by.
+    pub scheme: KeyedScheme,
     /// Rows read.
     pub rows: u64,
     /// Rows replayed from their revealed seeds.
@@ -119,6 +122,8 @@ pub struct NonceGaps {
 /// How a history of the family is audited, beside its rows.
 #[derive(Clone, Copy, Debug)]
 pub struct StakeAuditOptions<'a> {
+    /// The keyed scheme the history's rounds are played by.
+    pub scheme: KeyedScheme,
     /// How far a payout may be from the published rule's without a finding.
     pub payout_tolerance: Money,
     /// The operator's Keno paytable, which Keno payouts are judged against.
@@ -138,7 +143,7 @@ impl StakeAudit {
     /// and where the history names its players, each player's bet tests and the tests
     /// across players.
     pub fn battery(&self, alpha: f64) -> crate::stats::battery::Battery<StakeGame> {
-        crate::stats::stake::log_battery(&self.tallies, &self.bets, &self.players, alpha)
+        crate::stats::stake::log_battery(self.scheme, &self.tallies, &self.bets, &self.players, alpha)
     }
 
     /// What the payouts checked were judged against, as the reports say it.
@@ -197,8 +202,13 @@ type PairKey = (String, String);
 ///
 /// # Errors
 /// The header names a field twice, or a row cannot be read as CSV.
-pub fn stake_revealed_seeds<R: Read>(input: R, layout: &CsvLayout) -> Result<RevealedSeeds, RoundsError> {
-    RevealedSeeds::scan(input, layout, &FIELDS, stake::commitment)
+pub fn stake_revealed_seeds<R: Read>(
+    input: R,
+    layout: &CsvLayout,
+    scheme: KeyedScheme,
+) -> Result<RevealedSeeds, RoundsError> {
+    // A seed the scheme cannot read commits to nothing (its own rows say why).
+    RevealedSeeds::scan(input, layout, &FIELDS, |seed| scheme.commitment(seed).unwrap_or_default())
 }
 
 /// Reads a bet history of the family (a header row; `game`, `nonce` and `result`
@@ -334,7 +344,7 @@ struct StakeAuditor<'a, O> {
     last_round: HashMap<(PairKey, StakeGame), (u64, usize)>,
     /// The last seed pair replayed (server seed, client seed, the pair, its commitment):
     /// consecutive rows of one pair are prepared once.
-    prepared: Option<(String, String, SeedPair, String)>,
+    prepared: Option<(String, String, KeyedPair, String)>,
     /// Per server seed replayed (by its commitment): whether some row showed its
     /// commitment, and the first line that replayed it (with its player).
     committed: HashMap<String, (bool, u64, String)>,
@@ -348,6 +358,7 @@ impl<'a, O: AuditObserver> StakeAuditor<'a, O> {
         observer: &'a mut O,
     ) -> Self {
         let audit = StakeAudit {
+            scheme: options.scheme,
             rows: 0,
             replayed: 0,
             payouts_checked: 0,
@@ -379,7 +390,7 @@ impl<'a, O: AuditObserver> StakeAuditor<'a, O> {
     /// is checked but not counted again.
     fn audit_row(&mut self, row: &Row) -> Result<(), RoundsError> {
         let round = self.read_round(row)?;
-        let key = self.seed_pair(row, &round);
+        let key = self.seed_pair(row, &round)?;
         let reused = self.check_nonce(row, &round, key.as_ref());
         let money = self.check_payout(row, &round)?;
         if reused {
@@ -393,15 +404,17 @@ impl<'a, O: AuditObserver> StakeAuditor<'a, O> {
     where
         'a: 'r,
     {
-        if !matches!(row.field("scheme"), "" | "stake") {
+        let scheme = self.options.scheme;
+        if !["", scheme.name()].contains(&row.field("scheme")) {
             return Err(row.bad(
                 "scheme",
-                format!("'{}' in a history audited as scheme stake", Excerpt(row.field("scheme"))),
+                format!("'{}' in a history audited as scheme {scheme}", Excerpt(row.field("scheme"))),
             ));
         }
         let name = row.field("game").trim();
-        let game = StakeGame::new(name, row.field("params"))
-            .map_err(|p| row.bad(if stake::GAMES.contains(&name) { "params" } else { "game" }, p))?;
+        let game = scheme
+            .game(name, row.field("params"))
+            .map_err(|p| row.bad(if scheme.games().contains(&name) { "params" } else { "game" }, p))?;
         let nonce = parse_nonce(row.field("nonce")).map_err(|e| row.bad("nonce", e.to_string()))?;
         if nonce == u64::MAX {
             // Nonces are kept as half-open ranges, which end at 2^64 - 1 at most.
@@ -430,27 +443,29 @@ impl<'a, O: AuditObserver> StakeAuditor<'a, O> {
     /// given) and the client seed. A row naming neither seed nor commitment, or in a
     /// history without client seeds, is not placed in any seed pair. A row whose server
     /// seed is revealed is replayed here.
-    fn seed_pair(&mut self, row: &Row, round: &RowRound) -> Option<PairKey> {
+    fn seed_pair(&mut self, row: &Row, round: &RowRound) -> Result<Option<PairKey>, RoundsError> {
         let (server, client) = (round.server, round.client);
         let identified = self.has_client_column && (!server.is_empty() || round.given.is_some());
         if !identified {
-            return None;
+            return Ok(None);
         }
         if server.is_empty() {
-            return round.given.clone().map(|commitment| (commitment, client.to_owned()));
+            return Ok(round.given.clone().map(|commitment| (commitment, client.to_owned())));
         }
         let cached = matches!(&self.prepared, Some((s, c, _, _)) if s == server && c == client);
         if !cached {
+            let scheme = self.options.scheme;
+            let seed = |problem: String| row.bad("server_seed", problem);
             self.prepared = Some((
                 server.to_owned(),
                 client.to_owned(),
-                SeedPair::new(server, client),
-                stake::commitment(server),
+                scheme.pair(server, client).map_err(seed)?,
+                scheme.commitment(server).map_err(seed)?,
             ));
         }
         let (_, _, pair, commitment) = self.prepared.as_ref().expect("prepared above");
         // The result and the commitment, the server seed being revealed.
-        let replayed = stake::replay_with(&round.game, pair, String::new(), round.nonce);
+        let (outcome, _) = pair.play(&round.game, round.nonce);
         // The worked row shows its seed on its own line (a row replayed with a seed
         // revealed on another is not the one to work through).
         if self.audit.first_replayed.is_none() && !row.field("server_seed").is_empty() {
@@ -464,8 +479,8 @@ impl<'a, O: AuditObserver> StakeAuditor<'a, O> {
             });
         }
         self.audit.replayed += 1;
-        if replayed.outcome != round.recorded {
-            self.report.found(row, "result", replayed.result, row.field("result"));
+        if outcome != round.recorded {
+            self.report.found(row, "result", round.game.result_text(&outcome), row.field("result"));
         }
         if round.given.as_ref().is_some_and(|given| given != commitment) {
             self.report.found(row, "commitment", commitment.clone(), row.field("commitment"));
@@ -474,7 +489,7 @@ impl<'a, O: AuditObserver> StakeAuditor<'a, O> {
             .entry(commitment.clone())
             .or_insert_with(|| (false, row.line, row.field("player").to_owned()))
             .0 |= round.given.is_some();
-        Some((commitment.clone(), client.to_owned()))
+        Ok(Some((commitment.clone(), client.to_owned())))
     }
 
     /// A nonce is played once per seed pair (the family's nonce counts every bet of a
@@ -543,7 +558,9 @@ impl<'a, O: AuditObserver> StakeAuditor<'a, O> {
         let (game, recorded) = (round.game, &round.recorded);
         let index = game_index(&mut self.audit, game);
         // The bet as placed, where its law is exact: a bet read here was read above.
-        if let Some(law) = bet_law(&game, recorded, row.field("bet")).map_err(|p| row.bad("bet", p))? {
+        if let Some(law) =
+            bet_law(self.options.scheme, &game, recorded, row.field("bet")).map_err(|p| row.bad("bet", p))?
+        {
             law.record(&mut self.audit.bets[index], money);
             if self.has_players {
                 law.record(
@@ -629,6 +646,7 @@ fn replay_gaps(
     mut player_index: Option<&mut HashMap<String, usize>>,
     observer: &mut impl AuditObserver,
 ) -> Result<(), (u64, String)> {
+    let scheme = audit.scheme;
     audit.nonce_gaps.seed_pairs = nonces.len() as u64;
     // The pairs in a fixed order (they are held by hash), each seed prepared once; every
     // gap replayed here, and counted below in the order of the history's lines.
@@ -636,7 +654,8 @@ fn replay_gaps(
     pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let mut gaps: Vec<(Gap, Option<(RoundAfter, f64)>)> = Vec::new();
     for ((commitment, client), (played, seed)) in pairs {
-        let pair = seed.as_deref().map(|seed| SeedPair::new(seed, &client));
+        // A seed the scheme cannot play was refused on its row.
+        let pair = seed.as_deref().and_then(|seed| scheme.pair(seed, &client).ok());
         for gap in played.gaps() {
             let after = gap.after;
             let mut named = Gap {
@@ -653,11 +672,11 @@ fn replay_gaps(
             {
                 let line = after.line;
                 if let Some(chance) =
-                    paying_chance(&after.game, &after.bet, keno_payouts).map_err(|p| (line, p))?
+                    paying_chance(scheme, &after.game, &after.bet, keno_payouts).map_err(|p| (line, p))?
                 {
                     for nonce in gap.nonces.clone() {
-                        let round = stake::replay_with(&after.game, pair, String::new(), nonce);
-                        let pays = pays_more(&after.game, &round.outcome, &after.bet, keno_paytable);
+                        let (outcome, _) = pair.play(&after.game, nonce);
+                        let pays = pays_more(scheme, &after.game, &outcome, &after.bet, keno_paytable);
                         named.would_have_won += u64::from(pays.map_err(|p| (line, p))?);
                     }
                     named.replayed = true;
@@ -694,7 +713,12 @@ fn replay_gaps(
 /// bet covering `c` of 37 pockets, paying 36/c), limbo (the chance of reaching the target),
 /// plinko (its table's buckets above 1x, `Binomial(rows, 1/2)`) and Keno with a paytable.
 /// `None` for dice and mines (no bet or payout rule read yet) and a bet left empty.
-fn paying_chance(game: &StakeGame, bet: &str, keno_payouts: Option<&Payouts>) -> Result<Option<f64>, String> {
+fn paying_chance(
+    scheme: KeyedScheme,
+    game: &StakeGame,
+    bet: &str,
+    keno_payouts: Option<&Payouts>,
+) -> Result<Option<f64>, String> {
     Ok(match game {
         StakeGame::Roulette if !bet.is_empty() => {
             let covered = PlacedBet::parse_roulette(Wheel::European, bet)?.pick_count();
@@ -714,7 +738,7 @@ fn paying_chance(game: &StakeGame, bet: &str, keno_payouts: Option<&Payouts>) ->
         }
         StakeGame::Dice if !bet.is_empty() => {
             let bet = DiceBet::parse(bet)?;
-            Some(if bet.pays_when_won() { bet.chance() } else { 0.0 })
+            Some(if bet.pays_when_won(scheme) { bet.chance(scheme) } else { 0.0 })
         }
         StakeGame::Keno if !bet.is_empty() => match keno_payouts {
             Some(payouts) => Some(payouts.keno_paying_probability(keno_picks(bet)?.len())),
@@ -727,6 +751,7 @@ fn paying_chance(game: &StakeGame, bet: &str, keno_payouts: Option<&Payouts>) ->
 /// Whether `bet` on `game` pays more than its stake on `outcome`: a dice bet when it wins
 /// (below [`DICE_PAYING_BELOW`]), any other by its published multiplier.
 fn pays_more(
+    scheme: KeyedScheme,
     game: &StakeGame,
     outcome: &StakeOutcome,
     bet: &str,
@@ -734,7 +759,7 @@ fn pays_more(
 ) -> Result<bool, String> {
     if let (StakeGame::Dice, StakeOutcome::Roll(roll)) = (game, outcome) {
         let bet = DiceBet::parse(bet)?;
-        return Ok(bet.pays_when_won() && bet.wins(*roll));
+        return Ok(bet.pays_when_won(scheme) && bet.wins(*roll));
     }
     let paid = multiplier(game, outcome, bet, keno_paytable)?;
     Ok(paid.is_some_and(|m| m.compare(Money::whole(1)) == Some(std::cmp::Ordering::Greater)))
@@ -846,9 +871,9 @@ struct BetLaw {
     /// Keno: how many numbers were picked, and how many of them were drawn (hypergeometric
     /// under fairness, whatever the numbers).
     keno: Option<(usize, u32)>,
-    /// Dice, and limbo below about 1.98x: the floats (of 2^32) the bet wins on, and whether
-    /// it won (`bet_wins` on their exact law).
-    chance: Option<(u64, bool)>,
+    /// Dice, and limbo below about 1.98x: the words the bet wins on, of the words its pick
+    /// accepts (2^32 floats for stake's), and whether it won (`bet_wins` on their exact law).
+    chance: Option<((u64, u64), bool)>,
 }
 
 impl BetLaw {
@@ -890,7 +915,12 @@ struct ReturnLaw {
 /// or Keno row without a bet. Dice's wins (`over:T`, `under:T`) and limbo's below about
 /// 1.98x (left out of the return) have the exact chance of the bet ([`BetLaw::chance`]).
 /// Mines' payout rule is not sourced.
-fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option<BetLaw>, String> {
+fn bet_law(
+    scheme: KeyedScheme,
+    game: &StakeGame,
+    outcome: &StakeOutcome,
+    bet: &str,
+) -> Result<Option<BetLaw>, String> {
     // `bet_return` reads the normal lower tail, which is conservative for returns skewed
     // to the right (rare large prizes) and liberal for returns skewed to the left: a bet
     // that wins more often than not (limbo below about 2x) loses rarely, and a fair player
@@ -915,7 +945,8 @@ fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option
             let reaching = limbo_reaching(*formula, target);
             let returns = two_point(target as f64 / 100.0, reaching as f64 / FLOATS as f64);
             // A bet left out of `bet_return` (it wins more often than not) is judged by its wins.
-            let chance = returns.is_none().then(|| (reaching, multiplier.is_none_or(|m| m >= target)));
+            let chance =
+                returns.is_none().then(|| ((reaching, FLOATS), multiplier.is_none_or(|m| m >= target)));
             BetLaw { returns, roulette: None, keno: None, chance }
         }
         (StakeGame::Dice, StakeOutcome::Roll(roll)) if !bet.is_empty() => {
@@ -924,7 +955,7 @@ fn bet_law(game: &StakeGame, outcome: &StakeOutcome, bet: &str) -> Result<Option
                 returns: None,
                 roulette: None,
                 keno: None,
-                chance: Some((bet.winning(), bet.wins(*roll))),
+                chance: Some((bet.winning(scheme), bet.wins(*roll))),
             }
         }
         (StakeGame::Plinko { rows, risk }, StakeOutcome::Bucket(_)) => {
@@ -998,26 +1029,27 @@ impl DiceBet {
         }
     }
 
-    /// The floats (of 2^32) it wins on.
-    fn winning(self) -> u64 {
-        dice_winning(self.target, self.over)
+    /// The words it wins on, of the words a roll's pick by `scheme` accepts.
+    fn winning(self, scheme: KeyedScheme) -> (u64, u64) {
+        (dice_winning(scheme, self.target, self.over), scheme.words_of_law(crate::games::dice::ROLLS))
     }
 
     /// Its exact chance of winning.
-    fn chance(self) -> f64 {
-        self.winning() as f64 / FLOATS as f64
+    fn chance(self, scheme: KeyedScheme) -> f64 {
+        let (winning, of) = self.winning(scheme);
+        winning as f64 / of as f64
     }
 
     /// Whether a win pays more than the stake ([`DICE_PAYING_BELOW`]).
-    fn pays_when_won(self) -> bool {
-        self.chance() < DICE_PAYING_BELOW
+    fn pays_when_won(self, scheme: KeyedScheme) -> bool {
+        self.chance(scheme) < DICE_PAYING_BELOW
     }
 }
 
 /// The numbers a Keno bet picks: 1 to 10 different numbers of 1 to 40, one space apart
 /// (written as results are, in any order).
 fn keno_picks(bet: &str) -> Result<Vec<u8>, String> {
-    match stake::read_numbers(bet, 1, 40) {
+    match crate::scheme::stake::read_numbers(bet, 1, 40) {
         Some(picks) if (1..=10).contains(&picks.len()) => Ok(picks),
         _ => Err(format!(
             "Keno's bet is the numbers picked: 1 to 10 different numbers of 1 to 40, one space apart (e.g. 3 17 40), not '{}'",

@@ -480,6 +480,12 @@ impl AuditArgs {
         Ok((game, options))
     }
 
+    /// The keyed scheme of an audit of one (the HMAC-SHA256 family for another scheme:
+    /// only the audits of keyed schemes ask).
+    pub(super) fn keyed_scheme(&self) -> fairaudit::scheme::keyed::KeyedScheme {
+        self.scheme.and_then(fairaudit::scheme::keyed::KeyedScheme::of).unwrap_or_default()
+    }
+
     /// How an audit of the HMAC-SHA256 family judges a history beside its rows, Keno's
     /// payouts by `keno_paytable` (the copy of the one given, when `certify` runs it).
     pub(super) fn stake_options<'a>(
@@ -487,6 +493,7 @@ impl AuditArgs {
         keno_paytable: Option<&'a fairaudit::rtp::Paytable>,
     ) -> fairaudit::audit::stake::StakeAuditOptions<'a> {
         fairaudit::audit::stake::StakeAuditOptions {
+            scheme: self.keyed_scheme(),
             payout_tolerance: self.payout_tolerance,
             keno_paytable,
             max_gap_replay: self.max_gap_replay.unwrap_or(MAX_GAP_REPLAY),

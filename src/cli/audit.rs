@@ -19,7 +19,6 @@ use fairaudit::report::audit_html::{AuditReport, FINDINGS_SHOWN};
 use fairaudit::report::results::{rtp_table, summary_json, tests_table};
 use fairaudit::report::Table;
 use fairaudit::rtp::empirical::{rtp_rows_of, GameTallies};
-use fairaudit::scheme::SchemeId;
 use fairaudit::stats::battery::Verdict as TestVerdict;
 use fairaudit::verify::RoundsError;
 use serde::Serialize;
@@ -109,7 +108,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     if let Some((scheme, variant)) = args.scheme.and_then(|s| Some((s, s.crash_variant()?))) {
         return super::audit_crash::run(args, scheme, variant);
     }
-    if args.scheme == Some(SchemeId::Stake) {
+    if args.scheme.and_then(fairaudit::scheme::keyed::KeyedScheme::of).is_some() {
         return super::audit_stake::run(args);
     }
     let game = args.game_of_default_scheme()?;

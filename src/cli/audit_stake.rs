@@ -23,7 +23,10 @@ use fairaudit::stats::battery::Battery;
 pub fn run(args: AuditArgs) -> Result<Verdict> {
     let started = super::clock::now();
     if args.game.is_some() {
-        bail!("with --scheme stake each row names its game (and its parameters): --game is the default scheme's");
+        bail!(
+            "with --scheme {} each row names its game (and its parameters): --game is the default scheme's",
+            args.keyed_scheme()
+        );
     }
     // The operator's Keno paytable, which Keno payouts are judged against (Stake publishes
     // none outside the game, so there is no built-in one).
@@ -36,7 +39,8 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     let mut sink = FindingSink::new(folder.as_ref(), describe)?.with_gaps(folder.as_ref())?;
     // Two passes: the seeds the history reveals anywhere, then the audit.
     let mut history = input::history(&args.outcomes)?;
-    let revealed = stake_revealed_seeds(history.first_pass()?, &layout).with_context(|| name.clone())?;
+    let revealed = stake_revealed_seeds(history.first_pass()?, &layout, args.keyed_scheme())
+        .with_context(|| name.clone())?;
     let (input, bar) = history.second_pass(args.quiet).with_context(|| name.clone())?;
     let audit =
         audit_stake_history(input, &revealed, &layout, &args.stake_options(paytable.as_ref()), &mut sink)
@@ -92,7 +96,7 @@ pub(super) fn stake_audit_files(
         audit.tallies.iter().map(|(game, tally)| (*game, "history".to_owned(), tally.clone())).collect();
     let report = StakeAuditReport { audit, battery, findings: shown, source, made_by };
     vec![
-        (RTP_TABLE, rtp_table(&groups, battery.alpha).to_csv()),
+        (RTP_TABLE, rtp_table(audit.scheme, &groups, battery.alpha).to_csv()),
         ("report.html", report.render().into_bytes()),
     ]
 }

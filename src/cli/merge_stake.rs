@@ -127,7 +127,7 @@ pub fn run(args: &MergeArgs) -> Result<Verdict> {
         fairaudit_version: env!("CARGO_PKG_VERSION").into(),
         fairaudit_revision: fairaudit::REVISION.into(),
         plan: StakePlan {
-            scheme: "stake".into(),
+            scheme: merged.scheme.name().into(),
             game: game.name().into(),
             params: game.params(),
             nonces: [merged.nonces.start, merged.nonces.end],
@@ -155,7 +155,8 @@ pub fn run(args: &MergeArgs) -> Result<Verdict> {
         print_coverage(coverage);
     }
     outln!(
-        "merged {count} inputs: stake {game} x {} seed pair(s) x {} nonces; output: {}",
+        "merged {count} inputs: {} {game} x {} seed pair(s) x {} nonces; output: {}",
+        merged.scheme,
         merged.seed_pairs.len(),
         merged.seed_pairs[0].swept.iter().map(|r| r.end - r.start).sum::<u64>(),
         ShownPath(&args.out)

@@ -14,6 +14,7 @@ use fairaudit::rtp::paytable::ILLUSTRATIVE_LABEL;
 use fairaudit::rtp::{check_claim, exact_rtp, ExactRtp, Paytable};
 use fairaudit::scheme::crash::exact::instant_probability;
 use fairaudit::scheme::crash::CrashVariant;
+use fairaudit::scheme::keyed::KeyedScheme;
 use fairaudit::scheme::stake::StakeGame;
 use fairaudit::scheme::SchemeId;
 use num_rational::BigRational;
@@ -49,8 +50,8 @@ pub struct RtpArgs {
 const PLACES: usize = 6;
 
 pub fn run(args: RtpArgs) -> Result<Verdict> {
-    if args.scheme == Some(SchemeId::Stake) {
-        return run_stake(&args);
+    if let Some(keyed) = args.scheme.and_then(KeyedScheme::of) {
+        return run_keyed(&args, keyed);
     }
     if let Some(variant) = args.scheme.and_then(SchemeId::crash_variant) {
         return run_crash(&args, variant);
@@ -112,16 +113,16 @@ pub fn run(args: RtpArgs) -> Result<Verdict> {
 
 /// `rtp --scheme stake`: one game's bets, exact over the 2^32 floats, beside the
 /// advertised return (claims files name the default scheme's games, so there are none).
-fn run_stake(args: &RtpArgs) -> Result<Verdict> {
+fn run_keyed(args: &RtpArgs, scheme: KeyedScheme) -> Result<Verdict> {
     if args.paytable.is_some() || args.claims.is_some() {
-        bail!("--paytable and --claims are the default scheme's; --scheme stake uses the published tables (docs/schemes.md)");
+        bail!("--paytable and --claims are the default scheme's; --scheme {scheme} uses the published tables (docs/schemes.md)");
     }
     let game = match args.games.as_slice() {
-        [name] => StakeGame::new(name, args.params.as_deref().unwrap_or("")).map_err(anyhow::Error::msg)?,
-        _ => bail!("--scheme stake shows one game a run: pass --game once (roulette, limbo or plinko)"),
+        [name] => scheme.game(name, args.params.as_deref().unwrap_or("")).map_err(anyhow::Error::msg)?,
+        _ => bail!("--scheme {scheme} shows one game a run: pass --game once ({})", scheme.rtp_games()),
     };
-    let bets = fairaudit::rtp::stake::exact_rtp(&game).map_err(anyhow::Error::msg)?;
-    outln!("stake {game}: exact RTP per bet over the 2^32 equally likely floats, beside the advertised RTP");
+    let bets = fairaudit::rtp::stake::exact_rtp(scheme, &game).map_err(anyhow::Error::msg)?;
+    outln!("{scheme} {game}: exact RTP per bet over {}, beside the advertised RTP", scheme.law_words());
     if let StakeGame::Plinko { .. } = game {
         outln!(
             "multipliers: Stake's published table (provably-fair-betting paylines @855fd22; docs/schemes.md)"

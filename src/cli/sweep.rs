@@ -270,7 +270,7 @@ fn run_default(args: SweepArgs, device: Option<&(dyn Accelerator + Send)>) -> Re
     if let Some((scheme, variant)) = args.scheme.and_then(|s| Some((s, s.crash_variant()?))) {
         return super::sweep_crash::run(args, scheme, variant);
     }
-    if args.scheme == Some(SchemeId::Stake) {
+    if args.scheme.and_then(fairaudit::scheme::keyed::KeyedScheme::of).is_some() {
         return super::sweep_stake::run(args);
     }
     if args.cluster.dry_run {

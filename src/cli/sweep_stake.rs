@@ -24,7 +24,8 @@ use fairaudit::report::run_info::RUN_FORMAT;
 use fairaudit::report::stake::{counts_table, rtp_table, OutcomeCounts, StakePlan, StakeRun};
 use fairaudit::report::stake_html::StakeHtmlReport;
 use fairaudit::rtp::RTP_TABLE;
-use fairaudit::scheme::stake::{commitment, SeedPair, StakeGame};
+use fairaudit::scheme::keyed::{KeyedPair, KeyedScheme};
+use fairaudit::scheme::stake::StakeGame;
 use fairaudit::scheme::SchemeId;
 use fairaudit::stats::battery::Battery;
 use fairaudit::stats::stake::battery;
@@ -39,14 +40,13 @@ use std::time::Instant;
 
 /// What a sweep's arguments name: the game, the seed pairs prepared, and the plan its
 /// run.json records. `certify` reads a sweep's recorded command through this too.
-pub(super) fn stake_plan(args: &SweepArgs) -> Result<(StakeGame, Vec<SeedPair>, StakePlan)> {
-    refuse_unsupported(args, SchemeId::Stake)?;
+pub(super) fn stake_plan(args: &SweepArgs) -> Result<(StakeGame, Vec<KeyedPair>, StakePlan)> {
+    let scheme = args.scheme.and_then(KeyedScheme::of).context("a sweep of a keyed scheme needs --scheme")?;
+    refuse_unsupported(args, scheme.id())?;
     let game = match args.games.as_slice() {
-        [name] => StakeGame::new(name, args.params.as_deref().unwrap_or("")).map_err(anyhow::Error::msg)?,
-        [] => bail!(
-            "--scheme stake sweeps one game: pass --game (dice, limbo, keno, roulette, plinko or mines)"
-        ),
-        _ => bail!("--scheme stake sweeps one game per run: pass --game once"),
+        [name] => scheme.game(name, args.params.as_deref().unwrap_or("")).map_err(anyhow::Error::msg)?,
+        [] => bail!("--scheme {scheme} sweeps one game: pass --game ({})", either_of(scheme.games())),
+        _ => bail!("--scheme {scheme} sweeps one game per run: pass --game once"),
     };
     super::memory::check_seed_pair_memory(args, pair_bytes(&game))?;
     let (_, pairs) = seed_pairs_of(args);
@@ -58,17 +58,22 @@ pub(super) fn stake_plan(args: &SweepArgs) -> Result<(StakeGame, Vec<SeedPair>, 
             pairs.len()
         );
     }
+    let keyed = pairs
+        .iter()
+        .map(|p| scheme.pair(&p.server_seed, &p.client_seed))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(anyhow::Error::msg)?;
     let plan = StakePlan {
-        scheme: "stake".into(),
+        scheme: scheme.name().into(),
         game: game.name().into(),
         params: game.params(),
         nonces: [args.nonces.start, args.nonces.end],
         seed_pairs: pairs
             .iter()
-            .map(|p| [p.server_seed.clone(), p.client_seed.clone(), commitment(&p.server_seed)])
-            .collect(),
+            .map(|p| Ok([p.server_seed.clone(), p.client_seed.clone(), scheme.commitment(&p.server_seed)?]))
+            .collect::<Result<_, String>>()
+            .map_err(anyhow::Error::msg)?,
     };
-    let keyed = pairs.iter().map(|p| SeedPair::new(&p.server_seed, &p.client_seed)).collect();
     Ok((game, keyed, plan))
 }
 
@@ -76,11 +81,18 @@ pub(super) fn stake_plan(args: &SweepArgs) -> Result<(StakeGame, Vec<SeedPair>, 
 /// pairs prepared, and the plan a sweep of the whole range records, each commitment
 /// computed again from its server seed rather than copied. `certify` sweeps a merge of
 /// shards again through this; `name` names the folder in errors.
-pub(super) fn merged_plan(recorded: &StakePlan, name: &str) -> Result<(StakeGame, Vec<SeedPair>, StakePlan)> {
-    if recorded.scheme != "stake" {
-        bail!("{name}/run.json: its plan is of scheme {:?}, not stake", recorded.scheme);
-    }
-    let game = StakeGame::new(&recorded.game, &recorded.params)
+pub(super) fn merged_plan(
+    recorded: &StakePlan,
+    name: &str,
+) -> Result<(StakeGame, Vec<KeyedPair>, StakePlan)> {
+    let Some(scheme) = recorded.scheme.parse().ok().and_then(KeyedScheme::of) else {
+        bail!(
+            "{name}/run.json: its plan is of scheme {:?}, not a keyed scheme (stake, duel)",
+            recorded.scheme
+        );
+    };
+    let game = scheme
+        .game(&recorded.game, &recorded.params)
         .map_err(|error| anyhow::anyhow!("{name}/run.json: its plan's game: {error}"))?;
     let [start, end] = recorded.nonces;
     if start >= end {
@@ -96,19 +108,35 @@ pub(super) fn merged_plan(recorded: &StakePlan, name: &str) -> Result<(StakeGame
         &format!("{name}/run.json: its {pairs} seed pairs"),
         super::memory::FEWER_PAIRS,
     )?;
+    let in_plan = |error: String| anyhow::anyhow!("{name}/run.json: its plan's seed pairs: {error}");
     let plan = StakePlan {
-        scheme: "stake".into(),
+        scheme: scheme.name().into(),
         game: game.name().into(),
         params: game.params(),
         nonces: recorded.nonces,
         seed_pairs: recorded
             .seed_pairs
             .iter()
-            .map(|[server, client, _]| [server.clone(), client.clone(), commitment(server)])
-            .collect(),
+            .map(|[server, client, _]| Ok([server.clone(), client.clone(), scheme.commitment(server)?]))
+            .collect::<Result<_, String>>()
+            .map_err(in_plan)?,
     };
-    let keyed = plan.seed_pairs.iter().map(|[server, client, _]| SeedPair::new(server, client)).collect();
+    let keyed = plan
+        .seed_pairs
+        .iter()
+        .map(|[server, client, _]| scheme.pair(server, client))
+        .collect::<Result<_, _>>()
+        .map_err(in_plan)?;
     Ok((game, keyed, plan))
+}
+
+/// Names as a sentence lists them: `a, b or c`.
+fn either_of(names: &[&str]) -> String {
+    match names.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// The memory a sweep of `game` holds per seed pair until its folder is written, and
@@ -132,7 +160,7 @@ fn pair_bytes(game: &StakeGame) -> u64 {
 pub(super) fn sweep_pairs(
     pool: &rayon::ThreadPool,
     game: &StakeGame,
-    pairs: &[SeedPair],
+    pairs: &[KeyedPair],
     nonces: std::ops::Range<u64>,
     chunk: u64,
     progress: &(dyn Fn(u64) + Sync),
@@ -147,7 +175,13 @@ pub(super) fn sweep_pairs(
 fn empty_file(game: &StakeGame, plan: &StakePlan, shard: Option<ShardOf>) -> StakeTallyFile {
     let seeds: Vec<(String, String)> =
         plan.seed_pairs.iter().map(|[s, c, _]| (s.clone(), c.clone())).collect();
-    StakeTallyFile::new(game, NonceRange { start: plan.nonces[0], end: plan.nonces[1] }, &seeds, shard)
+    StakeTallyFile::new(
+        plan.keyed_scheme(),
+        game,
+        NonceRange { start: plan.nonces[0], end: plan.nonces[1] },
+        &seeds,
+        shard,
+    )
 }
 
 /// The complete tally file of an unsharded sweep of `plan` whose seed pairs counted
@@ -190,12 +224,12 @@ pub(super) fn folder_files(
         return (files, None);
     }
     let tallies = file.tallies();
-    let battery = battery(game, &tallies, alpha);
+    let battery = battery(file.scheme, game, &tallies, alpha);
     let tests = tests_table_of(&battery, file.partial.as_ref());
     files.push((tests.file_name.clone(), tests.to_csv()));
     files.push(("summary.json".to_owned(), summary_json_of(&battery, &[], file.partial.as_ref())));
-    files.push((OutcomeCounts::FILE_NAME.to_owned(), counts_table(game, &tallies).to_csv()));
-    files.push((RTP_TABLE.to_owned(), rtp_table(&rtp_groups(game, &tallies), alpha).to_csv()));
+    files.push((OutcomeCounts::FILE_NAME.to_owned(), counts_table(file.scheme, game, &tallies).to_csv()));
+    files.push((RTP_TABLE.to_owned(), rtp_table(file.scheme, &rtp_groups(game, &tallies), alpha).to_csv()));
     let report = StakeHtmlReport { run, game, tallies: &tallies, battery: &battery };
     files.push(("report.html".to_owned(), report.render().into_bytes()));
     (files, Some(battery))
@@ -204,7 +238,7 @@ pub(super) fn folder_files(
 pub fn run(args: SweepArgs) -> Result<Verdict> {
     let (game, pairs, mut plan) = stake_plan(&args)?;
     if !args.keccak.is_auto() {
-        errln!("note: --keccak (or FAIRAUDIT_KECCAK) chooses the sha3 scheme's Keccak path; the stake scheme hashes with SHA-256 (SHA-NI where the CPU has it)");
+        errln!("note: --keccak (or FAIRAUDIT_KECCAK) chooses the sha3 scheme's Keccak path; the {} scheme hashes with SHA-256 (SHA-NI where the CPU has it)", plan.scheme);
     }
     if args.nonces.end - 1 > fairaudit::chain::REFERENCE_MAX_NONCE {
         errln!("note: nonces above 2^53 - 1 have no reference behaviour (the operators' JavaScript verifiers cannot represent them)");
@@ -332,7 +366,8 @@ pub fn run(args: SweepArgs) -> Result<Verdict> {
     };
 
     outln!(
-        "swept stake {game} x {} seed pair(s) x {} nonces: {done} rounds in {elapsed:.1} s ({:.0} rounds/s, {threads} threads)",
+        "swept {} {game} x {} seed pair(s) x {} nonces: {done} rounds in {elapsed:.1} s ({:.0} rounds/s, {threads} threads)",
+        plan.scheme,
         pairs.len(),
         plan.nonces[1] - plan.nonces[0],
         if elapsed > 0.0 { done as f64 / elapsed } else { 0.0 },
@@ -367,7 +402,7 @@ pub(super) fn worker_pool(threads: Option<u32>) -> Result<(usize, rayon::ThreadP
 /// refused by name: a crash chain's sweep has neither checkpoints nor shards (a walk down
 /// the chain is one sequence); neither scheme takes paytables or claims yet.
 pub(super) fn refuse_unsupported(args: &SweepArgs, scheme: SchemeId) -> Result<()> {
-    let chain = scheme != SchemeId::Stake;
+    let chain = KeyedScheme::of(scheme).is_none();
     let given = [
         (chain && args.resume, "--resume"),
         (chain && args.cluster.shards.is_some(), "--shards"),
@@ -461,7 +496,7 @@ mod tests {
         let seeds: Vec<[String; 3]> = (0..pairs)
             .map(|i| {
                 let server = format!("{i:064x}");
-                [server.clone(), format!("{:064x}", i + pairs), commitment(&server)]
+                [server.clone(), format!("{:064x}", i + pairs), fairaudit::scheme::stake::commitment(&server)]
             })
             .collect();
         let plan = StakePlan {
@@ -472,9 +507,12 @@ mod tests {
             seed_pairs: seeds,
         };
         let counter = Counter::new(game);
-        let tallies: Vec<StakeTally> =
-            plan.seed_pairs.iter().map(|[s, c, _]| counter.count(&SeedPair::new(s, c), 0..2, 2)).collect();
-        let counts = counts_table(game, &tallies).to_csv().len();
+        let tallies: Vec<StakeTally> = plan
+            .seed_pairs
+            .iter()
+            .map(|[s, c, _]| counter.count(&KeyedScheme::Stake.pair(s, c).unwrap(), 0..2, 2))
+            .collect();
+        let counts = counts_table(KeyedScheme::Stake, game, &tallies).to_csv().len();
         (counts + complete_file(game, &plan, tallies).to_bytes().len()) as u64
     }
 

@@ -13,7 +13,8 @@ use fairaudit::fields::Shown;
 use fairaudit::games::GameId;
 use fairaudit::report::{csv_writer, spreadsheet_safe};
 use fairaudit::scheme::crash::{self, CrashVariant};
-use fairaudit::scheme::stake::{self, StakeGame};
+use fairaudit::scheme::keyed::KeyedScheme;
+use fairaudit::scheme::stake;
 use fairaudit::scheme::SchemeId;
 use fairaudit::sweep::crash::{link_to_published, ChainLink, MAX_LINK_WALK};
 use fairaudit::verify::published::MAX_WALK;
@@ -98,8 +99,8 @@ fn verify_one(args: VerifyArgs) -> Result<Verdict> {
     );
     let nonce = args.nonce.expect("clap requires --nonce");
     let scheme = args.scheme.unwrap_or_default();
-    if scheme == SchemeId::Stake {
-        return verify_one_stake(&args, name, server, client, nonce);
+    if let Some(keyed) = KeyedScheme::of(scheme) {
+        return verify_one_keyed(&args, keyed, name, server, client, nonce);
     }
     if let Some(variant) = scheme.crash_variant() {
         return verify_one_crash(&args, scheme, variant, name, server, client, nonce);
@@ -131,29 +132,33 @@ fn verify_one(args: VerifyArgs) -> Result<Verdict> {
     Ok(check_commitment(args.commitment.as_deref(), &round.commitment))
 }
 
-/// One round of the HMAC-SHA256 family (`--scheme stake`).
-fn verify_one_stake(
+/// One round of a keyed scheme (`--scheme stake`, ...).
+fn verify_one_keyed(
     args: &VerifyArgs,
+    scheme: KeyedScheme,
     name: &str,
     server: &str,
     client: &str,
     nonce: u64,
 ) -> Result<Verdict> {
-    let game = StakeGame::new(name, args.params.as_deref().unwrap_or("")).map_err(anyhow::Error::msg)?;
-    let round = stake::replay(&game, server, client, nonce);
+    let game = scheme.game(name, args.params.as_deref().unwrap_or("")).map_err(anyhow::Error::msg)?;
+    let pair = scheme.pair(server, client).map_err(anyhow::Error::msg)?;
+    let commitment = scheme.commitment(server).map_err(anyhow::Error::msg)?;
+    let outcome = pair.round(&game, nonce).map_err(anyhow::Error::msg)?;
+    let (_, used) = pair.play(&game, nonce);
     if beyond_reference(nonce) {
         errln!("note: nonce above 2^53 - 1: the operators' JavaScript cannot represent it, so there is no reference behaviour to compare with");
     }
-    outln!("scheme:          stake");
+    outln!("scheme:          {scheme}");
     match game.params() {
         params if params.is_empty() => outln!("game:            {}", game.name()),
         params => outln!("game:            {} {params}", game.name()),
     }
     outln!("nonce:           {nonce}");
-    outln!("commitment:      {}", round.commitment);
-    outln!("result:          {}", round.result);
-    outln!("floats used:     {}", round.floats_used);
-    Ok(check_commitment(args.commitment.as_deref(), &round.commitment))
+    outln!("commitment:      {commitment}");
+    outln!("result:          {}", game.result_text(&outcome));
+    outln!("{:<17}{used}", format!("{} used:", scheme.word_name()));
+    Ok(check_commitment(args.commitment.as_deref(), &commitment))
 }
 
 /// One crash game (`--scheme bustabit-v1|roobet --game crash`): the server seed is the

@@ -18,6 +18,7 @@ use crate::certify::{battery_key, stake_rows_key, stake_rows_text, StakeAuditPar
 use crate::report::stake::StakePlan;
 use crate::rtp::decimal::{format_fixed, format_trimmed, Percent};
 use crate::rtp::stake::exact_rtp;
+use crate::scheme::keyed::KeyedScheme;
 use crate::scheme::stake::exact::largest_deviation;
 use crate::scheme::stake::{commitment, LimboFormula, SeedPair, StakeGame};
 use num_rational::BigRational;
@@ -229,7 +230,7 @@ pub fn results(
             battery_sentence(part.battery, "stake sweep", n),
         );
         test_rows(html, "stake sweep", n, part.battery.results.iter());
-        rtp_table(html, &s.game);
+        rtp_table(html, s.plan.keyed_scheme(), &s.game);
     }
     for (i, (shown, part)) in audits.iter().zip(audit_parts).enumerate() {
         audit_results(html, i + 1, shown, part);
@@ -272,8 +273,8 @@ fn audit_results(html: &mut String, n: usize, shown: &AuditShown, part: &StakeAu
 }
 
 /// The exact RTP of each bet of `game` beside the advertised one, or why there is none.
-fn rtp_table(html: &mut String, game: &StakeGame) {
-    let bets = match exact_rtp(game) {
+fn rtp_table(html: &mut String, scheme: KeyedScheme, game: &StakeGame) {
+    let bets = match exact_rtp(scheme, game) {
         Ok(bets) => bets,
         Err(why) => {
             let _ = write!(html, "<p>Return to player: not stated: {}.</p>", escape(&why));
@@ -437,8 +438,11 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown], audits: &
             }
         ));
     }
-    let unpublished: Vec<String> =
-        shown.iter().filter(|s| exact_rtp(&s.game).is_err()).map(|s| s.game.name().to_owned()).collect();
+    let unpublished: Vec<String> = shown
+        .iter()
+        .filter(|s| exact_rtp(s.plan.keyed_scheme(), &s.game).is_err())
+        .map(|s| s.game.name().to_owned())
+        .collect();
     if !unpublished.is_empty() {
         items.push(format!(
             "<b>No RTP is stated for {}</b>: its payout rule (dice's multiplier per chance, Keno's paytable per risk, mines' multiplier per tile) has not been taken from a primary source yet.",

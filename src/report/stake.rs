@@ -4,6 +4,7 @@
 
 use super::table::{csv_writer, format_number, Cell, Table};
 use crate::rtp::stake_realised::cell_bets;
+use crate::scheme::keyed::KeyedScheme;
 use crate::scheme::stake::cells::{coarse_law, outcome_law, step_laws};
 use crate::scheme::stake::StakeGame;
 use crate::tally::stake::StakeTally;
@@ -17,12 +18,17 @@ use serde::{Deserialize, Serialize};
 /// Its rows are written as they are made ([`OutcomeCounts::to_csv`]) rather than kept as a
 /// [`Table`]: dice has 10,101 rows per seed pair, and held as cells they took about 3 MB
 /// per pair, which made a sweep of a few thousand seed pairs run out of memory.
-pub fn counts_table<'a>(game: &'a StakeGame, per_pair: &'a [StakeTally]) -> OutcomeCounts<'a> {
-    OutcomeCounts { game, per_pair }
+pub fn counts_table<'a>(
+    scheme: KeyedScheme,
+    game: &'a StakeGame,
+    per_pair: &'a [StakeTally],
+) -> OutcomeCounts<'a> {
+    OutcomeCounts { scheme, game, per_pair }
 }
 
 /// `outcome_counts.csv` of some tallies, made when written ([`counts_table`]).
 pub struct OutcomeCounts<'a> {
+    scheme: KeyedScheme,
     game: &'a StakeGame,
     per_pair: &'a [StakeTally],
 }
@@ -36,7 +42,11 @@ impl OutcomeCounts<'_> {
         let mut writer = csv_writer(Vec::new());
         let header = ["seed_pair", "view", "cell", "observed", "expected", "exact_probability"];
         writer.write_record(header).expect("writing to memory");
-        let (outcomes, steps, coarse) = (outcome_law(self.game), step_laws(self.game), coarse_law(self.game));
+        let (outcomes, steps, coarse) = (
+            outcome_law(self.scheme, self.game),
+            step_laws(self.scheme, self.game),
+            coarse_law(self.scheme, self.game),
+        );
         for (pair, tally) in self.per_pair.iter().enumerate() {
             let mut push = |view: &str, cell: &str, observed: u64, p: f64, trials: u64| {
                 let (pair, observed) = (pair.to_string(), observed.to_string());
@@ -71,10 +81,10 @@ impl OutcomeCounts<'_> {
 /// The columns of the default scheme's `rtp.csv` ([`super::results::rtp_table`]); the
 /// `game` column names the game with its parameters. Dice, Keno and mines, whose payout
 /// rules are not sourced, have no rows.
-pub fn rtp_table(groups: &[(StakeGame, String, StakeTally)], alpha: f64) -> Table {
+pub fn rtp_table(scheme: KeyedScheme, groups: &[(StakeGame, String, StakeTally)], alpha: f64) -> Table {
     let mut table = super::results::rtp_table(&[]);
     for (game, group, tally) in groups {
-        for bet in &cell_bets(game) {
+        for bet in &cell_bets(scheme, game) {
             let (bet_type, which) = bet.exact.bet.split_once(' ').unwrap_or((&bet.exact.bet, ""));
             let names = [
                 Cell::Text(game.to_string()),
@@ -146,7 +156,7 @@ fn complete_by_default() -> bool {
 /// The plan of a sweep of the family.
 #[derive(Clone, Serialize, Deserialize, PartialEq, Eq, Debug)]
 pub struct StakePlan {
-    /// `stake`.
+    /// The keyed scheme's name (`stake`, ...).
     pub scheme: String,
     /// The game's name.
     pub game: String,
@@ -157,6 +167,14 @@ pub struct StakePlan {
     /// The seed pairs: server seed, client seed, and the commitment (SHA-256 of the
     /// server seed, lowercase hex).
     pub seed_pairs: Vec<[String; 3]>,
+}
+
+impl StakePlan {
+    /// The keyed scheme the plan names (checked where the plan is made or read; the
+    /// HMAC-SHA256 family for a name that is none).
+    pub fn keyed_scheme(&self) -> KeyedScheme {
+        self.scheme.parse().ok().and_then(KeyedScheme::of).unwrap_or_default()
+    }
 }
 
 impl StakeRun {

@@ -40,8 +40,9 @@ impl StakeAuditReport<'_> {
         let audit = self.audit;
         let mut html = String::new();
         let subtitle = format!(
-            "{} &middot; scheme stake &middot; {} &middot; {} rows",
+            "{} &middot; scheme {} &middot; {} &middot; {} rows",
             escape(self.made_by),
+            audit.scheme,
             visible(self.source),
             audit.rows
         );
@@ -71,6 +72,7 @@ impl StakeAuditReport<'_> {
             audit.tallies.iter().map(|(game, tally)| (*game, "history".to_owned(), tally.clone())).collect();
         returns_table(
             &mut html,
+            audit.scheme,
             &groups,
             self.battery.alpha,
             "Each game's recorded results, as if every round were the bet; the stakes and payouts the rows record are checked row by row above.",

@@ -9,6 +9,7 @@ use super::stake::StakeRun;
 use super::svg::{escape, BandChart, HeatMap};
 use super::table::format_number;
 use crate::rtp::stake_realised::cell_bets;
+use crate::scheme::keyed::KeyedScheme;
 use crate::scheme::stake::cells::{coarse_law, outcome_law, step_laws, LIMBO_BANDS};
 use crate::scheme::stake::StakeGame;
 use crate::stats::battery::Battery;
@@ -58,9 +59,10 @@ impl StakeHtmlReport<'_> {
         let mut html = String::new();
         let total = StakeTally::sum(self.game, self.tallies);
         let subtitle = format!(
-            "fairaudit {} (rev {}) &middot; scheme stake &middot; {} &middot; {} rounds of {} seed pair(s)",
+            "fairaudit {} (rev {}) &middot; scheme {} &middot; {} &middot; {} rounds of {} seed pair(s)",
             escape(&self.run.fairaudit_version),
             escape(&self.run.fairaudit_revision),
+            self.run.plan.keyed_scheme(),
             escape(&self.game.to_string()),
             total.rounds,
             self.tallies.len()
@@ -82,6 +84,7 @@ impl StakeHtmlReport<'_> {
         tests_table_marked(&mut html, self.battery, "seed pair", partial);
         returns_table(
             &mut html,
+            self.run.plan.keyed_scheme(),
             &[(*self.game, "all".to_owned(), total.clone())],
             self.battery.alpha,
             "Every seed pair's rounds (rtp.csv has each seed pair's).",
@@ -97,7 +100,7 @@ impl StakeHtmlReport<'_> {
         if total.outcomes.is_empty() {
             return;
         }
-        let law = outcome_law(self.game);
+        let law = outcome_law(self.run.plan.keyed_scheme(), self.game);
         let group = total.outcomes.len().div_ceil(MOST_BARS);
         let n = total.rounds as f64;
         let mut chart = BandChart {
@@ -132,7 +135,7 @@ impl StakeHtmlReport<'_> {
         if total.steps.is_empty() {
             return;
         }
-        let laws = step_laws(self.game);
+        let laws = step_laws(self.run.plan.keyed_scheme(), self.game);
         let widest = laws.iter().map(Vec::len).max().unwrap_or(0);
         let map = HeatMap {
             title:
@@ -154,7 +157,7 @@ impl StakeHtmlReport<'_> {
 
     /// Pairs of rounds (nonces 2k, 2k + 1) by the coarse class of each.
     fn pairs(&self, html: &mut String, total: &StakeTally) {
-        let law = coarse_law(self.game);
+        let law = coarse_law(self.run.plan.keyed_scheme(), self.game);
         let k = law.len();
         let pairs: u64 = total.pairs.iter().sum();
         let map = HeatMap {
@@ -212,6 +215,7 @@ impl StakeHtmlReport<'_> {
 /// note where no game of the groups has a sourced payout rule.
 pub(crate) fn returns_table(
     html: &mut String,
+    scheme: KeyedScheme,
     groups: &[(StakeGame, String, StakeTally)],
     alpha: f64,
     whose: &str,
@@ -220,7 +224,7 @@ pub(crate) fn returns_table(
     let rows: Vec<_> = groups
         .iter()
         .flat_map(|(game, group, tally)| {
-            cell_bets(game).into_iter().map(move |bet| (game, group, tally, bet))
+            cell_bets(scheme, game).into_iter().map(move |bet| (game, group, tally, bet))
         })
         .collect();
     if rows.is_empty() {

@@ -16,9 +16,8 @@
 
 use super::decimal::parse_decimal;
 use crate::games::roulette::outside_groups;
-use crate::sampler::PickRule;
+use crate::scheme::keyed::KeyedScheme;
 use crate::scheme::stake::exact::{limbo_reaching, FLOATS};
-use crate::scheme::stake::FloorOfFloat;
 use crate::scheme::stake::{Risk, StakeGame};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -131,16 +130,17 @@ pub fn plinko_multipliers(rows: u8, risk: Risk) -> Vec<BigRational> {
     mirrored.chain(&half).cloned().collect()
 }
 
-/// The exact RTP of each bet of `game`, or why there is none yet.
-pub fn exact_rtp(game: &StakeGame) -> Result<Vec<StakeBetRtp>, String> {
+/// The exact RTP of each bet of `game` as `scheme` plays it, or why there is none yet.
+pub fn exact_rtp(scheme: KeyedScheme, game: &StakeGame) -> Result<Vec<StakeBetRtp>, String> {
     let ninety_nine = ratio(99, 100);
     match *game {
         StakeGame::Roulette => {
             let advertised = ratio(36, 37);
+            let law = scheme.law(37);
             let bet = |name: String, pockets: &[u8]| {
                 let pays = ratio(36, pockets.len() as u64);
-                let floats: u64 = pockets.iter().map(|&p| FloorOfFloat::preimages(37, u32::from(p))).sum();
-                let win_probability = ratio(floats, FLOATS);
+                let words: u64 = pockets.iter().map(|&p| law[usize::from(p)]).sum();
+                let win_probability = ratio(words, scheme.words_of_law(37));
                 StakeBetRtp {
                     bet: name,
                     rtp: &pays * &win_probability,
@@ -215,20 +215,20 @@ mod tests {
                 assert_eq!(multipliers.len(), usize::from(rows) + 1);
                 let reversed: Vec<_> = multipliers.iter().rev().cloned().collect();
                 assert_eq!(multipliers, reversed, "{rows} {risk:?} is symmetric");
-                let bets = exact_rtp(&StakeGame::Plinko { rows, risk }).unwrap();
+                let bets = exact_rtp(KeyedScheme::Stake, &StakeGame::Plinko { rows, risk }).unwrap();
                 let rtp = percent(&bets[0].rtp);
                 assert!((98.9..99.25).contains(&rtp), "{rows} {risk:?}: {rtp}");
             }
         }
         // The 26 of 16 rows, high risk: 98.976% (27 would be 99.343%).
-        let high = exact_rtp(&StakeGame::Plinko { rows: 16, risk: Risk::High }).unwrap();
+        let high = exact_rtp(KeyedScheme::Stake, &StakeGame::Plinko { rows: 16, risk: Risk::High }).unwrap();
         assert!((percent(&high[0].rtp) - 98.976).abs() < 5e-4, "{}", percent(&high[0].rtp));
         assert_eq!(plinko_multipliers(16, Risk::High)[2], parse_decimal("26").unwrap());
     }
 
     #[test]
     fn roulette_bets_deviate_from_36_over_37_by_the_preimages_only() {
-        let bets = exact_rtp(&StakeGame::Roulette).unwrap();
+        let bets = exact_rtp(KeyedScheme::Stake, &StakeGame::Roulette).unwrap();
         assert_eq!(bets.len(), 37 + 12);
         for bet in &bets {
             let deviation = bet.deviation().to_f64().unwrap().abs();
@@ -241,10 +241,10 @@ mod tests {
 
     #[test]
     fn limbo_returns_are_the_reaching_floats() {
-        let bets = exact_rtp(&StakeGame::Limbo(LimboFormula::Verifierform)).unwrap();
+        let bets = exact_rtp(KeyedScheme::Stake, &StakeGame::Limbo(LimboFormula::Verifierform)).unwrap();
         let top = bets.iter().find(|b| b.bet == "target 1000000.00x").unwrap();
         assert_eq!(top.win_probability, ratio(4_096, FLOATS));
         assert!((percent(&top.rtp) - 95.3674).abs() < 1e-4);
-        assert!(exact_rtp(&StakeGame::Dice).unwrap_err().contains("payout rule"));
+        assert!(exact_rtp(KeyedScheme::Stake, &StakeGame::Dice).unwrap_err().contains("payout rule"));
     }
 }

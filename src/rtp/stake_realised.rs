@@ -12,6 +12,7 @@
 use super::empirical::{estimate_of, Estimate};
 use super::stake::{exact_rtp, plinko_multipliers, StakeBetRtp, LIMBO_TARGETS};
 use crate::games::roulette::outside_groups;
+use crate::scheme::keyed::KeyedScheme;
 use crate::scheme::stake::cells::LIMBO_BANDS;
 use crate::scheme::stake::StakeGame;
 use crate::tally::stake::StakeTally;
@@ -46,8 +47,8 @@ impl CellBet {
 
 /// The bets of `game` whose realised return the tallies give (see the module docs); none
 /// for dice, Keno and mines.
-pub fn cell_bets(game: &StakeGame) -> Vec<CellBet> {
-    let Ok(bets) = exact_rtp(game) else { return Vec::new() };
+pub fn cell_bets(scheme: KeyedScheme, game: &StakeGame) -> Vec<CellBet> {
+    let Ok(bets) = exact_rtp(scheme, game) else { return Vec::new() };
     let square = |x: &BigRational| x * x;
     // A bet that pays `pays` or nothing: E[X²] − E[X]².
     let all_or_nothing = |exact: StakeBetRtp, returns: Vec<BigRational>| CellBet {
@@ -138,8 +139,8 @@ mod tests {
     #[test]
     fn each_bets_returns_average_to_its_exact_rtp_over_the_exact_law() {
         for game in games() {
-            let law = outcome_law(&game);
-            let bets = cell_bets(&game);
+            let law = outcome_law(crate::scheme::keyed::KeyedScheme::Stake, &game);
+            let bets = cell_bets(KeyedScheme::Stake, &game);
             assert!(!bets.is_empty(), "{game}");
             for bet in bets {
                 let mean: f64 = bet.returns.iter().zip(&law).map(|(r, p)| r.to_f64().unwrap() * p).sum();
@@ -154,10 +155,15 @@ mod tests {
                 );
             }
         }
-        assert_eq!(cell_bets(&StakeGame::Roulette).len(), 37 + 12);
-        assert_eq!(cell_bets(&StakeGame::Limbo(LimboFormula::Fair)).len(), 10, "the targets at band starts");
+        assert_eq!(cell_bets(KeyedScheme::Stake, &StakeGame::Roulette).len(), 37 + 12);
+        assert_eq!(
+            cell_bets(KeyedScheme::Stake, &StakeGame::Limbo(LimboFormula::Fair)).len(),
+            10,
+            "the targets at band starts"
+        );
         assert!(
-            cell_bets(&StakeGame::Dice).is_empty() && cell_bets(&StakeGame::Mines { mines: 3 }).is_empty()
+            cell_bets(KeyedScheme::Stake, &StakeGame::Dice).is_empty()
+                && cell_bets(KeyedScheme::Stake, &StakeGame::Mines { mines: 3 }).is_empty()
         );
     }
 
@@ -175,7 +181,7 @@ mod tests {
             tally.rounds += 1;
             reds += u64::from(crate::games::roulette::is_red(cell as u8) && cell != 0);
         }
-        let red = cell_bets(&game).into_iter().find(|b| b.exact.bet == "red").unwrap();
+        let red = cell_bets(KeyedScheme::Stake, &game).into_iter().find(|b| b.exact.bet == "red").unwrap();
         let estimate = red.realised(&tally, 0.01);
         assert_eq!(estimate.rounds, 2_000);
         assert!((estimate.realised_percent - 100.0 * 2.0 * reds as f64 / 2_000.0).abs() < 1e-9);

@@ -12,9 +12,12 @@
 //! - [`SchemeId::BustabitV1`] and [`SchemeId::Roobet`]: crash games played from a hash
 //!   chain ([`crash`]).
 //!
-//! Adding a scheme is one module here, its games, and its vectors.
+//! Stake is a *keyed* scheme ([`keyed`]): a stream and a pick rule under the games
+//! of [`stake`], played by one pipeline per command. docs/extending.md says what adding a
+//! game or a scheme takes.
 
 pub mod crash;
+pub mod keyed;
 pub mod stake;
 
 use std::fmt;

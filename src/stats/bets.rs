@@ -96,13 +96,15 @@ pub fn roulette_bet_wins(tally: &BetTally, pockets: u32) -> TestOutcome {
 
 /// Wins on bets whose chance is exact from the bet alone (the HMAC-SHA256 family's dice
 /// targets and limbo's targets below about 1.98x, [`BetTally::chance_wins`]: a bet winning
-/// on `k` of the 2^32 floats wins with chance `k / 2^32`), against their exact law, one
+/// on `k` of the `of` words wins with chance `k / of`), against their exact law, one
 /// binomial class per chance. Two-sided, as roulette's: an operator who turns the wins of
 /// some bets into losses, keeping every roll as frequent, FAILs it.
 pub fn chance_bet_wins(tally: &BetTally) -> TestOutcome {
-    let floats = crate::scheme::stake::exact::FLOATS as f64;
-    let classes: Vec<(u64, f64)> =
-        tally.chance_wins.iter().map(|(&winning, count)| (count.rounds, winning as f64 / floats)).collect();
+    let classes: Vec<(u64, f64)> = tally
+        .chance_wins
+        .iter()
+        .map(|(&(winning, of), count)| (count.rounds, winning as f64 / of as f64))
+        .collect();
     let wins = tally.chance_wins.values().map(|count| count.wins).sum();
     wins_against_their_law(&classes, wins, "bets")
 }

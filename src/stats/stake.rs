@@ -34,6 +34,7 @@ use super::chisquare::goodness_of_fit;
 use super::frequency::{ordered_fit, outcome_fit, SummedFits};
 use super::outcome::TestOutcome;
 use super::rarest::top_prize_test;
+use crate::scheme::keyed::KeyedScheme;
 use crate::scheme::stake::cells::{coarse_law, outcome_law, step_laws, top_prize_cells};
 use crate::scheme::stake::StakeGame;
 use crate::tally::bets::BetTally;
@@ -41,9 +42,9 @@ use crate::tally::stake::StakeTally;
 
 /// The tests of one tally of `game` swept over every nonce (`pairs` against the product
 /// law).
-pub fn tests(game: &StakeGame, tally: &StakeTally) -> Vec<TestOutcome> {
-    let mut tests = single_round_tests(game, tally);
-    let law = coarse_law(game);
+pub fn tests(scheme: KeyedScheme, game: &StakeGame, tally: &StakeTally) -> Vec<TestOutcome> {
+    let mut tests = single_round_tests(scheme, game, tally);
+    let law = coarse_law(scheme, game);
     let product: Vec<f64> = law.iter().flat_map(|a| law.iter().map(move |b| a * b)).collect();
     tests.push(ordered_fit(
         "pairs",
@@ -56,22 +57,22 @@ pub fn tests(game: &StakeGame, tally: &StakeTally) -> Vec<TestOutcome> {
 
 /// The tests of one game's recorded results in an audited history (`pairs` given the
 /// first round's class: the player chose which pairs exist).
-pub fn log_tests(game: &StakeGame, tally: &StakeTally) -> Vec<TestOutcome> {
-    let mut tests = single_round_tests(game, tally);
-    tests.push(pairs_given_first(game, tally));
+pub fn log_tests(scheme: KeyedScheme, game: &StakeGame, tally: &StakeTally) -> Vec<TestOutcome> {
+    let mut tests = single_round_tests(scheme, game, tally);
+    tests.push(pairs_given_first(scheme, game, tally));
     tests
 }
 
 /// The tests of the rounds one by one: the outcomes, the top prizes, the draw steps.
-fn single_round_tests(game: &StakeGame, tally: &StakeTally) -> Vec<TestOutcome> {
+fn single_round_tests(scheme: KeyedScheme, game: &StakeGame, tally: &StakeTally) -> Vec<TestOutcome> {
     let mut tests = Vec::new();
     if !tally.outcomes.is_empty() {
-        let law = outcome_law(game);
+        let law = outcome_law(scheme, game);
         tests.push(outcome_fit(
             "outcome_frequency",
             &tally.outcomes,
             &law,
-            "against the exact law of the outcomes (preimages of 2^32 floats)",
+            &format!("against the exact law of the outcomes ({})", scheme.law_source()),
         ));
         let top = top_prize_cells(game);
         if !top.is_empty() {
@@ -82,7 +83,7 @@ fn single_round_tests(game: &StakeGame, tally: &StakeTally) -> Vec<TestOutcome> 
         }
     }
     if !tally.steps.is_empty() {
-        tests.push(draw_steps(game, tally));
+        tests.push(draw_steps(scheme, game, tally));
     }
     tests
 }
@@ -109,9 +110,9 @@ fn top_prize_names(game: &StakeGame) -> String {
 /// rounds), a remainder into the last pool; each pool is a Cressie–Read fit (sparse
 /// second classes merged), and the fits are summed: χ² with `Σ (bins − 1)` degrees of
 /// freedom. One pool is the single fit, exact where it has two bins.
-pub fn pairs_given_first(game: &StakeGame, tally: &StakeTally) -> TestOutcome {
+pub fn pairs_given_first(scheme: KeyedScheme, game: &StakeGame, tally: &StakeTally) -> TestOutcome {
     const TEST: &str = "pairs";
-    let law = coarse_law(game);
+    let law = coarse_law(scheme, game);
     let mut pools: Vec<Vec<u64>> = Vec::new();
     let mut pool = vec![0; law.len()];
     for row in tally.pairs.chunks(law.len()) {
@@ -139,10 +140,10 @@ pub fn pairs_given_first(game: &StakeGame, tally: &StakeTally) -> TestOutcome {
 }
 
 /// The draw steps' statistics summed: independent chi-squares, degrees of freedom added.
-fn draw_steps(game: &StakeGame, tally: &StakeTally) -> TestOutcome {
+fn draw_steps(scheme: KeyedScheme, game: &StakeGame, tally: &StakeTally) -> TestOutcome {
     const TEST: &str = "draw_steps";
     let mut sum = SummedFits::new();
-    for (step, (counts, law)) in tally.steps.iter().zip(step_laws(game)).enumerate() {
+    for (step, (counts, law)) in tally.steps.iter().zip(step_laws(scheme, game)).enumerate() {
         let Some(fit) = goodness_of_fit(counts, &law) else {
             return TestOutcome::insufficient(
                 TEST,
@@ -152,19 +153,25 @@ fn draw_steps(game: &StakeGame, tally: &StakeTally) -> TestOutcome {
         sum.add(&fit);
     }
     let note = format!(
-        "sum of {} chi-squares (Cressie-Read), one per draw step, against the exact law of floor(float * left)",
-        tally.steps.len()
+        "sum of {} chi-squares (Cressie-Read), one per draw step, against the exact law of {}",
+        tally.steps.len(),
+        scheme.step_pick()
     );
     sum.outcome(TEST, note)
 }
 
 /// The battery of a sweep of `game`: one tally per seed pair (labelled `0`, `1`, …), and
 /// with several pairs their sum (`all`) and the tests across them.
-pub fn battery(game: &StakeGame, per_pair: &[StakeTally], alpha: f64) -> Battery<StakeGame> {
+pub fn battery(
+    scheme: KeyedScheme,
+    game: &StakeGame,
+    per_pair: &[StakeTally],
+    alpha: f64,
+) -> Battery<StakeGame> {
     let mut groups: Vec<(String, Vec<TestOutcome>)> =
-        per_pair.iter().enumerate().map(|(i, tally)| (i.to_string(), tests(game, tally))).collect();
+        per_pair.iter().enumerate().map(|(i, tally)| (i.to_string(), tests(scheme, game, tally))).collect();
     if per_pair.len() > 1 {
-        groups.push(("all".to_owned(), tests(game, &StakeTally::sum(game, per_pair))));
+        groups.push(("all".to_owned(), tests(scheme, game, &StakeTally::sum(game, per_pair))));
     }
     assess(with_across(*game, groups, alpha), alpha)
 }
@@ -178,6 +185,7 @@ pub fn battery(game: &StakeGame, per_pair: &[StakeTally], alpha: f64) -> Battery
 /// dispersion of the others) carry the verdict beside `all`, as in the default scheme's
 /// audit: one player rigged alone is diluted in `all`, not across players.
 pub fn log_battery(
+    scheme: KeyedScheme,
     tallies: &[(StakeGame, StakeTally)],
     bets: &[BetTally],
     players: &[(String, Vec<BetTally>)],
@@ -186,7 +194,7 @@ pub fn log_battery(
     assert_eq!(tallies.len(), bets.len(), "one bet tally per game");
     let mut rows = Vec::new();
     for (index, ((game, tally), total)) in tallies.iter().zip(bets).enumerate() {
-        let mut tests = log_tests(game, tally);
+        let mut tests = log_tests(scheme, game, tally);
         tests.extend(bet_tests(game, total));
         let betting: Vec<(String, &BetTally)> = players
             .iter()
@@ -262,14 +270,14 @@ mod tests {
         // big win only), the second rounds spread exactly as the law says: a perfect fit
         // given the first, a glaring misfit of the product law.
         let tally = dice_pairs(|first, _| if first == 9 { 100 } else { 0 });
-        let given = pairs_given_first(&StakeGame::Dice, &tally);
+        let given = pairs_given_first(KeyedScheme::Stake, &StakeGame::Dice, &tally);
         assert!(given.p_value.unwrap() > 0.99, "{given:?}");
         assert_eq!(given.df, Some(9.0));
-        let product = tests(&StakeGame::Dice, &tally).pop().unwrap();
+        let product = tests(KeyedScheme::Stake, &StakeGame::Dice, &tally).pop().unwrap();
         assert!(product.p_value.unwrap() < 1e-100, "{product:?}");
         // The second round repeating the first's tenth: a FAIL either way.
         let tally = dice_pairs(|first, second| if first == second { 100 } else { 0 });
-        assert!(pairs_given_first(&StakeGame::Dice, &tally).p_value.unwrap() < 1e-100);
+        assert!(pairs_given_first(KeyedScheme::Stake, &StakeGame::Dice, &tally).p_value.unwrap() < 1e-100);
     }
 
     #[test]
@@ -278,11 +286,11 @@ mod tests {
         // more than 20 pairs), so rows are pooled four at a time (24 pairs), the last two
         // into the second pool.
         let tally = dice_pairs(|_, second| u64::from(second % 5 == 0) * 3);
-        let outcome = pairs_given_first(&StakeGame::Dice, &tally);
+        let outcome = pairs_given_first(KeyedScheme::Stake, &StakeGame::Dice, &tally);
         assert!(outcome.note.contains("2 pools"), "{}", outcome.note);
         assert!(outcome.df.unwrap() >= 2.0, "{outcome:?}");
         // Too few pairs in all: INSUFFICIENT, as the outcome test says it.
         let tally = dice_pairs(|first, second| u64::from(first == 0 && second < 3));
-        assert!(pairs_given_first(&StakeGame::Dice, &tally).p_value.is_none());
+        assert!(pairs_given_first(KeyedScheme::Stake, &StakeGame::Dice, &tally).p_value.is_none());
     }
 }

@@ -4,7 +4,8 @@
 //! ([`Counter::count`]), so the sum does not depend on the threads, the chunk size, or
 //! which chunks an interrupted sweep had done before it was continued.
 
-use crate::scheme::stake::{SeedPair, StakeGame};
+use crate::scheme::keyed::KeyedPair;
+use crate::scheme::stake::StakeGame;
 use crate::tally::stake::{Counter, StakeTally, Swept};
 use rayon::prelude::*;
 use std::ops::Range;
@@ -16,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// left: the result says which nonces it covers.
 pub fn sweep_ranges(
     game: &StakeGame,
-    pair: &SeedPair,
+    pair: &KeyedPair,
     todo: &[Range<u64>],
     end: u64,
     chunk: u64,
@@ -63,7 +64,7 @@ pub fn sweep_ranges(
 /// `stop` was set before the end.
 pub fn sweep(
     game: &StakeGame,
-    pair: &SeedPair,
+    pair: &KeyedPair,
     nonces: Range<u64>,
     chunk: u64,
     stop: &AtomicBool,
@@ -77,12 +78,17 @@ pub fn sweep(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scheme::keyed::KeyedScheme;
+
+    fn stake_pair(server: &str, client: &str) -> KeyedPair {
+        KeyedScheme::Stake.pair(server, client).unwrap()
+    }
     use crate::scheme::stake::{LimboFormula, Risk};
     use crate::tally::stake::tally_by_replay;
 
     #[test]
     fn the_sweep_counts_what_the_games_play_whatever_the_chunks_and_threads() {
-        let pair = SeedPair::new("tally server", "tally client");
+        let pair = stake_pair("tally server", "tally client");
         let stop = AtomicBool::new(false);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
         for game in [
@@ -104,7 +110,7 @@ mod tests {
 
     #[test]
     fn pairs_are_even_nonces_with_the_next_inside_the_range() {
-        let pair = SeedPair::new("s", "c");
+        let pair = stake_pair("s", "c");
         let stop = AtomicBool::new(false);
         // 3..10: pairs (4,5), (6,7), (8,9); 3 alone.
         let tally = sweep(&StakeGame::Dice, &pair, 3..10, 4, &stop, &|_| ()).unwrap();
@@ -116,7 +122,7 @@ mod tests {
 
     #[test]
     fn the_last_nonces_below_2_to_the_64_are_swept_with_any_chunk() {
-        let pair = SeedPair::new("s", "c");
+        let pair = stake_pair("s", "c");
         let stop = AtomicBool::new(false);
         let nonces = u64::MAX - 1_001..u64::MAX;
         let replayed = tally_by_replay(&StakeGame::Dice, &pair, nonces.clone());
@@ -128,7 +134,7 @@ mod tests {
 
     #[test]
     fn a_stopped_sweep_says_what_it_covers_and_the_rest_completes_it() {
-        let pair = SeedPair::new("s", "c");
+        let pair = stake_pair("s", "c");
         let game = StakeGame::Mines { mines: 3 };
         let never = AtomicBool::new(false);
         let whole = sweep(&game, &pair, 5..4_000, 100, &never, &|_| ()).unwrap();
@@ -155,6 +161,6 @@ mod tests {
     #[test]
     fn a_stopped_sweep_has_no_tally() {
         let stop = AtomicBool::new(true);
-        assert_eq!(sweep(&StakeGame::Dice, &SeedPair::new("s", "c"), 0..100, 10, &stop, &|_| ()), None);
+        assert_eq!(sweep(&StakeGame::Dice, &stake_pair("s", "c"), 0..100, 10, &stop, &|_| ()), None);
     }
 }

@@ -15,7 +15,6 @@
 //! byte.
 
 use super::shards::{Coverage, ShardState};
-use crate::scheme::stake::SeedPair;
 use crate::tally::file::NonceRange;
 use crate::tally::shards::PartialOf;
 use crate::tally::stake::{Counter, StakeTally};
@@ -65,6 +64,9 @@ pub enum StakeMergeError {
     /// No shard is complete: not even a partial merge has anything to hold.
     #[error("no shard is complete: {}; sweep them (the same command continues an interrupted shard)", .0.gaps())]
     NothingComplete(Coverage),
+    /// A seed pair the scheme cannot play (a tally file written by hand).
+    #[error("{0}")]
+    Seeds(String),
     /// An input is a partial merge (merge the shard folders instead).
     #[error("{0} is a partial merge; merge the shard folders themselves")]
     Partial(String),
@@ -155,7 +157,8 @@ fn merge_adjacent_sweeps(
     for (i, pair) in merged.seed_pairs.iter_mut().enumerate() {
         let mut tally = StakeTally::sum(&game, inputs.iter().map(|input| &input.file.seed_pairs[i].tally));
         if !odd_cuts.is_empty() {
-            let keyed = SeedPair::new(&pair.server_seed, &pair.client_seed);
+            let keyed =
+                merged.scheme.pair(&pair.server_seed, &pair.client_seed).map_err(StakeMergeError::Seeds)?;
             for &cut in &odd_cuts {
                 tally.add(&counter.pair_only(&keyed, cut - 1));
             }
@@ -232,7 +235,8 @@ fn merge_stake_shards(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scheme::stake::{SeedPair, StakeGame};
+    use crate::scheme::keyed::KeyedScheme;
+    use crate::scheme::stake::StakeGame;
     use crate::sweep::stake::sweep_ranges;
     use crate::tally::file::NonceRange;
     use crate::tally::shards::{ShardOf, Sharding};
@@ -244,14 +248,22 @@ mod tests {
     fn swept(game: &StakeGame, nonces: NonceRange, shard: Option<ShardOf>) -> StakeTallyFile {
         let seeds: Vec<(String, String)> =
             SEEDS.iter().map(|(s, c)| (s.to_string(), c.to_string())).collect();
-        let mut file = StakeTallyFile::new(game, nonces, &seeds, shard);
+        let mut file = StakeTallyFile::new(KeyedScheme::Stake, game, nonces, &seeds, shard);
         let never = AtomicBool::new(false);
         for (i, (server, client)) in SEEDS.iter().enumerate() {
             let todo = file.todo(i);
             let end = file.sweep_end();
             file.record(
                 i,
-                sweep_ranges(game, &SeedPair::new(server, client), &todo, end, 37, &never, &|_| ()),
+                sweep_ranges(
+                    game,
+                    &KeyedScheme::Stake.pair(server, client).unwrap(),
+                    &todo,
+                    end,
+                    37,
+                    &never,
+                    &|_| (),
+                ),
             );
         }
         file

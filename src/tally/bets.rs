@@ -32,11 +32,11 @@ pub struct BetTally {
     /// were replayed with (in the order first seen).
     pub skipped: Vec<SkippedRounds>,
     /// Bets whose chance of winning is exact from the bet alone (dice's target and
-    /// direction, limbo's target): `chance_wins[k]` counts the rounds on bets that win on
-    /// `k` of the 2^32 equally likely floats of the HMAC-SHA256 family, and their wins.
-    /// One class per chance, however many targets give it, so the exact law of the wins
-    /// convolves one binomial per chance.
-    pub chance_wins: BTreeMap<u64, WinCount>,
+    /// direction, limbo's target): `chance_wins[(k, of)]` counts the rounds on bets that win
+    /// on `k` of the `of` equally likely words a keyed scheme's pick accepts (2^32 floats in
+    /// the HMAC-SHA256 family), and their wins. One class per chance, however many targets
+    /// give it, so the exact law of the wins convolves one binomial per chance.
+    pub chance_wins: BTreeMap<(u64, u64), WinCount>,
     /// Where each chance of `skipped` is (by its bits): a history whose gaps are followed by
     /// bets of a million chances finds each class at once, not by a scan.
     skipped_at: HashMap<u64, usize>,
@@ -126,8 +126,9 @@ impl BetTally {
         class.skipped_winning += winning;
     }
 
-    /// Records a round on a bet that wins on `winning` of the 2^32 floats, and whether it won.
-    pub fn chance_bet(&mut self, winning: u64, won: bool) {
+    /// Records a round on a bet that wins on `winning.0` of the `winning.1` equally likely
+    /// words of its pick, and whether it won.
+    pub fn chance_bet(&mut self, winning: (u64, u64), won: bool) {
         let class = self.chance_wins.entry(winning).or_default();
         class.rounds += 1;
         class.wins += u64::from(won);

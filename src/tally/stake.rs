@@ -12,10 +12,10 @@
 //! the order ([`crate::sweep::stake`] runs the chunks in parallel).
 
 use crate::sampler::PickRule;
+use crate::scheme::keyed::{on_stream, KeyedPair, KeyedStream};
 use crate::scheme::stake::cells::{
     coarse_cell, coarse_cells, low_values, outcome_cell, outcome_cells, step_sizes,
 };
-use crate::scheme::stake::stream::{Floats, FloorOfFloat, SeedPair};
 use crate::scheme::stake::StakeGame;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -109,11 +109,18 @@ impl Counter {
 
     /// The tally of the rounds of `nonces`, a chunk of a sweep that ends at `end`: the
     /// pairs whose first round is in the chunk and whose second is below `end`.
-    pub fn count(&self, pair: &SeedPair, nonces: Range<u64>, end: u64) -> StakeTally {
+    pub fn count(&self, pair: &KeyedPair, nonces: Range<u64>, end: u64) -> StakeTally {
+        // Matched once per chunk: below, the rounds are played by the scheme's own stream
+        // and rule, compiled for each.
+        on_stream!(pair, stream => self.count_on(stream, nonces, end))
+    }
+
+    /// [`Counter::count`] on one scheme's stream.
+    fn count_on<S: KeyedStream>(&self, pair: &S, nonces: Range<u64>, end: u64) -> StakeTally {
         let mut tally = StakeTally::empty(&self.game);
         let mut first_of_pair = None;
         for nonce in nonces.clone() {
-            let class = self.round(&mut tally, &mut pair.floats(nonce));
+            let class = self.round::<S>(&mut tally, &mut pair.words(nonce));
             if nonce % 2 == 0 {
                 first_of_pair = (nonce + 1 < end).then_some(class);
             } else if let Some(first) = first_of_pair.take() {
@@ -123,7 +130,7 @@ impl Counter {
         if let Some(first) = first_of_pair {
             // The chunk ends between a pair's rounds: the second is played here for the
             // pair only; its round is the next chunk's.
-            let class = self.round(&mut StakeTally::empty(&self.game), &mut pair.floats(nonces.end));
+            let class = self.round::<S>(&mut StakeTally::empty(&self.game), &mut pair.words(nonces.end));
             tally.pairs[first * self.coarse + class] += 1;
         }
         tally
@@ -133,32 +140,39 @@ impl Counter {
     /// two sweeps that meet between its rounds (one ending at `first + 1`, the next
     /// starting there) each leave out, since a sweep counts no pair past its own end.
     /// `merge` of such sweeps adds it.
-    pub fn pair_only(&self, pair: &SeedPair, first: u64) -> StakeTally {
+    pub fn pair_only(&self, pair: &KeyedPair, first: u64) -> StakeTally {
         assert!(first.is_multiple_of(2), "a pair of rounds starts at an even nonce");
-        let mut scratch = StakeTally::empty(&self.game);
-        let class_of_first = self.round(&mut scratch, &mut pair.floats(first));
-        let class_of_second = self.round(&mut scratch, &mut pair.floats(first + 1));
+        let (class_of_first, class_of_second) =
+            on_stream!(pair, stream => self.classes_of_pair(stream, first));
         let mut tally = StakeTally::empty(&self.game);
         tally.pairs[class_of_first * self.coarse + class_of_second] = 1;
         tally
+    }
+
+    /// The coarse classes of rounds `first` and `first + 1`.
+    fn classes_of_pair<S: KeyedStream>(&self, pair: &S, first: u64) -> (usize, usize) {
+        let mut scratch = StakeTally::empty(&self.game);
+        let class_of_first = self.round::<S>(&mut scratch, &mut pair.words(first));
+        (class_of_first, self.round::<S>(&mut scratch, &mut pair.words(first + 1)))
     }
 
     /// Counts one round; returns its coarse class. Draws are counted from their floats
     /// (the index each picks, and whether it picks a low value: the values left stay in
     /// order, so the low ones are the first), without building the draw; a test holds
     /// this equal to the game's own play.
-    fn round(&self, tally: &mut StakeTally, floats: &mut Floats<'_>) -> usize {
+    #[inline]
+    fn round<S: KeyedStream>(&self, tally: &mut StakeTally, words: &mut S::Words<'_>) -> usize {
         tally.rounds += 1;
         match self.game {
             StakeGame::Dice | StakeGame::Roulette | StakeGame::Limbo(_) => {
-                let outcome = self.game.play(floats);
+                let outcome = self.game.play_by::<S::Rule, _>(words);
                 tally.outcomes[outcome_cell(&outcome)] += 1;
                 coarse_cell(&self.game, &outcome)
             }
             StakeGame::Plinko { .. } => {
                 let mut bucket = 0;
                 for row in &mut tally.steps {
-                    let right = FloorOfFloat::pick(floats, 2).index as usize;
+                    let right = S::Rule::pick(words, 2).index as usize;
                     row[right] += 1;
                     bucket += right;
                 }
@@ -168,7 +182,7 @@ impl Counter {
             StakeGame::Keno | StakeGame::Mines { .. } => {
                 let mut low_left = self.low;
                 for (step, &size) in tally.steps.iter_mut().zip(&self.steps) {
-                    let index = FloorOfFloat::pick(floats, size).index;
+                    let index = S::Rule::pick(words, size).index;
                     step[index as usize] += 1;
                     if index < low_left {
                         low_left -= 1;
@@ -184,14 +198,14 @@ impl Counter {
 /// indices recovered from the draws (slower: tests hold [`Counter::count`] and the
 /// parallel sweep equal to it). Test-only: the sweep counts through [`Counter`].
 #[cfg(test)]
-pub(crate) fn tally_by_replay(game: &StakeGame, pair: &SeedPair, nonces: Range<u64>) -> StakeTally {
+pub(crate) fn tally_by_replay(game: &StakeGame, pair: &KeyedPair, nonces: Range<u64>) -> StakeTally {
     use crate::scheme::stake::cells::draw_indices;
     use crate::scheme::stake::StakeOutcome;
     let mut tally = StakeTally::empty(game);
     let coarse = coarse_cells(game);
     let mut first_of_pair = None;
     for nonce in nonces.clone() {
-        let outcome = game.play(&mut pair.floats(nonce));
+        let (outcome, _) = pair.play(game, nonce);
         tally.rounds += 1;
         match (&outcome, game) {
             (StakeOutcome::Drawn(drawn), _) => {
@@ -201,9 +215,12 @@ pub(crate) fn tally_by_replay(game: &StakeGame, pair: &SeedPair, nonces: Range<u
                 }
             }
             (_, StakeGame::Plinko { .. }) => {
-                for (row, float) in tally.steps.iter_mut().zip(pair.floats(nonce)) {
-                    row[float.scale(2) as usize] += 1;
-                }
+                on_stream!(pair, stream => {
+                    let mut words = stream.words(nonce);
+                    for row in tally.steps.iter_mut() {
+                        row[pick_of(stream, &mut words, 2) as usize] += 1;
+                    }
+                });
                 tally.outcomes[outcome_cell(&outcome)] += 1;
             }
             _ => tally.outcomes[outcome_cell(&outcome)] += 1,
@@ -218,14 +235,22 @@ pub(crate) fn tally_by_replay(game: &StakeGame, pair: &SeedPair, nonces: Range<u
     tally
 }
 
+/// One pick among `n` from a stream's words, by its rule (test-only: names the rule from
+/// the stream's type).
+#[cfg(test)]
+fn pick_of<S: KeyedStream>(_: &S, words: &mut S::Words<'_>, n: u32) -> u32 {
+    S::Rule::pick(words, n).index
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scheme::keyed::KeyedScheme;
     use crate::scheme::stake::{LimboFormula, Risk};
 
     #[test]
     fn the_counter_counts_what_the_games_play() {
-        let pair = SeedPair::new("tally server", "tally client");
+        let pair = KeyedScheme::Stake.pair("tally server", "tally client").unwrap();
         for game in [
             StakeGame::Dice,
             StakeGame::Roulette,
@@ -244,7 +269,7 @@ mod tests {
 
     #[test]
     fn chunks_cut_anywhere_add_up_to_the_whole() {
-        let pair = SeedPair::new("tally server", "tally client");
+        let pair = KeyedScheme::Stake.pair("tally server", "tally client").unwrap();
         for game in [StakeGame::Dice, StakeGame::Keno, StakeGame::Plinko { rows: 8, risk: Risk::High }] {
             let counter = Counter::new(&game);
             for (start, end) in [(0, 601), (7, 600), (3, 4)] {

@@ -14,6 +14,7 @@
 use super::file::{missing_ranges, NonceRange};
 use super::shards::{PartialOf, ShardOf, Sharding};
 use super::stake::{StakeTally, Swept};
+use crate::scheme::keyed::KeyedScheme;
 use crate::scheme::stake::StakeGame;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -30,6 +31,9 @@ pub const STAKE_TALLY_FORMAT: u32 = 1;
 pub struct StakeTallyFile {
     /// [`STAKE_TALLY_FORMAT`].
     pub format: u32,
+    /// The keyed scheme the rounds are played by; absent for stake's own.
+    #[serde(default, skip_serializing_if = "KeyedScheme::is_stake")]
+    pub scheme: KeyedScheme,
     /// The game's name ([`StakeGame::name`]).
     pub game: String,
     /// Its parameters ([`StakeGame::params`]).
@@ -64,8 +68,10 @@ pub struct PairTallies {
 }
 
 impl StakeTallyFile {
-    /// Nothing swept yet of `game` over `nonces` for each `(server, client)` seed pair.
+    /// Nothing swept yet of `game` of `scheme` over `nonces` for each `(server, client)`
+    /// seed pair.
     pub fn new(
+        scheme: KeyedScheme,
         game: &StakeGame,
         nonces: NonceRange,
         seeds: &[(String, String)],
@@ -73,6 +79,7 @@ impl StakeTallyFile {
     ) -> Self {
         StakeTallyFile {
             format: STAKE_TALLY_FORMAT,
+            scheme,
             game: game.name().to_owned(),
             params: game.params(),
             nonces,
@@ -154,8 +161,8 @@ impl StakeTallyFile {
         let seeds = |f: &StakeTallyFile| -> Vec<(String, String)> {
             f.seed_pairs.iter().map(|p| (p.server_seed.clone(), p.client_seed.clone())).collect()
         };
-        (&self.game, &self.params, self.nonces, self.shard)
-            == (&other.game, &other.params, other.nonces, other.shard)
+        (self.scheme, &self.game, &self.params, self.nonces, self.shard)
+            == (other.scheme, &other.game, &other.params, other.nonces, other.shard)
             && seeds(self) == seeds(other)
     }
 
@@ -182,7 +189,7 @@ impl StakeTallyFile {
                 self.format
             ));
         }
-        let game = StakeGame::new(&self.game, &self.params)?;
+        let game = self.scheme.game(&self.game, &self.params)?;
         if self.params != game.params() {
             return Err(format!("the parameters {} are not written as fairaudit writes them", self.params));
         }
@@ -273,7 +280,8 @@ impl StakeTallyFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scheme::stake::SeedPair;
+    use crate::scheme::keyed::{KeyedPair, KeyedScheme};
+
     use crate::tally::stake::Counter;
 
     fn seeds() -> Vec<(String, String)> {
@@ -281,7 +289,7 @@ mod tests {
     }
 
     /// What the sweep counts of `todo` (one chunk per range).
-    fn sweep_ranges(game: &StakeGame, pair: &SeedPair, todo: &[Range<u64>], end: u64) -> Swept {
+    fn sweep_ranges(game: &StakeGame, pair: &KeyedPair, todo: &[Range<u64>], end: u64) -> Swept {
         let counter = Counter::new(game);
         let chunks = todo
             .iter()
@@ -290,9 +298,9 @@ mod tests {
     }
 
     fn swept_file(game: &StakeGame, nonces: Range<u64>) -> StakeTallyFile {
-        let mut file = StakeTallyFile::new(game, nonces.clone().into(), &seeds(), None);
+        let mut file = StakeTallyFile::new(KeyedScheme::Stake, game, nonces.clone().into(), &seeds(), None);
         for (i, (server, client)) in seeds().iter().enumerate() {
-            let pair = SeedPair::new(server, client);
+            let pair = KeyedScheme::Stake.pair(server, client).unwrap();
             let swept = sweep_ranges(game, &pair, &file.todo(i), nonces.end);
             file.record(i, swept);
         }
@@ -302,10 +310,10 @@ mod tests {
     #[test]
     fn a_file_reads_back_as_written_and_knows_when_it_is_complete() {
         let game = StakeGame::Plinko { rows: 12, risk: crate::scheme::stake::Risk::Medium };
-        let mut file = StakeTallyFile::new(&game, (10..500).into(), &seeds(), None);
+        let mut file = StakeTallyFile::new(KeyedScheme::Stake, &game, (10..500).into(), &seeds(), None);
         assert!(!file.complete);
         assert_eq!(file.todo(1), vec![10..500]);
-        let pair = SeedPair::new("file server", "file client");
+        let pair = KeyedScheme::Stake.pair("file server", "file client").unwrap();
         file.record(0, sweep_ranges(&game, &pair, &[100..200, 300..500], 500));
         assert_eq!(file.todo(0), vec![10..100, 200..300]);
         assert_eq!(StakeTallyFile::from_bytes(&file.to_bytes()).unwrap(), file);
@@ -327,8 +335,9 @@ mod tests {
             (5..21, vec![5..9, 9..21]),
             (0..10, vec![1..2, 8..10]),
         ] {
-            let mut file = StakeTallyFile::new(&game, nonces.clone().into(), &seeds()[..1], None);
-            let pair = SeedPair::new("file server", "file client");
+            let mut file =
+                StakeTallyFile::new(KeyedScheme::Stake, &game, nonces.clone().into(), &seeds()[..1], None);
+            let pair = KeyedScheme::Stake.pair("file server", "file client").unwrap();
             file.record(0, sweep_ranges(&game, &pair, &swept, nonces.end));
             assert_eq!(StakeTallyFile::from_bytes(&file.to_bytes()).unwrap(), file, "{nonces:?} {swept:?}");
         }

@@ -18,7 +18,8 @@ use crate::conformance::stake::{challenge as stake_challenge, StakeCase, GROUPS 
 use crate::fields::{parse_digest, parse_nonce, Excerpt};
 use crate::games::{parse, GameId};
 use crate::scheme::crash::{self, CrashVariant};
-use crate::scheme::stake::{self, SeedPair, StakeGame};
+use crate::scheme::keyed::{KeyedPair, KeyedScheme};
+use crate::scheme::stake::StakeGame;
 use crate::scheme::SchemeId;
 use std::io::Read;
 
@@ -33,7 +34,7 @@ const REQUIRED: [&str; 5] = ["game", "server_seed", "client_seed", "nonce", "res
 /// A seed pair prepared for one scheme: bet histories repeat seed pairs.
 enum Prepared {
     Sha3(RoundHasher),
-    Stake(SeedPair),
+    Keyed(KeyedPair),
     Crash(CrashVariant),
 }
 
@@ -233,22 +234,23 @@ impl<R: Read> SchemeRoundsChecker<R> {
         let cache_hit =
             matches!(&self.cached, Some((sc, s, c, _, _)) if *sc == scheme && s == server && c == client);
         if !cache_hit {
-            let (prepared, commitment) = match scheme {
-                SchemeId::Sha3 => {
-                    (Prepared::Sha3(RoundHasher::new(server, client)), crate::chain::commitment(server))
+            let (prepared, commitment) = match (KeyedScheme::of(scheme), scheme.crash_variant()) {
+                (Some(keyed), _) => {
+                    let seed = |problem: String| bad("server_seed", problem);
+                    let pair = keyed.pair(server, client).map_err(seed)?;
+                    (Prepared::Keyed(pair), keyed.commitment(server).map_err(seed)?)
                 }
-                SchemeId::Stake => {
-                    (Prepared::Stake(SeedPair::new(server, client)), stake::commitment(server))
-                }
-                SchemeId::BustabitV1 | SchemeId::Roobet => {
+                (None, Some(variant)) => {
                     if !crash::is_game_hash(server) {
                         return Err(bad(
                             "server_seed",
                             format!("'{}' is not a game hash of scheme {scheme}: 64 lowercase hex digits, as the chain writes them", Excerpt(server)),
                         ));
                     }
-                    let variant = scheme.crash_variant().expect("a crash scheme");
                     (Prepared::Crash(variant), crash::previous_hash(server))
+                }
+                (None, None) => {
+                    (Prepared::Sha3(RoundHasher::new(server, client)), crate::chain::commitment(server))
                 }
             };
             self.cached = Some((scheme, server.to_owned(), client.to_owned(), prepared, commitment));
@@ -269,12 +271,10 @@ impl<R: Read> SchemeRoundsChecker<R> {
         }
         let given_commitment = optional(self.commitment_column);
         if !given_commitment.is_empty() {
-            let what = match scheme {
-                SchemeId::Sha3 => "a commitment (SHA3-256 of the server seed)",
-                SchemeId::Stake => "a commitment (SHA-256 of the server seed)",
-                SchemeId::BustabitV1 | SchemeId::Roobet => {
-                    "a commitment (the previous game's hash: SHA-256 of the game hash's text)"
-                }
+            let what = match (KeyedScheme::of(scheme), scheme.crash_variant()) {
+                (Some(keyed), _) => keyed.commitment_text(),
+                (None, Some(_)) => "a commitment (the previous game's hash: SHA-256 of the game hash's text)",
+                (None, None) => "a commitment (SHA3-256 of the server seed)",
             };
             if parse_digest(given_commitment, what).map_err(|p| bad("commitment", in_case(p)))? != *commitment
             {
@@ -301,11 +301,7 @@ impl<R: Read> SchemeRoundsChecker<R> {
         let (line, field) = (row.line, |i: usize| row.field(i));
         let bad = |column: &'static str, problem: String| row.bad(column, problem);
         let [game_col, _, _, nonce_col, _] = self.required;
-        let stake_game = || {
-            StakeGame::new(game_name, params).map_err(|problem| {
-                bad(if stake::GAMES.contains(&game_name) { PARAMS_COLUMN } else { "game" }, problem)
-            })
-        };
+        let stake_game = || keyed_game(KeyedScheme::Stake, game_name, params).map_err(|(c, p)| bad(c, p));
         if let Some(answers) = self.answers.as_mut() {
             if scheme != SchemeId::Stake {
                 return Err(bad(
@@ -351,7 +347,7 @@ impl<R: Read> SchemeRoundsChecker<R> {
             let challenge = match scheme {
                 SchemeId::Sha3 => Some((&self.sha3_challenge_pairs, "the conformance challenge: answer the challenge in its own format (SPEC §7 columns, no scheme column)")),
                 SchemeId::Stake => Some((&self.stake_challenge_pairs, "the stake conformance challenge, in a file whose first row is not one: answer the challenge in its own order (keep its `case` column)")),
-                SchemeId::BustabitV1 | SchemeId::Roobet => None,
+                _ => None,
             };
             if let Some((_, challenge)) = challenge.filter(|(pairs, _)| pairs.contains(&pair)) {
                 return Err(bad("server_seed", format!("a seed pair of {challenge}")));
@@ -381,11 +377,6 @@ impl<R: Read> SchemeRoundsChecker<R> {
         let (line, field) = (row.line, |i: usize| row.field(i));
         let bad = |column: &'static str, problem: String| row.bad(column, problem);
         let result_col = self.required[4];
-        let stake_game = || {
-            StakeGame::new(game_name, params).map_err(|problem| {
-                bad(if stake::GAMES.contains(&game_name) { PARAMS_COLUMN } else { "game" }, problem)
-            })
-        };
         let given_result = field(result_col);
         let in_case = |problem: String| match case_label {
             Some(label) => format!("{problem} (answering case {})", crate::fields::Excerpt(label)),
@@ -413,20 +404,21 @@ impl<R: Read> SchemeRoundsChecker<R> {
                 }
                 result
             }
-            Prepared::Stake(pair) => {
+            Prepared::Keyed(pair) => {
                 let game = match answered {
                     Some(case) => case.game,
-                    None => stake_game()?,
+                    None => keyed_game(pair.scheme(), game_name, params).map_err(|(c, p)| bad(c, p))?,
                 };
-                let round = stake::replay_with(&game, pair, String::new(), nonce);
+                let outcome = pair.round(&game, nonce).map_err(|problem| bad("nonce", problem))?;
+                let result = game.result_text(&outcome);
                 if !given_result.is_empty() {
                     let read =
                         game.read_result(given_result).map_err(|problem| bad("result", in_case(problem)))?;
-                    if read != round.outcome {
-                        mismatches.push(mismatch(line, "result", given_result, &round.result));
+                    if read != outcome {
+                        mismatches.push(mismatch(line, "result", given_result, &result));
                     }
                 }
-                round.result
+                result
             }
             Prepared::Crash(variant) => {
                 if !crash::GAMES.contains(&game_name) {
@@ -454,6 +446,14 @@ impl<R: Read> SchemeRoundsChecker<R> {
         };
         Ok(computed)
     }
+}
+
+/// A row's game of a keyed scheme, or the column to blame and why not: its parameters
+/// where the scheme has the game, else the game.
+fn keyed_game(scheme: KeyedScheme, name: &str, params: &str) -> Result<StakeGame, (&'static str, String)> {
+    scheme
+        .game(name, params)
+        .map_err(|problem| (if scheme.games().contains(&name) { PARAMS_COLUMN } else { "game" }, problem))
 }
 
 /// One row of a rounds file as it is checked: its fields, and its line for errors.
@@ -579,7 +579,7 @@ mod tests {
     #[test]
     fn rows_of_both_schemes_are_replayed_in_their_own() {
         let sha3 = crate::verify::replay(GameId::RouletteEuropean, "s", "c", 1).result;
-        let dice = stake::replay(&StakeGame::Dice, "s", "c", 1).result;
+        let dice = crate::scheme::stake::replay(&StakeGame::Dice, "s", "c", 1).result;
         let file = format!(
             "scheme,game,server_seed,client_seed,nonce,params,result\n\
              sha3,roulette-european,s,c,1,,{sha3}\nstake,dice,s,c,1,,{dice}\nstake,dice,s,c,1,,{sha3}.00\n"
@@ -595,7 +595,7 @@ mod tests {
 
     #[test]
     fn a_file_without_the_scheme_column_takes_the_scheme_given() {
-        let dice = stake::replay(&StakeGame::Dice, "s", "c", 0).result;
+        let dice = crate::scheme::stake::replay(&StakeGame::Dice, "s", "c", 0).result;
         let file = format!("game,server_seed,client_seed,nonce,result\ndice,s,c,0,{dice}\n");
         assert!(check(&file, Some(SchemeId::Stake))[0].as_ref().unwrap().mismatches.is_empty());
         // Read as the default scheme's file, dice is no game of it.

@@ -130,8 +130,8 @@ pub(super) fn load_crash_audit(root: &Path, record: &AuditRecord, alpha: f64) ->
 /// dossier's copies.
 pub(super) fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedStakeAudit> {
     let (run, args) = audit_command(&at(root, &record.dir), &record.dir)?;
-    if args.scheme != Some(fairaudit::scheme::SchemeId::Stake) {
-        bail!("{}: its run.json records no audit of scheme stake", record.dir);
+    if args.scheme.and_then(fairaudit::scheme::keyed::KeyedScheme::of).is_none() {
+        bail!("{}: its run.json records no audit of a keyed scheme (stake)", record.dir);
     }
     // The Keno paytable: the dossier's copy, named as the audit's command named it (its
     // report says which paytable it judged by).
@@ -144,8 +144,9 @@ pub(super) fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) ->
         _ => None,
     };
     let (layout, history) = history_layout(root, &args, record, &fairaudit::audit::stake::FIELDS, true)?;
-    let revealed = fairaudit::audit::stake::stake_revealed_seeds(input::open(&history)?, &layout)
-        .with_context(|| record.outcomes.clone())?;
+    let revealed =
+        fairaudit::audit::stake::stake_revealed_seeds(input::open(&history)?, &layout, args.keyed_scheme())
+            .with_context(|| record.outcomes.clone())?;
     let mut findings = AuditFindings::new()?;
     let audit = fairaudit::audit::stake::audit_stake_history(
         input::open(&history)?,

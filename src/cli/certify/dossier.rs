@@ -113,7 +113,9 @@ pub(super) fn plan_dossier(args: &CertifyArgs) -> Result<Dossier> {
         // Which list the history goes to, and its folder's name in the dossier.
         let (list, name) = match audit.scheme {
             Some(scheme) if scheme.crash_variant().is_some() => (&mut crash_audits, "crash-audit"),
-            Some(fairaudit::scheme::SchemeId::Stake) => (&mut stake_audits, "stake-audit"),
+            Some(scheme) if fairaudit::scheme::keyed::KeyedScheme::of(scheme).is_some() => {
+                (&mut stake_audits, "stake-audit")
+            }
             _ => (&mut audits, "audit"),
         };
         let rel = format!("{INPUTS_DIR}/{name}-{}", list.len() + 1);

@@ -168,7 +168,7 @@ pub(super) fn audit_command(dir: &Path, name: &str) -> Result<(RunJson, AuditArg
         bail!("{name}: its run.json records a command that is not an audit");
     };
     if let Some(scheme) = args.scheme.filter(|&scheme| scheme != fairaudit::scheme::SchemeId::Sha3) {
-        if scheme.crash_variant().is_none() && scheme != fairaudit::scheme::SchemeId::Stake {
+        if scheme.crash_variant().is_none() && fairaudit::scheme::keyed::KeyedScheme::of(scheme).is_none() {
             bail!("{name}: an audit of scheme {scheme} cannot be certified yet (docs/schemes.md)");
         }
     }
@@ -231,9 +231,9 @@ pub(super) fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>
     let Some(scheme) = args.scheme.filter(|&scheme| scheme != fairaudit::scheme::SchemeId::Sha3) else {
         return Ok(None);
     };
-    if scheme == fairaudit::scheme::SchemeId::Stake {
+    if fairaudit::scheme::keyed::KeyedScheme::of(scheme).is_some() {
         if args.cluster.shards.is_some() {
-            bail!("{name}: one shard of a sweep of scheme stake, which speaks for its slice of the nonces only; certify the merge of all its shards, or a sweep of the whole range");
+            bail!("{name}: one shard of a sweep of scheme {scheme}, which speaks for its slice of the nonces only; certify the merge of all its shards, or a sweep of the whole range");
         }
         if recorded["complete"] == false {
             bail!("{name}: the sweep is not complete (it was interrupted), and a partial sweep cannot be certified; finish it first (the same command continues it)");

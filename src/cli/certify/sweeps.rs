@@ -343,7 +343,8 @@ pub(super) fn load_stake_sweep(
     let (_, pool) = crate::cli::sweep_stake::worker_pool(None)?;
     let tallies = crate::cli::sweep_stake::sweep_pairs(&pool, &game, &pairs, nonces, chunk, &|_| {})
         .ok_or_else(|| anyhow::Error::new(input::Interrupted))?;
-    let sweep_battery = fairaudit::stats::stake::battery(&game, &tallies, sweep_alpha);
+    let scheme = plan.keyed_scheme();
+    let sweep_battery = fairaudit::stats::stake::battery(scheme, &game, &tallies, sweep_alpha);
     // The report states the battery beside what run.json records of the run (its command,
     // threads, time): made again from both, so a page that states other verdicts differs.
     let run: StakeRun = serde_json::from_slice(&std::fs::read(dir.join("run.json"))?)
@@ -365,10 +366,11 @@ pub(super) fn load_stake_sweep(
     let given = [
         ("tests.csv", tests_table(&sweep_battery).to_csv()),
         ("summary.json", summary_json(&sweep_battery, &[])),
-        ("outcome_counts.csv", counts_table(&game, &tallies).to_csv()),
+        ("outcome_counts.csv", counts_table(scheme, &game, &tallies).to_csv()),
         (
             "rtp.csv",
-            stake_rtp_table(&crate::cli::sweep_stake::rtp_groups(&game, &tallies), sweep_alpha).to_csv(),
+            stake_rtp_table(scheme, &crate::cli::sweep_stake::rtp_groups(&game, &tallies), sweep_alpha)
+                .to_csv(),
         ),
         (STAKE_TALLY_FILE, crate::cli::sweep_stake::complete_file(&game, &plan, tallies.clone()).to_bytes()),
         ("report.html", report.render().into_bytes()),
@@ -382,6 +384,6 @@ pub(super) fn load_stake_sweep(
     };
     let mut differing = compare_folder(&dir, &record.dir, &expected, &given, &recorded)?;
     differing.extend(run_mismatches);
-    let battery = fairaudit::stats::stake::battery(&game, &tallies, alpha);
+    let battery = fairaudit::stats::stake::battery(scheme, &game, &tallies, alpha);
     Ok(LoadedStakeSweep { command_line, plan, game, rounds, battery, differing })
 }

@@ -20,9 +20,8 @@
 
 use super::exact::{limbo_reaching, FLOATS};
 use super::games::LimboFormula;
-use super::stream::FloorOfFloat;
 use super::{StakeGame, StakeOutcome};
-use crate::sampler::PickRule;
+use crate::scheme::keyed::KeyedScheme;
 
 /// Limbo's bands, as the multipliers (hundredths) where each begins: a band holds the
 /// multipliers from its start up to the next band's; the last also holds `Infinity`.
@@ -64,14 +63,21 @@ pub fn limbo_band(multiplier: Option<u64>) -> usize {
     }
 }
 
-/// The exact probabilities of the outcome view's cells.
-pub fn outcome_law(game: &StakeGame) -> Vec<f64> {
-    let of_floats = |counts: Vec<u64>| counts.into_iter().map(|c| c as f64 / FLOATS as f64).collect();
+/// The exact probabilities of the outcome view's cells, as `scheme` plays `game`: the law
+/// of its pick composed with the game.
+pub fn outcome_law(scheme: KeyedScheme, game: &StakeGame) -> Vec<f64> {
     match *game {
-        StakeGame::Dice => of_floats(FloorOfFloat::law(10_001)),
-        StakeGame::Roulette => of_floats(FloorOfFloat::law(37)),
-        StakeGame::Limbo(formula) => of_floats(limbo_band_counts(formula)),
-        StakeGame::Plinko { rows, .. } => binomial_half(u32::from(rows)),
+        StakeGame::Dice => scheme.probabilities(crate::games::dice::ROLLS),
+        StakeGame::Roulette => scheme.probabilities(37),
+        // Limbo's formulas read the word as a float whatever the scheme's rule.
+        StakeGame::Limbo(formula) => {
+            limbo_band_counts(formula).into_iter().map(|c| c as f64 / FLOATS as f64).collect()
+        }
+        StakeGame::Plinko { rows, .. } => {
+            let right = scheme.probabilities(2)[1];
+            assert!(right == 0.5, "plinko's law is written for a fair pick between two");
+            binomial_half(u32::from(rows))
+        }
         StakeGame::Keno | StakeGame::Mines { .. } => Vec::new(),
     }
 }
@@ -119,12 +125,9 @@ pub fn step_sizes(game: &StakeGame) -> Vec<u32> {
     }
 }
 
-/// The exact law of each draw step: `floor(float * size)`.
-pub fn step_laws(game: &StakeGame) -> Vec<Vec<f64>> {
-    step_sizes(game)
-        .into_iter()
-        .map(|size| FloorOfFloat::law(size).into_iter().map(|c| c as f64 / FLOATS as f64).collect())
-        .collect()
+/// The exact law of each draw step: the scheme's pick among the values left.
+pub fn step_laws(scheme: KeyedScheme, game: &StakeGame) -> Vec<Vec<f64>> {
+    step_sizes(game).into_iter().map(|size| scheme.probabilities(size)).collect()
 }
 
 /// The index each float of a draw picked among what was left, recovered from the draw
@@ -172,19 +175,19 @@ pub fn coarse_cell(game: &StakeGame, outcome: &StakeOutcome) -> usize {
 }
 
 /// The exact law of the coarse class.
-pub fn coarse_law(game: &StakeGame) -> Vec<f64> {
+pub fn coarse_law(scheme: KeyedScheme, game: &StakeGame) -> Vec<f64> {
     match *game {
         StakeGame::Dice => {
-            let rolls = outcome_law(game);
+            let rolls = outcome_law(scheme, game);
             let mut tenths = vec![0.0; 10];
             for (roll, p) in rolls.into_iter().enumerate() {
                 tenths[roll * 10 / 10_001] += p;
             }
             tenths
         }
-        StakeGame::Keno => low_count_law(40, LOW_NUMBERS, 10),
-        StakeGame::Mines { mines } => low_count_law(25, LOW_TILES, u32::from(mines)),
-        _ => outcome_law(game),
+        StakeGame::Keno => low_count_law(scheme, 40, LOW_NUMBERS, 10),
+        StakeGame::Mines { mines } => low_count_law(scheme, 25, LOW_TILES, u32::from(mines)),
+        _ => outcome_law(scheme, game),
     }
 }
 
@@ -192,15 +195,15 @@ pub fn coarse_law(game: &StakeGame) -> Vec<f64> {
 /// of `take` picks, the family's way (step `j` picks index `floor(float * (pool - j))`
 /// among what is left, in order; a low value is picked when the index is below the low
 /// values left), as a recursion over the steps with each step's exact law.
-fn low_count_law(pool: u32, low: u32, take: u32) -> Vec<f64> {
+fn low_count_law(scheme: KeyedScheme, pool: u32, low: u32, take: u32) -> Vec<f64> {
     let mut by_count = vec![1.0];
     for step in 0..take {
         let left = pool - step;
-        let counts = FloorOfFloat::law(left);
+        let (counts, words) = (scheme.law(left), scheme.words_of_law(left));
         let mut next = vec![0.0; by_count.len() + 1];
         for (picked, &p) in by_count.iter().enumerate() {
             let low_left = (low as usize).saturating_sub(picked).min(left as usize);
-            let p_low = counts[..low_left].iter().sum::<u64>() as f64 / FLOATS as f64;
+            let p_low = counts[..low_left].iter().sum::<u64>() as f64 / words as f64;
             next[picked + 1] += p * p_low;
             next[picked] += p * (1.0 - p_low);
         }
@@ -212,7 +215,9 @@ fn low_count_law(pool: u32, low: u32, take: u32) -> Vec<f64> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::stream::FloorOfFloat;
     use super::*;
+    use crate::sampler::PickRule;
     use crate::scheme::stake::{replay, Risk};
 
     #[test]
@@ -228,12 +233,15 @@ mod tests {
             StakeGame::Limbo(LimboFormula::StakePage),
         ];
         for game in games {
-            for law in [outcome_law(&game), coarse_law(&game)].into_iter().chain(step_laws(&game)) {
+            for law in [outcome_law(KeyedScheme::Stake, &game), coarse_law(KeyedScheme::Stake, &game)]
+                .into_iter()
+                .chain(step_laws(KeyedScheme::Stake, &game))
+            {
                 let total: f64 = law.iter().sum();
                 assert!(law.is_empty() || (total - 1.0).abs() < 1e-12, "{game:?}: {total}");
             }
-            assert_eq!(outcome_law(&game).len(), outcome_cells(&game));
-            assert_eq!(coarse_law(&game).len(), coarse_cells(&game), "{game:?}");
+            assert_eq!(outcome_law(KeyedScheme::Stake, &game).len(), outcome_cells(&game));
+            assert_eq!(coarse_law(KeyedScheme::Stake, &game).len(), coarse_cells(&game), "{game:?}");
             for nonce in 0..300 {
                 let round = replay(&game, "server", "client", nonce);
                 assert!(coarse_cell(&game, &round.outcome) < coarse_cells(&game));
@@ -259,14 +267,14 @@ mod tests {
     #[test]
     fn the_low_count_recursion_is_the_hypergeometric_law_within_the_floats_deviation() {
         // Uniform picks would give the hypergeometric law; the floats' deviation is 1e-8.
-        let law = low_count_law(40, 20, 10);
+        let law = low_count_law(KeyedScheme::Stake, 40, 20, 10);
         for (k, p) in law.iter().enumerate() {
             let choose = |n: u64, r: u64| (0..r).fold(1.0, |c, i| c * (n - i) as f64 / (i + 1) as f64);
             let uniform = choose(20, k as u64) * choose(20, 10 - k as u64) / choose(40, 10);
             assert!((p / uniform - 1.0).abs() < 1e-6, "{k}: {p} {uniform}");
         }
         // 24 mines of 25 tiles leave one tile: 11 or 12 of the low tiles are mines.
-        let all = low_count_law(25, 12, 24);
+        let all = low_count_law(KeyedScheme::Stake, 25, 12, 24);
         assert_eq!(all.len(), 13);
         assert!(all[..11].iter().all(|&p| p == 0.0));
     }
@@ -288,7 +296,7 @@ mod tests {
         }
         let mut brute = vec![0.0; 4];
         enumerate((1..=7).collect(), 4, 1.0, &mut brute);
-        let recursion = low_count_law(7, 3, 4);
+        let recursion = low_count_law(KeyedScheme::Stake, 7, 3, 4);
         for (k, (a, b)) in recursion.iter().zip(&brute).enumerate() {
             assert!((a - b).abs() <= 1e-15, "{k}: {a} {b}");
         }
@@ -302,6 +310,6 @@ mod tests {
         assert_eq!(limbo_band(Some(200)), 7);
         assert_eq!(limbo_band(None), LIMBO_BANDS.len() - 1);
         // The page's formula never shows less than 1.00.
-        assert_eq!(outcome_law(&StakeGame::Limbo(LimboFormula::StakePage))[0], 0.0);
+        assert_eq!(outcome_law(KeyedScheme::Stake, &StakeGame::Limbo(LimboFormula::StakePage))[0], 0.0);
     }
 }

@@ -12,6 +12,7 @@
 
 use super::games::{limbo, LimboFormula};
 use super::stream::UnitFloat;
+use crate::scheme::keyed::KeyedScheme;
 
 /// The number of floats: 2^32.
 pub const FLOATS: u64 = 1 << 32;
@@ -24,15 +25,18 @@ pub fn largest_deviation(n: u32) -> f64 {
     (most / expected - 1.0).max(1.0 - fewest / expected)
 }
 
-/// The number of floats on which a dice bet wins: `over` a target (in hundredths) wins on
-/// a roll above it, under one on a roll below it. The roll is `floor(k * 10001 / 2^32)`,
-/// so the rolls from `v` up have the floats from `ceil(v * 2^32 / 10001)` up.
-pub fn dice_winning(target: u32, over: bool) -> u64 {
-    let first = |roll: u64| (roll.min(10_001) * FLOATS).div_ceil(10_001);
+/// The number of words on which a dice bet of `scheme` wins, of the
+/// [`KeyedScheme::words_of_law`] its roll's pick accepts: `over` a target (in hundredths)
+/// wins on a roll above it, under one on a roll below it. (The HMAC family's roll is
+/// `floor(k * 10001 / 2^32)`, so its rolls from `v` up have the floats from
+/// `ceil(v * 2^32 / 10001)` up.)
+pub fn dice_winning(scheme: KeyedScheme, target: u32, over: bool) -> u64 {
+    let rolls = crate::games::dice::ROLLS;
+    let below = |roll: u32| scheme.words_below(rolls, roll.min(rolls));
     if over {
-        FLOATS - first(u64::from(target) + 1)
+        scheme.words_of_law(rolls) - below(target.saturating_add(1))
     } else {
-        first(u64::from(target))
+        below(target)
     }
 }
 
@@ -71,11 +75,11 @@ mod tests {
         for target in [0u32, 1, 4_950, 5_050, 9_999, 10_000] {
             let above: u64 = rolls[target as usize + 1..].iter().sum();
             let below: u64 = rolls[..target as usize].iter().sum();
-            assert_eq!(dice_winning(target, true), above, "over {target}");
-            assert_eq!(dice_winning(target, false), below, "under {target}");
+            assert_eq!(dice_winning(KeyedScheme::Stake, target, true), above, "over {target}");
+            assert_eq!(dice_winning(KeyedScheme::Stake, target, false), below, "under {target}");
         }
         // Over 50.50 and under 49.50 each win on 4,950 of the 10,001 rolls.
-        assert_eq!(dice_winning(5_050, true) / 1_000, (4_950 * FLOATS / 10_001) / 1_000);
+        assert_eq!(dice_winning(KeyedScheme::Stake, 5_050, true) / 1_000, (4_950 * FLOATS / 10_001) / 1_000);
     }
 
     #[test]

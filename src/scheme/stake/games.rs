@@ -16,16 +16,16 @@ pub fn dice<W: WordSource + ?Sized>(words: &mut W) -> u32 {
     crate::games::dice::roll::<FloorOfFloat, W>(words)
 }
 
-/// Roulette (European, 37 pockets): `floor(float * 37)` ([`crate::games::roulette`] over
-/// the family's rule).
-pub fn roulette<W: WordSource + ?Sized>(words: &mut W) -> u8 {
-    spin_wheel::<FloorOfFloat, W>(words, Wheel::European).pocket
+/// Roulette (European, 37 pockets): `floor(float * 37)` by the family's rule, a pick among
+/// 37 by another scheme's ([`crate::games::roulette`]).
+pub fn roulette<R: PickRule, W: WordSource + ?Sized>(words: &mut W) -> u8 {
+    spin_wheel::<R, W>(words, Wheel::European).pocket
 }
 
 /// Draws `take` of `pool` without replacement, the family's way: float i picks
 /// `floor(float * remaining)` among what is left, which is taken out (`splice`), so the
 /// rest keep their order. (The pool lives on the stack: a round allocates only its result.)
-fn draw_without_replacement<const N: usize, W: WordSource + ?Sized>(
+fn draw_without_replacement<R: PickRule, const N: usize, W: WordSource + ?Sized>(
     words: &mut W,
     mut pool: [u8; N],
     take: usize,
@@ -33,7 +33,7 @@ fn draw_without_replacement<const N: usize, W: WordSource + ?Sized>(
     let mut left = N;
     (0..take)
         .map(|_| {
-            let at = FloorOfFloat::pick(words, left as u32).index as usize;
+            let at = R::pick(words, left as u32).index as usize;
             let drawn = pool[at];
             pool.copy_within(at + 1..left, at);
             left -= 1;
@@ -44,9 +44,9 @@ fn draw_without_replacement<const N: usize, W: WordSource + ?Sized>(
 
 /// Keno: 10 numbers of 1..=40 in draw order (ten floats: the cursor crosses into the
 /// round's second block), by [`crate::games::keno`]'s draw over the family's rule.
-pub fn keno<W: WordSource + ?Sized>(words: &mut W) -> Vec<u8> {
+pub fn keno<R: PickRule, W: WordSource + ?Sized>(words: &mut W) -> Vec<u8> {
     let mut round = KenoRound::default();
-    draw_numbers::<FloorOfFloat, W>(words, &mut round);
+    draw_numbers::<R, W>(words, &mut round);
     round.order.to_vec()
 }
 
@@ -54,14 +54,18 @@ pub fn keno<W: WordSource + ?Sized>(words: &mut W) -> Vec<u8> {
 pub const MOST_MINES: u8 = 24;
 
 /// Mines: the tiles (0..=24, row-major on the 5 x 5 board) of `mines` mines, in draw order.
-pub fn mines<W: WordSource + ?Sized>(words: &mut W, mines: u8) -> Vec<u8> {
-    draw_without_replacement(words, std::array::from_fn::<u8, 25, _>(|i| i as u8), usize::from(mines))
+pub fn mines<R: PickRule, W: WordSource + ?Sized>(words: &mut W, mines: u8) -> Vec<u8> {
+    draw_without_replacement::<R, 25, W>(
+        words,
+        std::array::from_fn::<u8, 25, _>(|i| i as u8),
+        usize::from(mines),
+    )
 }
 
 /// Plinko: one float a row, `floor(float * 2)` (0 left, 1 right); the ball lands in the
 /// bucket counting its rights (0 = leftmost, `rows` = rightmost).
-pub fn plinko<W: WordSource + ?Sized>(words: &mut W, rows: u8) -> u8 {
-    (0..rows).map(|_| FloorOfFloat::pick(words, 2).index as u8).sum()
+pub fn plinko<R: PickRule, W: WordSource + ?Sized>(words: &mut W, rows: u8) -> u8 {
+    (0..rows).map(|_| R::pick(words, 2).index as u8).sum()
 }
 
 /// The published formulas of limbo's multiplier, which disagree (docs/schemes.md).
@@ -124,13 +128,25 @@ mod tests {
     #[test]
     fn the_extremes_of_each_game() {
         assert_eq!((dice(&mut floats_of(&[0])), dice(&mut floats_of(&[u32::MAX]))), (0, 10_000));
-        assert_eq!((roulette(&mut floats_of(&[0])), roulette(&mut floats_of(&[u32::MAX]))), (0, 36));
+        assert_eq!(
+            (
+                roulette::<FloorOfFloat, _>(&mut floats_of(&[0])),
+                roulette::<FloorOfFloat, _>(&mut floats_of(&[u32::MAX]))
+            ),
+            (0, 36)
+        );
         // Always the first of what is left, then always the last.
-        assert_eq!(keno(&mut floats_of(&[0; 10])), (1..=10).collect::<Vec<u8>>());
-        assert_eq!(keno(&mut floats_of(&[u32::MAX; 10])), (31..=40).rev().collect::<Vec<u8>>());
-        assert_eq!(mines(&mut floats_of(&[u32::MAX; 24]), 24), (1..25).rev().collect::<Vec<u8>>());
-        assert_eq!(plinko(&mut floats_of(&[0x8000_0000; 16]), 16), 16);
-        assert_eq!(plinko(&mut floats_of(&[0x7fff_ffff; 16]), 16), 0);
+        assert_eq!(keno::<FloorOfFloat, _>(&mut floats_of(&[0; 10])), (1..=10).collect::<Vec<u8>>());
+        assert_eq!(
+            keno::<FloorOfFloat, _>(&mut floats_of(&[u32::MAX; 10])),
+            (31..=40).rev().collect::<Vec<u8>>()
+        );
+        assert_eq!(
+            mines::<FloorOfFloat, _>(&mut floats_of(&[u32::MAX; 24]), 24),
+            (1..25).rev().collect::<Vec<u8>>()
+        );
+        assert_eq!(plinko::<FloorOfFloat, _>(&mut floats_of(&[0x8000_0000; 16]), 16), 16);
+        assert_eq!(plinko::<FloorOfFloat, _>(&mut floats_of(&[0x7fff_ffff; 16]), 16), 0);
     }
 
     #[test]

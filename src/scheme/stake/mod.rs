@@ -25,6 +25,7 @@ pub use games::LimboFormula;
 pub use stream::{commitment, FloatWords, FloorOfFloat, SeedPair, UnitFloat};
 
 use crate::chain::WordSource;
+use crate::sampler::PickRule;
 
 use serde_json::{Map, Value};
 
@@ -195,15 +196,22 @@ impl StakeGame {
     /// Plays one round from its floats' words: a round's [`stream::Floats`], or any floats
     /// through [`stream::FloatWords`].
     pub fn play<W: WordSource + ?Sized>(&self, words: &mut W) -> StakeOutcome {
+        self.play_by::<FloorOfFloat, W>(words)
+    }
+
+    /// Plays one round from a scheme's words by its pick rule `R` (the family's own rule is
+    /// [`FloorOfFloat`]; [`super::keyed`] names the others). Limbo's formulas read the
+    /// word as a float whatever the rule.
+    pub fn play_by<R: PickRule, W: WordSource + ?Sized>(&self, words: &mut W) -> StakeOutcome {
         match *self {
-            StakeGame::Dice => StakeOutcome::Roll(games::dice(words)),
+            StakeGame::Dice => StakeOutcome::Roll(crate::games::dice::roll::<R, W>(words)),
             StakeGame::Limbo(formula) => {
                 StakeOutcome::Multiplier(games::limbo(UnitFloat(words.next_word()), formula))
             }
-            StakeGame::Roulette => StakeOutcome::Pocket(games::roulette(words)),
-            StakeGame::Keno => StakeOutcome::Drawn(games::keno(words)),
-            StakeGame::Mines { mines } => StakeOutcome::Drawn(games::mines(words, mines)),
-            StakeGame::Plinko { rows, .. } => StakeOutcome::Bucket(games::plinko(words, rows)),
+            StakeGame::Roulette => StakeOutcome::Pocket(games::roulette::<R, W>(words)),
+            StakeGame::Keno => StakeOutcome::Drawn(games::keno::<R, W>(words)),
+            StakeGame::Mines { mines } => StakeOutcome::Drawn(games::mines::<R, W>(words, mines)),
+            StakeGame::Plinko { rows, .. } => StakeOutcome::Bucket(games::plinko::<R, W>(words, rows)),
         }
     }
 

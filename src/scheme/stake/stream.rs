@@ -60,8 +60,12 @@ impl PickRule for FloorOfFloat {
     }
 
     fn preimages(n: u32, value: u32) -> u64 {
-        let first = |v: u64| (v << 32).div_ceil(u64::from(n));
-        first(u64::from(value) + 1) - first(u64::from(value))
+        Self::words_below(n, value + 1) - Self::words_below(n, value)
+    }
+
+    /// The first word giving `value` or more is `ceil(value * 2^32 / n)`.
+    fn words_below(n: u32, value: u32) -> u64 {
+        (u64::from(value) << 32).div_ceil(u64::from(n))
     }
 }
 
