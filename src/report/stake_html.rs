@@ -228,7 +228,11 @@ pub(crate) fn returns_table(
         })
         .collect();
     if rows.is_empty() {
-        html.push_str("<p class=\"note\">No return is stated: the payout rules of dice, Keno and mines are not taken from a primary source yet (docs/schemes.md).</p>");
+        if scheme.dice_returns().is_some() && groups.iter().any(|(game, _, _)| *game == StakeGame::Dice) {
+            let _ = write!(html, "<p class=\"note\">No realised return is stated: a sweep does not count dice's returns per target yet; <code>fairaudit rtp --scheme {scheme} --game dice</code> states their exact RTP (docs/rtp.md).</p>");
+        } else {
+            html.push_str("<p class=\"note\">No return is stated: the payout rules of dice, Keno and mines are not taken from a primary source yet (docs/schemes.md).</p>");
+        }
         return;
     }
     let _ = write!(

@@ -17,7 +17,7 @@
 use super::decimal::parse_decimal;
 use crate::games::roulette::outside_groups;
 use crate::scheme::keyed::KeyedScheme;
-use crate::scheme::stake::exact::{limbo_reaching, FLOATS};
+use crate::scheme::stake::exact::{dice_winning, limbo_reaching, FLOATS};
 use crate::scheme::stake::{Risk, StakeGame};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -130,6 +130,10 @@ pub fn plinko_multipliers(rows: u8, risk: Risk) -> Vec<BigRational> {
     mirrored.chain(&half).cloned().collect()
 }
 
+/// The dice targets (hundredths) whose roll-over bets `rtp` shows, where the scheme's dice
+/// payout rule is published: from the largest chance to the smallest the operators offer.
+const DICE_TARGETS: [u32; 9] = [2, 100, 1_000, 2_500, 5_000, 7_500, 9_000, 9_900, 9_998];
+
 /// The exact RTP of each bet of `game` as `scheme` plays it, or why there is none yet.
 pub fn exact_rtp(scheme: KeyedScheme, game: &StakeGame) -> Result<Vec<StakeBetRtp>, String> {
     let ninety_nine = ratio(99, 100);
@@ -189,6 +193,27 @@ pub fn exact_rtp(scheme: KeyedScheme, game: &StakeGame) -> Result<Vec<StakeBetRt
             }
             let pays = multipliers.iter().max().expect("a table has buckets").clone();
             Ok(vec![StakeBetRtp { bet: "drop".into(), pays, win_probability: win, rtp, advertised: ninety_nine }])
+        }
+        StakeGame::Dice if scheme.dice_returns().is_some() => {
+            let (numerator, denominator) = scheme.dice_returns().expect("checked");
+            let advertised = ratio(numerator, denominator);
+            let rolls = crate::games::dice::ROLLS;
+            Ok(DICE_TARGETS
+                .iter()
+                .map(|&target| {
+                    // The operator's multiplier for its stated chance, (10000 - T) / 10001.
+                    let pays = &advertised / ratio(u64::from(rolls - 1 - target), u64::from(rolls));
+                    let winning = dice_winning(scheme, target, true);
+                    let win_probability = ratio(winning, scheme.words_of_law(rolls));
+                    StakeBetRtp {
+                        bet: format!("over {}.{:02}", target / 100, target % 100),
+                        rtp: &pays * &win_probability,
+                        pays,
+                        win_probability,
+                        advertised: advertised.clone(),
+                    }
+                })
+                .collect())
         }
         StakeGame::Dice | StakeGame::Keno | StakeGame::Mines { .. } => Err(format!(
             "the exact RTP of {} needs its payout rule, which fairaudit has not taken from a primary source yet (roulette, limbo and plinko have theirs; docs/schemes.md)",

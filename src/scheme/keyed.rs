@@ -8,6 +8,7 @@
 //! once per chunk of rounds: no call through a pointer on any per-round path.
 //! docs/extending.md walks through adding one.
 
+use super::duel::{self, DuelPair, DuelRule};
 use super::stake::{self, FloorOfFloat, SeedPair, StakeGame, StakeOutcome};
 use super::SchemeId;
 use crate::chain::WordSource;
@@ -24,16 +25,19 @@ pub enum KeyedScheme {
     /// written before there were other keyed schemes hold.
     #[default]
     Stake,
+    /// Duel's dice: an HMAC-SHA256 digest's eight words, a rejection pick ([`super::duel`]).
+    Duel,
 }
 
 impl KeyedScheme {
     /// Every keyed scheme.
-    pub const ALL: [KeyedScheme; 1] = [KeyedScheme::Stake];
+    pub const ALL: [KeyedScheme; 2] = [KeyedScheme::Stake, KeyedScheme::Duel];
 
     /// The keyed scheme `id` is, if it is one.
     pub const fn of(id: SchemeId) -> Option<KeyedScheme> {
         match id {
             SchemeId::Stake => Some(KeyedScheme::Stake),
+            SchemeId::Duel => Some(KeyedScheme::Duel),
             _ => None,
         }
     }
@@ -48,6 +52,7 @@ impl KeyedScheme {
     pub const fn id(self) -> SchemeId {
         match self {
             KeyedScheme::Stake => SchemeId::Stake,
+            KeyedScheme::Duel => SchemeId::Duel,
         }
     }
 
@@ -61,6 +66,7 @@ impl KeyedScheme {
     pub fn law(self, n: u32) -> Vec<u64> {
         match self {
             KeyedScheme::Stake => FloorOfFloat::law(n),
+            KeyedScheme::Duel => DuelRule::law(n),
         }
     }
 
@@ -68,6 +74,7 @@ impl KeyedScheme {
     pub fn words_of_law(self, n: u32) -> u64 {
         match self {
             KeyedScheme::Stake => FloorOfFloat::limit(n),
+            KeyedScheme::Duel => DuelRule::limit(n),
         }
     }
 
@@ -76,6 +83,7 @@ impl KeyedScheme {
     pub fn words_below(self, n: u32, value: u32) -> u64 {
         match self {
             KeyedScheme::Stake => FloorOfFloat::words_below(n, value),
+            KeyedScheme::Duel => DuelRule::words_below(n, value),
         }
     }
 
@@ -83,6 +91,7 @@ impl KeyedScheme {
     pub const fn words_per_round(self) -> Option<u64> {
         match self {
             KeyedScheme::Stake => None,
+            KeyedScheme::Duel => Some(duel::WORDS_PER_ROUND),
         }
     }
 
@@ -90,6 +99,7 @@ impl KeyedScheme {
     pub const fn word_name(self) -> &'static str {
         match self {
             KeyedScheme::Stake => "floats",
+            KeyedScheme::Duel => "words",
         }
     }
 
@@ -97,6 +107,27 @@ impl KeyedScheme {
     pub const fn law_words(self) -> &'static str {
         match self {
             KeyedScheme::Stake => "the 2^32 equally likely floats",
+            KeyedScheme::Duel => "the 4,294,959,453 accepted words",
+        }
+    }
+
+    /// The return of a dice bet the operator publishes, as a fraction (Duel: a win pays
+    /// 0.999 / chance, the chance stated as `(10000 - target) / 10001`); `None` where no
+    /// payout rule is taken from a primary source.
+    pub const fn dice_returns(self) -> Option<(u64, u64)> {
+        match self {
+            KeyedScheme::Stake => None,
+            KeyedScheme::Duel => Some((999, 1000)),
+        }
+    }
+
+    /// Whether `certify` takes the scheme's sweeps and bet histories: its certificate
+    /// states the scheme's algorithm and works a round through, which is written for the
+    /// HMAC-SHA256 family so far.
+    pub const fn certified(self) -> bool {
+        match self {
+            KeyedScheme::Stake => true,
+            KeyedScheme::Duel => false,
         }
     }
 
@@ -104,6 +135,7 @@ impl KeyedScheme {
     pub const fn rtp_games(self) -> &'static str {
         match self {
             KeyedScheme::Stake => "roulette, limbo or plinko",
+            KeyedScheme::Duel => "dice",
         }
     }
 
@@ -111,6 +143,7 @@ impl KeyedScheme {
     pub const fn commitment_text(self) -> &'static str {
         match self {
             KeyedScheme::Stake => "a commitment (SHA-256 of the server seed)",
+            KeyedScheme::Duel => "a commitment (SHA-256 of the server seed's hex-decoded bytes)",
         }
     }
 
@@ -118,6 +151,7 @@ impl KeyedScheme {
     pub const fn law_source(self) -> &'static str {
         match self {
             KeyedScheme::Stake => "preimages of 2^32 floats",
+            KeyedScheme::Duel => "uniform over the accepted words",
         }
     }
 
@@ -125,6 +159,7 @@ impl KeyedScheme {
     pub const fn step_pick(self) -> &'static str {
         match self {
             KeyedScheme::Stake => "floor(float * left)",
+            KeyedScheme::Duel => "word mod left, the top words rejected",
         }
     }
 
@@ -143,6 +178,7 @@ impl KeyedScheme {
     pub const fn games(self) -> &'static [&'static str] {
         match self {
             KeyedScheme::Stake => &stake::GAMES,
+            KeyedScheme::Duel => &["dice"],
         }
     }
 
@@ -166,6 +202,7 @@ impl KeyedScheme {
     pub fn commitment(self, server_seed: &str) -> Result<String, String> {
         match self {
             KeyedScheme::Stake => Ok(stake::commitment(server_seed)),
+            KeyedScheme::Duel => duel::commitment(server_seed),
         }
     }
 
@@ -173,6 +210,7 @@ impl KeyedScheme {
     pub fn pair(self, server_seed: &str, client_seed: &str) -> Result<KeyedPair, String> {
         match self {
             KeyedScheme::Stake => Ok(KeyedPair::Stake(SeedPair::new(server_seed, client_seed))),
+            KeyedScheme::Duel => DuelPair::new(server_seed, client_seed).map(KeyedPair::Duel),
         }
     }
 }
@@ -188,6 +226,8 @@ impl std::fmt::Display for KeyedScheme {
 pub enum KeyedPair {
     /// A pair of the HMAC-SHA256 family.
     Stake(SeedPair),
+    /// A pair of Duel's dice.
+    Duel(DuelPair),
 }
 
 impl KeyedPair {
@@ -195,6 +235,7 @@ impl KeyedPair {
     pub fn scheme(&self) -> KeyedScheme {
         match self {
             KeyedPair::Stake(_) => KeyedScheme::Stake,
+            KeyedPair::Duel(_) => KeyedScheme::Duel,
         }
     }
 
@@ -257,6 +298,20 @@ impl KeyedStream for SeedPair {
     }
 }
 
+impl KeyedStream for DuelPair {
+    type Rule = DuelRule;
+    type Words<'a> = duel::DuelWords;
+
+    #[inline]
+    fn words(&self, nonce: u64) -> Self::Words<'_> {
+        DuelPair::words(self, nonce)
+    }
+
+    fn used(&self, words: &Self::Words<'_>) -> u64 {
+        words.used()
+    }
+}
+
 /// Runs `$body` with `$stream` bound to the stream of `$pair` (a [`KeyedPair`]), one arm
 /// per scheme: the body is compiled for each scheme's stream and rule, so it is matched
 /// once and generic below.
@@ -264,6 +319,7 @@ macro_rules! on_stream {
     ($pair:expr, $stream:ident => $body:expr) => {
         match $pair {
             $crate::scheme::keyed::KeyedPair::Stake($stream) => $body,
+            $crate::scheme::keyed::KeyedPair::Duel($stream) => $body,
         }
     };
 }

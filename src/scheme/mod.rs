@@ -11,12 +11,15 @@
 //!   copy ([`stake`]), with dice, limbo, Keno, roulette, plinko and mines.
 //! - [`SchemeId::BustabitV1`] and [`SchemeId::Roobet`]: crash games played from a hash
 //!   chain ([`crash`]).
+//! - [`SchemeId::Duel`]: Duel's dice, an HMAC-SHA256 digest read by a rejection pick
+//!   ([`duel`]).
 //!
-//! Stake is a *keyed* scheme ([`keyed`]): a stream and a pick rule under the games
+//! Stake and Duel are *keyed* schemes ([`keyed`]): a stream and a pick rule under the games
 //! of [`stake`], played by one pipeline per command. docs/extending.md says what adding a
 //! game or a scheme takes.
 
 pub mod crash;
+pub mod duel;
 pub mod keyed;
 pub mod stake;
 
@@ -36,11 +39,14 @@ pub enum SchemeId {
     BustabitV1,
     /// Roobet's crash game: bustabit v1's chain and formula, 1 game in 25 crashing at once.
     Roobet,
+    /// Duel's dice: HMAC-SHA256 keyed by the hex-decoded server seed, a rejection pick.
+    Duel,
 }
 
 impl SchemeId {
     /// Every scheme, the default first.
-    pub const ALL: [SchemeId; 4] = [SchemeId::Sha3, SchemeId::Stake, SchemeId::BustabitV1, SchemeId::Roobet];
+    pub const ALL: [SchemeId; 5] =
+        [SchemeId::Sha3, SchemeId::Stake, SchemeId::BustabitV1, SchemeId::Roobet, SchemeId::Duel];
 
     /// The name used on the command line and in files.
     pub const fn name(self) -> &'static str {
@@ -49,6 +55,7 @@ impl SchemeId {
             SchemeId::Stake => "stake",
             SchemeId::BustabitV1 => "bustabit-v1",
             SchemeId::Roobet => "roobet",
+            SchemeId::Duel => "duel",
         }
     }
 
@@ -57,6 +64,7 @@ impl SchemeId {
         match self {
             SchemeId::Sha3 => &["keno", "roulette-european", "roulette-american"],
             SchemeId::Stake => &stake::GAMES,
+            SchemeId::Duel => &["dice"],
             SchemeId::BustabitV1 | SchemeId::Roobet => &crash::GAMES,
         }
     }
@@ -75,6 +83,9 @@ impl SchemeId {
             }
             SchemeId::Roobet => {
                 "SHA-256 hash chain of hex text, HMAC-SHA256(game hash, salt), instant crash 1 in 25 (1.00), 52-bit formula"
+            }
+            SchemeId::Duel => {
+                "SHA-256 of the hex-decoded seed, HMAC-SHA256(seed bytes, client:nonce) words, rejection below 0xFFFFFFFF - (0xFFFFFFFF mod n)"
             }
         }
     }
@@ -97,7 +108,7 @@ impl fmt::Display for SchemeId {
 
 /// The error for a scheme name that is none of the known ones.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown scheme '{}' (expected sha3, stake, bustabit-v1 or roobet)", crate::fields::Excerpt(.0))]
+#[error("unknown scheme '{}' (expected sha3, stake, bustabit-v1, roobet or duel)", crate::fields::Excerpt(.0))]
 pub struct UnknownScheme(pub String);
 
 impl FromStr for SchemeId {
@@ -123,7 +134,7 @@ mod tests {
         assert_eq!(SchemeId::default(), SchemeId::Sha3);
         assert_eq!(
             "Stake".parse::<SchemeId>().unwrap_err().to_string(),
-            "unknown scheme 'Stake' (expected sha3, stake, bustabit-v1 or roobet)"
+            "unknown scheme 'Stake' (expected sha3, stake, bustabit-v1, roobet or duel)"
         );
     }
 }

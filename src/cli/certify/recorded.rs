@@ -168,7 +168,8 @@ pub(super) fn audit_command(dir: &Path, name: &str) -> Result<(RunJson, AuditArg
         bail!("{name}: its run.json records a command that is not an audit");
     };
     if let Some(scheme) = args.scheme.filter(|&scheme| scheme != fairaudit::scheme::SchemeId::Sha3) {
-        if scheme.crash_variant().is_none() && fairaudit::scheme::keyed::KeyedScheme::of(scheme).is_none() {
+        let keyed = fairaudit::scheme::keyed::KeyedScheme::of(scheme);
+        if scheme.crash_variant().is_none() && !keyed.is_some_and(|keyed| keyed.certified()) {
             bail!("{name}: an audit of scheme {scheme} cannot be certified yet (docs/schemes.md)");
         }
     }
@@ -231,7 +232,10 @@ pub(super) fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>
     let Some(scheme) = args.scheme.filter(|&scheme| scheme != fairaudit::scheme::SchemeId::Sha3) else {
         return Ok(None);
     };
-    if fairaudit::scheme::keyed::KeyedScheme::of(scheme).is_some() {
+    if let Some(keyed) = fairaudit::scheme::keyed::KeyedScheme::of(scheme) {
+        if !keyed.certified() {
+            bail!("{name}: a sweep of scheme {scheme} cannot be certified yet (docs/schemes.md)");
+        }
         if args.cluster.shards.is_some() {
             bail!("{name}: one shard of a sweep of scheme {scheme}, which speaks for its slice of the nonces only; certify the merge of all its shards, or a sweep of the whole range");
         }
