@@ -190,6 +190,14 @@ fn sweeps_merge_as_the_family_does_never_with_another_scheme_and_certify_refuses
     }
     let merged = dir.path().join("merged");
     fairaudit().arg("merge").arg(&shards).arg("--out").arg(&merged).assert().code(0);
+    // Its plan, commitments included (SHA-256 of the seed's bytes, not of its text).
+    let plan = |dir: &Path| {
+        let run: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join("run.json")).unwrap()).unwrap();
+        run["plan"].clone()
+    };
+    assert_eq!(plan(&whole), plan(&merged));
+    assert_eq!(plan(&merged)["seed_pairs"][0][2], KeyedScheme::Duel.commitment(SERVER).unwrap().as_str());
     for file in ["stake_tally.json", "tests.csv", "outcome_counts.csv"] {
         assert_eq!(
             std::fs::read(whole.join(file)).unwrap(),

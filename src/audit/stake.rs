@@ -465,7 +465,7 @@ impl<'a, O: AuditObserver> StakeAuditor<'a, O> {
         }
         let (_, _, pair, commitment) = self.prepared.as_ref().expect("prepared above");
         // The result and the commitment, the server seed being revealed.
-        let (outcome, _) = pair.play(&round.game, round.nonce);
+        let outcome = pair.round(&round.game, round.nonce).map_err(|problem| row.bad("nonce", problem))?;
         // The worked row shows its seed on its own line (a row replayed with a seed
         // revealed on another is not the one to work through).
         if self.audit.first_replayed.is_none() && !row.field("server_seed").is_empty() {
@@ -675,8 +675,13 @@ fn replay_gaps(
                     paying_chance(scheme, &after.game, &after.bet, keno_payouts).map_err(|p| (line, p))?
                 {
                     for nonce in gap.nonces.clone() {
-                        let (outcome, _) = pair.play(&after.game, nonce);
-                        let pays = pays_more(scheme, &after.game, &outcome, &after.bet, keno_paytable);
+                        // A round without a result (its words all rejected) pays nothing.
+                        let pays = match pair.round(&after.game, nonce) {
+                            Ok(outcome) => {
+                                pays_more(scheme, &after.game, &outcome, &after.bet, keno_paytable)
+                            }
+                            Err(_) => Ok(false),
+                        };
                         named.would_have_won += u64::from(pays.map_err(|p| (line, p))?);
                     }
                     named.replayed = true;
@@ -1040,9 +1045,11 @@ impl DiceBet {
         winning as f64 / of as f64
     }
 
-    /// Whether a win pays more than the stake ([`DICE_PAYING_BELOW`]).
+    /// Whether a win pays more than the stake: below the published return where the scheme
+    /// publishes its dice rule (a win pays return / chance), else [`DICE_PAYING_BELOW`].
     fn pays_when_won(self, scheme: KeyedScheme) -> bool {
-        self.chance(scheme) < DICE_PAYING_BELOW
+        let below = scheme.dice_returns().map_or(DICE_PAYING_BELOW, |(num, den)| num as f64 / den as f64);
+        self.chance(scheme) < below
     }
 }
 

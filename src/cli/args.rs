@@ -314,8 +314,8 @@ const DEFAULT_NONCES: &str = "0..10000000";
 #[derive(Debug, Args)]
 pub struct SweepArgs {
     /// The provably-fair scheme: sha3 (SPEC.md, the default), stake (the HMAC-SHA256
-    /// family; one --game per run), or bustabit-v1 and roobet (a range of games of a crash
-    /// chain); see docs/schemes.md.
+    /// family; one --game per run), duel (Duel's dice), or bustabit-v1 and roobet (a range
+    /// of games of a crash chain); see docs/schemes.md.
     #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
     pub(super) scheme: Option<SchemeId>,
     /// Game to sweep (repeat for several): keno, roulette-european, roulette-american. Default: all three.
@@ -410,8 +410,8 @@ pub(super) fn seed_pairs_of(args: &SweepArgs) -> (SeedSource, Vec<SeedPair>) {
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// The provably-fair scheme: sha3 (SPEC.md, the default), stake (the HMAC-SHA256
-    /// family: each row names its game) or bustabit-v1 and roobet (bets on crash games);
-    /// docs/audit.md.
+    /// family: each row names its game), duel (Duel's dice) or bustabit-v1 and roobet (bets
+    /// on crash games); docs/audit.md.
     #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
     pub(super) scheme: Option<SchemeId>,
     /// The game the history belongs to (the default scheme's; required with it).

@@ -16,7 +16,6 @@ use super::Verdict;
 use anyhow::{bail, Context, Result};
 use fairaudit::report::run_info::RUN_FORMAT;
 use fairaudit::report::stake::{StakePlan, StakeRun};
-use fairaudit::scheme::stake::commitment;
 use fairaudit::sweep::stake_merge::{merge_stake, MergedInputs, StakeShard};
 use fairaudit::tally::file::TALLY_FILE;
 use fairaudit::tally::stake_file::{StakeTallyFile, STAKE_TALLY_FILE};
@@ -134,8 +133,15 @@ pub fn run(args: &MergeArgs) -> Result<Verdict> {
             seed_pairs: merged
                 .seed_pairs
                 .iter()
-                .map(|p| [p.server_seed.clone(), p.client_seed.clone(), commitment(&p.server_seed)])
-                .collect(),
+                .map(|p| {
+                    Ok([
+                        p.server_seed.clone(),
+                        p.client_seed.clone(),
+                        merged.scheme.commitment(&p.server_seed)?,
+                    ])
+                })
+                .collect::<Result<_, String>>()
+                .map_err(anyhow::Error::msg)?,
         },
         command_line: command,
         threads: None,

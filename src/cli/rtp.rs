@@ -24,8 +24,8 @@ use std::path::PathBuf;
 #[derive(Debug, Args)]
 pub struct RtpArgs {
     /// The provably-fair scheme: sha3 (SPEC.md, the default), stake (the HMAC-SHA256
-    /// family: roulette, limbo and plinko, one --game a run), or bustabit-v1 or roobet
-    /// (crash: each cash-out target).
+    /// family: roulette, limbo and plinko, one --game a run), duel (Duel's dice: its
+    /// roll-over targets), or bustabit-v1 or roobet (crash: each cash-out target).
     #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
     scheme: Option<SchemeId>,
     /// The game: keno, roulette-european or roulette-american; repeat for several

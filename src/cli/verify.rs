@@ -26,7 +26,7 @@ use std::path::PathBuf;
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// The provably-fair scheme: sha3 (SPEC.md, the default), stake (the HMAC-SHA256
-    /// family), bustabit-v1 or roobet (crash games from a hash chain: the server seed is
+    /// family), duel (Duel's dice), bustabit-v1 or roobet (crash games from a hash chain: the server seed is
     /// the game hash, the client seed the salt, the nonce the game number). With
     /// --rounds: the scheme of a file without a `scheme` column.
     #[arg(long, value_name = "NAME", value_parser = parse_scheme)]

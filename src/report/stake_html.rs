@@ -124,8 +124,17 @@ impl StakeHtmlReport<'_> {
             chart.expected.push(n * p);
             chart.band.push(Z99 * (n * p * (1.0 - p)).sqrt());
         }
-        let _ = write!(html, "<h2 id=\"outcomes\">Outcomes</h2><p class=\"note\">The expectation is the exact law counted over the 2<sup>32</sup> floats, not the advertised uniform one{}.</p>",
-            if group > 1 { format!("; each bar is {group} consecutive values") } else { String::new() });
+        let scheme = self.run.plan.keyed_scheme();
+        let law = match scheme.is_stake() {
+            true => "the exact law counted over the 2<sup>32</sup> floats, not the advertised uniform one"
+                .to_owned(),
+            false => format!("the exact law of the scheme's pick ({})", scheme.law_source()),
+        };
+        let _ = write!(
+            html,
+            "<h2 id=\"outcomes\">Outcomes</h2><p class=\"note\">The expectation is {law}{}.</p>",
+            if group > 1 { format!("; each bar is {group} consecutive values") } else { String::new() }
+        );
         html.push_str(&chart.svg());
     }
 
@@ -188,10 +197,11 @@ impl StakeHtmlReport<'_> {
         let _ = write!(
             html,
             "<h2 id=\"reproduce\">Reproduce this run</h2><p>Command: <code>fairaudit {}</code></p><p>Nonces {}..{}. {timing}{shard}</p>\
-             <table><tr><th>seed pair</th><th>server seed</th><th>client seed</th><th>commitment (SHA-256 of the server seed)</th></tr>",
+             <table><tr><th>seed pair</th><th>server seed</th><th>client seed</th><th>{}</th></tr>",
             escape(&run.command_line.join(" ")),
             plan.nonces[0],
             plan.nonces[1],
+            plan.keyed_scheme().commitment_text().trim_start_matches("a "),
         );
         for (i, [server, client, commitment]) in plan.seed_pairs.iter().enumerate() {
             let _ = write!(

@@ -210,6 +210,13 @@ pub(super) fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>
     let Some(RunJson { kind, command_line, value: recorded, .. }) = RunJson::read(dir) else {
         return Ok(None);
     };
+    let merged_scheme = recorded["plan"]["scheme"]
+        .as_str()
+        .and_then(|name| name.parse().ok())
+        .and_then(fairaudit::scheme::keyed::KeyedScheme::of);
+    if let Some(scheme) = merged_scheme.filter(|scheme| kind == "merge" && !scheme.certified()) {
+        bail!("{name}: a merge of scheme {scheme} cannot be certified yet (docs/schemes.md)");
+    }
     if kind == "merge" && recorded["plan"]["scheme"] == "stake" {
         let Command::Merge(merge) = recorded_command(&command_line, name)?.command else {
             bail!("{name}: its run.json records a merge's output but a command that is not a merge");
