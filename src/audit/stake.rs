@@ -465,7 +465,8 @@ impl<'a, O: AuditObserver> StakeAuditor<'a, O> {
         }
         let (_, _, pair, commitment) = self.prepared.as_ref().expect("prepared above");
         // The result and the commitment, the server seed being revealed.
-        let outcome = pair.round(&round.game, round.nonce).map_err(|problem| row.bad("nonce", problem))?;
+        let (outcome, _) =
+            pair.round(&round.game, round.nonce).map_err(|problem| row.bad("nonce", problem))?;
         // The worked row shows its seed on its own line (a row replayed with a seed
         // revealed on another is not the one to work through).
         if self.audit.first_replayed.is_none() && !row.field("server_seed").is_empty() {
@@ -677,7 +678,7 @@ fn replay_gaps(
                     for nonce in gap.nonces.clone() {
                         // A round without a result (its words all rejected) pays nothing.
                         let pays = match pair.round(&after.game, nonce) {
-                            Ok(outcome) => {
+                            Ok((outcome, _)) => {
                                 pays_more(scheme, &after.game, &outcome, &after.bet, keno_paytable)
                             }
                             Err(_) => Ok(false),

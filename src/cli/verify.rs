@@ -144,8 +144,7 @@ fn verify_one_keyed(
     let game = scheme.game(name, args.params.as_deref().unwrap_or("")).map_err(anyhow::Error::msg)?;
     let pair = scheme.pair(server, client).map_err(anyhow::Error::msg)?;
     let commitment = scheme.commitment(server).map_err(anyhow::Error::msg)?;
-    let outcome = pair.round(&game, nonce).map_err(anyhow::Error::msg)?;
-    let (_, used) = pair.play(&game, nonce);
+    let (outcome, used) = pair.round(&game, nonce).map_err(anyhow::Error::msg)?;
     if beyond_reference(nonce) {
         errln!("note: nonce above 2^53 - 1: the operators' JavaScript cannot represent it, so there is no reference behaviour to compare with");
     }

@@ -245,17 +245,18 @@ impl KeyedPair {
         on_stream!(self, stream => play_on(stream, game, nonce))
     }
 
-    /// Round `nonce` of `game` as the operator plays it, or why it has none: a scheme
+    /// Round `nonce` of `game` as the operator plays it, with the words it took, or why it
+    /// has none: a scheme
     /// whose round stream is finite (a digest's few words) fails a round that rejects all
     /// of them, as its operator's code does.
-    pub fn round(&self, game: &StakeGame, nonce: u64) -> Result<StakeOutcome, String> {
+    pub fn round(&self, game: &StakeGame, nonce: u64) -> Result<(StakeOutcome, u64), String> {
         let (outcome, used) = self.play(game, nonce);
         match self.scheme().words_per_round() {
             Some(words) if used > words => Err(format!(
                 "nonce {nonce} has no result in scheme {}: its {words} words were all rejected (the operator's code stops with an error)",
                 self.scheme()
             )),
-            _ => Ok(outcome),
+            _ => Ok((outcome, used)),
         }
     }
 }

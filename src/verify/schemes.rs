@@ -409,7 +409,7 @@ impl<R: Read> SchemeRoundsChecker<R> {
                     Some(case) => case.game,
                     None => keyed_game(pair.scheme(), game_name, params).map_err(|(c, p)| bad(c, p))?,
                 };
-                let outcome = pair.round(&game, nonce).map_err(|problem| bad("nonce", problem))?;
+                let (outcome, _) = pair.round(&game, nonce).map_err(|problem| bad("nonce", problem))?;
                 let result = game.result_text(&outcome);
                 if !given_result.is_empty() {
                     let read =
