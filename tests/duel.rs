@@ -1,7 +1,7 @@
 //! Duel's dice through the scheme seam (issue 60): its published rounds reproduce in the
 //! library and through `verify`, and `sweep`, `merge`, `audit` and `rtp` take it as they take
-//! the HMAC-SHA256 family, against its own exact law (`certify` refuses it by name: its
-//! certificate's method and worked round are the family's so far).
+//! the HMAC-SHA256 family, against its own exact law; `certify` states its method, works
+//! its round through with its own key and message, and `--check` redoes it.
 //!
 //! `data/vectors/duel.csv` holds 396 rounds, each with its source: the 7 test cases of
 //! ProvablyFair.org's verifier (github.com/ProvablyFair-org/duel-dice, MIT per its README),
@@ -174,7 +174,7 @@ fn sweep_duel(out: &Path, nonces: &str, extra: &[&str]) -> assert_cmd::assert::A
 }
 
 #[test]
-fn sweeps_merge_as_the_family_does_never_with_another_scheme_and_certify_refuses_them_by_name() {
+fn sweeps_merge_as_the_family_does_never_with_another_scheme_and_are_certified_with_their_own_method() {
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("whole");
     sweep_duel(&whole, "0..30001", &[]).code(0).stdout(predicate::str::contains("swept duel dice"));
@@ -221,16 +221,43 @@ fn sweeps_merge_as_the_family_does_never_with_another_scheme_and_certify_refuses
         .assert()
         .code(2)
         .stderr(predicate::str::contains("different plans"));
-    // Not certified yet: the certificate states the stake family's algorithm and works
-    // its round through, which would misstate Duel's.
+    // Certified beside the stake sweep: each scheme's method is stated, Duel's round is
+    // worked through with its own key and message, and the check redoes every verdict.
+    let cert = dir.path().join("cert");
     fairaudit()
         .args(["certify", "--no-pdf", "--operator", "Duel", "--sweep"])
         .arg(&whole)
+        .arg("--sweep")
+        .arg(&merged)
+        .arg("--sweep")
+        .arg(&stake)
         .arg("--out")
-        .arg(dir.path().join("cert"))
+        .arg(&cert)
         .assert()
-        .code(2)
-        .stderr(predicate::str::contains("a sweep of scheme duel cannot be certified yet"));
+        .code(0)
+        .stdout(predicate::str::contains("duel sweep 2 (").and(predicate::str::contains("stake sweep 3 (")));
+    let html = std::fs::read_to_string(cert.join("certificate.html")).unwrap();
+    let first = fairaudit::scheme::duel::DuelPair::new(SERVER, CLIENT).unwrap().digest(0);
+    let hex: String = first.iter().map(|b| format!("{b:02x}")).collect();
+    for said in [
+        "<h3>2.1 The keyed schemes, recomputed bit for bit</h3>",
+        "Duel sweep 1 (dice, 30,001 rounds",
+        "Stake sweep 3 (dice, 9,999 rounds",
+        "every roll has probability exactly 1/10,001",
+        "block r of nonce n = HMAC-SHA256(key = the server seed's UTF-8 bytes",
+        &format!("message = <code>{CLIENT}:0</code>) = <code>{hex}</code>"),
+        "-macopt hexkey:SERVER",
+        "exact over the 4,294,959,453 equally likely accepted words",
+        "Games: dice (duel), dice (stake).",
+    ] {
+        assert!(html.contains(said), "the certificate lacks {said}");
+    }
+    fairaudit()
+        .args(["certify", "--check"])
+        .arg(&cert)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("re-swept 70001 rounds"));
 }
 
 #[test]
@@ -255,11 +282,30 @@ fn an_audit_replays_each_bet_and_names_a_changed_roll() {
             .assert()
     };
     audit("fair").code(0).stdout(predicate::str::contains("400 rounds read; 400 replayed"));
+    // Certified: the history's first row is worked through with Duel's key and message,
+    // and the changed roll is the certificate's finding.
+    let certify = |audit: &str| {
+        fairaudit()
+            .args(["certify", "--no-pdf", "--operator", "Duel", "--audit"])
+            .arg(dir.path().join(audit))
+            .arg("--out")
+            .arg(dir.path().join(format!("{audit}-certificate")))
+            .assert()
+    };
+    certify("fair").code(0).stdout(predicate::str::contains("duel bet history 1"));
+    let html = std::fs::read_to_string(dir.path().join("fair-certificate/certificate.html")).unwrap();
+    assert!(html.contains("Duel bet history 1: line 2 (dice at nonce 0), the first row replayed"), "{html}");
+    assert!(html.contains(&format!("message = <code>{CLIENT}:0</code>")) && html.contains(": the same."));
+    assert!(
+        !html.contains("HMAC-SHA256 family (Stake and its copies)"),
+        "a Duel-only certificate states no stake method"
+    );
     let line = csv.lines().nth(8).unwrap().to_owned();
     let (kept, result) = line.rsplit_once(',').unwrap().0.rsplit_once(',').unwrap();
     let changed = if result == "1.00" { "2.00" } else { "1.00" };
     std::fs::write(&history, csv.replace(&line, &format!("{kept},{changed},over:50.00"))).unwrap();
     audit("changed").code(1).stdout(predicate::str::contains("result"));
+    certify("changed").code(1).stdout(predicate::str::contains("row checks FINDINGS"));
     // Rows of another scheme are not Duel's to audit.
     std::fs::write(&history, csv.replacen("duel,dice", "stake,dice", 1)).unwrap();
     audit("other").code(2).stderr(predicate::str::contains("audited as scheme duel"));

@@ -23,12 +23,13 @@
 
 mod common;
 
+use common::calibration::{assert_battery_fails_at_most_alpha, assert_calibrated, runs, CHECK};
 use common::stake_tally::tally_of;
 use fairaudit::scheme::keyed::KeyedScheme;
 use fairaudit::scheme::stake::cells::{limbo_band, outcome_law};
 use fairaudit::scheme::stake::games::{self, LimboFormula};
 use fairaudit::scheme::stake::{FloatWords, Risk, StakeGame, StakeOutcome, UnitFloat};
-use fairaudit::stats::battery::{assess, Battery, Verdict};
+use fairaudit::stats::battery::{assess, Verdict};
 use fairaudit::stats::chisquare::goodness_of_fit;
 use fairaudit::stats::distributions::{binomial_at_least, chi_square_sf, noncentral_chi_square_sf};
 use fairaudit::stats::outcome::TestOutcome;
@@ -40,23 +41,8 @@ use rand_core::{RngCore, SeedableRng};
 use rayon::prelude::*;
 
 const ALPHA: f64 = 0.01;
-/// A calibration check fails when an exact one-sided binomial p-value is below this.
-const CHECK: f64 = 0.001;
 const PLINKO: StakeGame = StakeGame::Plinko { rows: 16, risk: Risk::High };
 const LIMBO: StakeGame = StakeGame::Limbo(LimboFormula::Fair);
-
-fn full() -> bool {
-    std::env::var("FAIRAUDIT_CALIBRATION").is_ok_and(|v| v == "full")
-}
-
-/// `quick` runs in CI, `full` under `FAIRAUDIT_CALIBRATION=full`.
-fn runs(quick: u64, full_runs: u64) -> u64 {
-    if full() {
-        full_runs
-    } else {
-        quick
-    }
-}
 
 /// One round of `game` from ChaCha8 floats, each float passed through `rig` (dice and limbo
 /// use one float; plinko's sixteen rows are the top bits of sixteen floats, exactly fair
@@ -120,21 +106,6 @@ fn p_of(outcomes: &[TestOutcome], test: &str) -> f64 {
     outcome.p_value.unwrap_or_else(|| panic!("{test}: {}", outcome.note))
 }
 
-/// How many of `p_values` fall below each level, printed; fails when a count is more than
-/// chance allows at that level (an exact one-sided binomial p-value below [`CHECK`]).
-fn assert_calibrated(label: &str, p_values: &[f64], levels: &[f64]) {
-    let n = p_values.len() as u64;
-    for &level in levels {
-        let below = p_values.iter().filter(|&&p| p < level).count() as u64;
-        let check = binomial_at_least(below, n, level);
-        println!(
-            "{label}: below {level:e}: {below} of {n} ({:.2} x the level), binomial p {check:.3}",
-            below as f64 / (n as f64 * level)
-        );
-        assert!(check > CHECK, "{label}: {below} of {n} below {level:e}");
-    }
-}
-
 /// Every size at which dice's `outcome_frequency` takes the sparse route (1,000 rolls: 500
 /// bins of two, its smallest; 10,001 and 20,002: every roll its own bin, one and two
 /// expected; 100,000: the size of the review), and 300, short logs, where the classic test
@@ -193,17 +164,6 @@ fn the_textbook_chi_square_on_unmerged_rolls_would_fail_calibration() {
     }
 }
 
-/// The battery's verdict per test on fair tallies: the share of runs in which it FAILed
-/// anything, against α.
-fn assert_battery_fails_at_most_alpha(label: &str, batteries: Vec<Battery<StakeGame>>) {
-    let n = batteries.len() as u64;
-    let fails =
-        batteries.iter().filter(|b| b.results.iter().any(|r| r.verdict == Verdict::Fail)).count() as u64;
-    let check = binomial_at_least(fails, n, ALPHA);
-    println!("{label}: the battery FAILed {fails} of {n} fair runs, binomial p {check:.3}");
-    assert!(check > CHECK, "{label}: {fails} of {n}");
-}
-
 /// The whole Stake battery on fair games, at the shapes the new tests run: one long
 /// sequence of dice (100,000 rolls) and of plinko at 200,000 balls (where
 /// `rarest_outcomes` can first fail), and 50 seed pairs of 2,000 dice rolls (each pair on
@@ -221,7 +181,7 @@ fn the_stake_battery_fails_fair_games_at_most_alpha_at_the_new_shapes() {
                 battery(KeyedScheme::Stake, &game, &[tally(&game, rounds, run << 8 | 1, Rig::Fair)], ALPHA)
             })
             .collect();
-        assert_battery_fails_at_most_alpha(&format!("{game} 1 x {rounds}"), batteries);
+        assert_battery_fails_at_most_alpha(&format!("{game} 1 x {rounds}"), batteries, ALPHA);
     }
     let batteries = (0..runs(100, 1_000))
         .into_par_iter()
@@ -232,7 +192,7 @@ fn the_stake_battery_fails_fair_games_at_most_alpha_at_the_new_shapes() {
             battery(KeyedScheme::Stake, &StakeGame::Dice, &pairs, ALPHA)
         })
         .collect();
-    assert_battery_fails_at_most_alpha("dice 50 x 2000", batteries);
+    assert_battery_fails_at_most_alpha("dice 50 x 2000", batteries, ALPHA);
 }
 
 /// `rarest_outcomes` is exact, so calibrated by construction; simulated at the sizes where

@@ -288,14 +288,15 @@ impl CertificateDoc<'_> {
     /// The games examined, as the cover and the scope name them.
     fn games_text(&self) -> String {
         let mut games: Vec<String> = self.games().iter().map(|g| g.to_string()).collect();
-        let stake_games = self.stake_sweeps.iter().map(|shown| shown.game).chain(
-            self.conclusions
-                .stake_audits
-                .iter()
-                .flat_map(|part| part.audit.tallies.iter().map(|(game, _)| *game)),
-        );
-        for game in stake_games {
-            let name = format!("{game} (stake)");
+        let stake_games =
+            self.stake_sweeps.iter().map(|shown| (shown.game, shown.plan.keyed_scheme())).chain(
+                self.conclusions
+                    .stake_audits
+                    .iter()
+                    .flat_map(|part| part.audit.tallies.iter().map(|(game, _)| (*game, part.audit.scheme))),
+            );
+        for (game, scheme) in stake_games {
+            let name = format!("{game} ({scheme})");
             if !games.contains(&name) {
                 games.push(name);
             }
@@ -960,11 +961,13 @@ impl CertificateDoc<'_> {
         for (label, battery) in batteries {
             not_plain(&label, battery, &mut weak, &mut insufficient);
         }
-        for (i, part) in self.conclusions.stake_sweeps.iter().enumerate() {
-            not_plain(&format!("stake sweep {}", i + 1), part.battery, &mut weak, &mut insufficient);
+        for (i, (part, shown)) in self.conclusions.stake_sweeps.iter().zip(&self.stake_sweeps).enumerate() {
+            let runs = super::certificate_stake::runs(shown.plan.keyed_scheme()).to_lowercase();
+            not_plain(&format!("{runs} sweep {}", i + 1), part.battery, &mut weak, &mut insufficient);
         }
         for (i, part) in self.conclusions.stake_audits.iter().enumerate() {
-            not_plain(&format!("stake bet history {}", i + 1), part.battery, &mut weak, &mut insufficient);
+            let runs = super::certificate_stake::runs(part.audit.scheme).to_lowercase();
+            not_plain(&format!("{runs} bet history {}", i + 1), part.battery, &mut weak, &mut insufficient);
         }
         for (i, part) in self.conclusions.chains.iter().enumerate() {
             not_plain(&format!("crash chain {}", i + 1), part.battery, &mut weak, &mut insufficient);
@@ -1119,12 +1122,41 @@ impl CertificateDoc<'_> {
         let commands = m
             .audits
             .iter()
-            .map(|a| ("Bet history", &a.dir, &a.command_line))
+            .map(|a| ("Bet history".to_owned(), &a.dir, &a.command_line))
             .enumerate()
-            .chain(m.crash_audits.iter().map(|a| ("Crash bet history", &a.dir, &a.command_line)).enumerate())
-            .chain(m.stake_sweeps.iter().map(|s| ("Stake sweep", &s.dir, &s.command_line)).enumerate())
-            .chain(m.stake_audits.iter().map(|a| ("Stake bet history", &a.dir, &a.command_line)).enumerate())
-            .chain(m.chains.iter().map(|c| ("Crash chain", &c.dir, &c.command_line)).enumerate());
+            .chain(
+                m.crash_audits
+                    .iter()
+                    .map(|a| ("Crash bet history".to_owned(), &a.dir, &a.command_line))
+                    .enumerate(),
+            )
+            .chain(
+                m.stake_sweeps
+                    .iter()
+                    .zip(&self.stake_sweeps)
+                    .map(|(s, shown)| {
+                        (
+                            format!("{} sweep", super::certificate_stake::runs(shown.plan.keyed_scheme())),
+                            &s.dir,
+                            &s.command_line,
+                        )
+                    })
+                    .enumerate(),
+            )
+            .chain(
+                m.stake_audits
+                    .iter()
+                    .zip(&self.conclusions.stake_audits)
+                    .map(|(a, part)| {
+                        (
+                            format!("{} bet history", super::certificate_stake::runs(part.audit.scheme)),
+                            &a.dir,
+                            &a.command_line,
+                        )
+                    })
+                    .enumerate(),
+            )
+            .chain(m.chains.iter().map(|c| ("Crash chain".to_owned(), &c.dir, &c.command_line)).enumerate());
         for (i, (what, dir, command)) in commands {
             let _ = write!(
                 html,

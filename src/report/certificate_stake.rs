@@ -17,10 +17,11 @@ use crate::audit::stake::why_unchecked;
 use crate::certify::{battery_key, stake_rows_key, stake_rows_text, StakeAuditPart, StakeSweepPart};
 use crate::report::stake::StakePlan;
 use crate::rtp::decimal::{format_fixed, format_trimmed, Percent};
-use crate::rtp::stake::exact_rtp;
+use crate::rtp::stake::StakeBetRtp;
 use crate::scheme::keyed::KeyedScheme;
 use crate::scheme::stake::exact::largest_deviation;
-use crate::scheme::stake::{commitment, LimboFormula, SeedPair, StakeGame};
+use crate::scheme::stake::{LimboFormula, StakeGame, UnitFloat};
+use crate::scheme::worked::RoundSteps;
 use num_rational::BigRational;
 use std::fmt::Write;
 
@@ -34,6 +35,45 @@ pub struct StakeSweepShown<'a> {
     pub game: StakeGame,
     /// Rounds swept.
     pub rounds: u64,
+    /// The exact RTP of each bet of the game, or why none is stated (its payout rule is
+    /// not sourced): computed by the caller, the certificate only shows it.
+    pub rtp: Result<Vec<StakeBetRtp>, String>,
+}
+
+impl StakeSweepShown<'_> {
+    fn scheme(&self) -> KeyedScheme {
+        self.plan.keyed_scheme()
+    }
+}
+
+/// The certificate's words for a keyed scheme.
+struct Wording {
+    /// What its sweeps and histories are called: `Stake sweep 1`, `Duel bet history 2`.
+    runs: &'static str,
+    /// The scheme, as a scope names it.
+    family: &'static str,
+    /// The commitment column's heading.
+    commitment: &'static str,
+}
+
+/// What the certificate calls a keyed scheme's sweeps and bet histories: `Stake sweep 1`.
+pub(super) fn runs(scheme: KeyedScheme) -> &'static str {
+    wording(scheme).runs
+}
+
+fn wording(scheme: KeyedScheme) -> Wording {
+    match scheme {
+        KeyedScheme::Stake => Wording {
+            runs: "Stake",
+            family: "The HMAC-SHA256 family (Stake and its copies)",
+            commitment: "SHA-256(server seed)",
+        },
+        KeyedScheme::Duel => Wording {
+            runs: "Duel",
+            family: "Duel's dice (HMAC-SHA256 keyed by the hex-decoded server seed, a rejection pick)",
+            commitment: "SHA-256(the server seed's bytes)",
+        },
+    }
 }
 
 /// The cover's row of sweep `n` (from 1); `section` is where its results are.
@@ -46,7 +86,8 @@ pub fn cover_rows(
 ) {
     let _ = write!(
         html,
-        "<tr><td>Stake sweep {n} ({}, {} rounds, {} seed pair(s)): outcome tests against the exact law</td><td>{}</td><td>§{section}</td></tr>",
+        "<tr><td>{} sweep {n} ({}, {} rounds, {} seed pair(s)): outcome tests against the exact law</td><td>{}</td><td>§{section}</td></tr>",
+        wording(shown.scheme()).runs,
         escape(&shown.game.to_string()),
         count(shown.rounds),
         shown.plan.seed_pairs.len(),
@@ -63,10 +104,11 @@ pub fn audit_cover_rows(
     part: &StakeAuditPart,
     section: &str,
 ) {
+    let runs = wording(part.audit.scheme).runs;
     let _ = write!(
         html,
-        "<tr><td>Stake bet history {n} ({}, {} rows): row checks</td><td>{}</td><td>§{section}</td></tr>\
-         <tr><td>Stake bet history {n}: outcome tests against the exact laws</td><td>{}</td><td>§{section}</td></tr>",
+        "<tr><td>{runs} bet history {n} ({}, {} rows): row checks</td><td>{}</td><td>§{section}</td></tr>\
+         <tr><td>{runs} bet history {n}: outcome tests against the exact laws</td><td>{}</td><td>§{section}</td></tr>",
         visible(shown.outcomes),
         count(part.audit.rows),
         verdict_span(&stake_rows_key(n), stake_rows_text(part.audit)),
@@ -93,9 +135,12 @@ fn games_played(part: &StakeAuditPart) -> String {
 /// The scope of bet history `n` of the family, as subsection `number`.
 pub fn audit_scope(html: &mut String, number: &str, n: usize, shown: &AuditShown, part: &StakeAuditPart) {
     let a = part.audit;
+    let words = wording(a.scheme);
+    let family = if a.scheme.is_stake() { "The HMAC-SHA256 family" } else { words.family };
     let _ = write!(
         html,
-        "<h3>{number} Stake bet history {n} (<code>{}</code>, audit folder <code>{}</code>)</h3><p>The HMAC-SHA256 family: {} rows; games {}; {} rows replayed from their revealed seeds, {} not (no revealed server seed, or no client seeds in the history).</p>",
+        "<h3>{number} {} bet history {n} (<code>{}</code>, audit folder <code>{}</code>)</h3><p>{family}: {} rows; games {}; {} rows replayed from their revealed seeds, {} not (no revealed server seed, or no client seeds in the history).</p>",
+        words.runs,
         visible(shown.outcomes),
         visible(shown.dir),
         count(a.rows),
@@ -108,16 +153,20 @@ pub fn audit_scope(html: &mut String, number: &str, n: usize, shown: &AuditShown
 /// The scope of sweep `n`, as subsection `number`.
 pub fn scope(html: &mut String, number: &str, n: usize, shown: &StakeSweepShown) {
     let plan = shown.plan;
+    let words = wording(shown.scheme());
     let _ = write!(
         html,
-        "<h3>{number} Stake sweep {n} (folder <code>{}</code>)</h3><p>The HMAC-SHA256 family (Stake and its copies), game {}; nonces {}..{} (half-open) per seed pair: {} rounds per seed pair, {} rounds in all.</p>\
-         <table><thead><tr><th>seed pair</th><th>server seed (revealed)</th><th>client seed</th><th>commitment = SHA-256(server seed)</th></tr></thead>",
+        "<h3>{number} {} sweep {n} (folder <code>{}</code>)</h3><p>{}, game {}; nonces {}..{} (half-open) per seed pair: {} rounds per seed pair, {} rounds in all.</p>\
+         <table><thead><tr><th>seed pair</th><th>server seed (revealed)</th><th>client seed</th><th>commitment = {}</th></tr></thead>",
+        words.runs,
         visible(shown.dir),
+        words.family,
         escape(&shown.game.to_string()),
         plan.nonces[0],
         plan.nonces[1],
         count(plan.nonces[1] - plan.nonces[0]),
         count(shown.rounds),
+        words.commitment,
     );
     for (k, [server, client, commitment]) in plan.seed_pairs.iter().enumerate().take(SEED_PAIRS_LISTED) {
         let _ = write!(
@@ -138,8 +187,20 @@ pub fn scope(html: &mut String, number: &str, n: usize, shown: &StakeSweepShown)
     }
 }
 
-/// How `game` turns floats into its outcome.
-fn game_rule(game: &StakeGame) -> String {
+/// How `game` turns the scheme's words into its outcome.
+fn game_rule(scheme: KeyedScheme, game: &StakeGame) -> String {
+    match (scheme, game) {
+        (KeyedScheme::Stake, _) => stake_game_rule(game),
+        (KeyedScheme::Duel, StakeGame::Dice) => format!(
+            "dice: roll = (w mod 10001) / 100 (0.00 to 100.00) for the first word w below {} = 0xFFFFFFFF − (0xFFFFFFFF mod 10001); a round whose eight words are all rejected (chance about 1.2 · 10⁻⁴⁶) has no result",
+            count(scheme.words_of_law(10_001))
+        ),
+        (KeyedScheme::Duel, _) => format!("{game}: not a game of scheme duel"),
+    }
+}
+
+/// How a game of the HMAC-SHA256 family turns floats into its outcome.
+fn stake_game_rule(game: &StakeGame) -> String {
     match game {
         StakeGame::Dice => "dice: roll = ⌊f · 10001⌋ / 100 (0.00 to 100.00)".into(),
         StakeGame::Roulette => "roulette: pocket = ⌊f · 37⌋".into(),
@@ -160,7 +221,46 @@ fn game_rule(game: &StakeGame) -> String {
     }
 }
 
-/// The method of the family's sweeps and bet histories, as subsection `number`.
+/// The keyed schemes of the certificate's sweeps and bet histories, each once, in
+/// [`KeyedScheme::ALL`]'s order.
+fn schemes_of(shown: &[StakeSweepShown], audits: &[StakeAuditPart]) -> Vec<KeyedScheme> {
+    let present: Vec<KeyedScheme> =
+        shown.iter().map(StakeSweepShown::scheme).chain(audits.iter().map(|a| a.audit.scheme)).collect();
+    KeyedScheme::ALL.into_iter().filter(|scheme| present.contains(scheme)).collect()
+}
+
+/// The steps by which `scheme` makes its outcomes, as list items, with the rules of
+/// `games`.
+fn scheme_steps(scheme: KeyedScheme, games: &[StakeGame]) -> String {
+    let mut rules: Vec<String> = Vec::new();
+    for rule in games.iter().map(|game| game_rule(scheme, game)) {
+        if !rules.contains(&rule) {
+            rules.push(rule);
+        }
+    }
+    let games =
+        format!("<li><b>The game{}</b>: {}.</li>", if rules.len() > 1 { "s" } else { "" }, rules.join("; "));
+    match scheme {
+        KeyedScheme::Stake => format!(
+            "<li><b>Commitment</b> = lowercase hex SHA-256 of the server seed's UTF-8 bytes.</li>\
+             <li><b>Bytes</b>: block r of nonce n = HMAC-SHA256(key = the server seed's UTF-8 bytes, message = <code>client_seed:n:r</code>) for r = 0, 1, …; a round reads its blocks in order through a cursor.</li>\
+             <li><b>Floats</b>: four bytes b₀..b₃ make f = Σ bᵢ / 256^(i+1) = k / 2³² for the big-endian 32-bit k; eight floats a block. Every ⌊f · n⌋ is computed exactly as (k · n) ≫ 32; limbo's formulas run in 64-bit floating point, in their sources' own order of operations.</li>\
+             {games}\
+             <li><b>Exact laws, not the advertised ones</b>: f takes 2³² equally likely values, so ⌊f · n⌋ is not exactly uniform; each outcome's probability is its count of preimages among the 2³² floats, and every test is against these exact laws (docs/schemes.md).</li>"
+        ),
+        KeyedScheme::Duel => format!(
+            "<li><b>Commitment</b> = lowercase hex SHA-256 of the server seed's bytes (the seed is hex text, decoded; a seed that is not hex text is refused).</li>\
+             <li><b>Bytes</b>: the digest of nonce n = HMAC-SHA256(key = the server seed's bytes, message = <code>client_seed:n</code>), one digest a round.</li>\
+             <li><b>Words</b>: the digest's 32 bytes read as eight big-endian 32-bit words w₀..w₇, in order.</li>\
+             {games}\
+             <li><b>Exact law</b>: the {} accepted words are 10,001 runs of {} words, one run per roll, so every roll has probability exactly 1/10,001; the tests are against this law (docs/schemes.md).</li>",
+            count(scheme.words_of_law(10_001)),
+            count(scheme.words_of_law(10_001) / 10_001),
+        ),
+    }
+}
+
+/// The method of the keyed schemes' sweeps and bet histories, as subsection `number`.
 pub fn method(
     html: &mut String,
     number: &str,
@@ -168,28 +268,49 @@ pub fn method(
     parts: &[StakeSweepPart],
     audits: &[StakeAuditPart],
 ) {
-    let mut games: Vec<StakeGame> = shown.iter().map(|s| s.game).collect();
-    games.extend(audits.iter().flat_map(|a| a.audit.tallies.iter().map(|(game, _)| *game)));
-    let mut rules: Vec<String> = Vec::new();
-    for rule in games.iter().map(game_rule) {
-        if !rules.contains(&rule) {
-            rules.push(rule);
+    let schemes = schemes_of(shown, audits);
+    let games_of = |scheme: KeyedScheme| -> Vec<StakeGame> {
+        let swept = shown.iter().filter(|s| s.scheme() == scheme).map(|s| s.game);
+        let audited = audits
+            .iter()
+            .filter(|a| a.audit.scheme == scheme)
+            .flat_map(|a| a.audit.tallies.iter().map(|(game, _)| *game));
+        swept.chain(audited).collect()
+    };
+    match schemes.as_slice() {
+        [KeyedScheme::Stake] => {
+            let _ = write!(
+                html,
+                "<h3>{number} The HMAC-SHA256 family (Stake and its copies), recomputed bit for bit</h3><ol>"
+            );
+        }
+        [scheme] => {
+            let _ = write!(html, "<h3>{number} {}, recomputed bit for bit</h3><ol>", wording(*scheme).family);
+        }
+        _ => {
+            let names: Vec<&str> = schemes.iter().map(|&scheme| wording(scheme).family).collect();
+            let _ = write!(
+                html,
+                "<h3>{number} The keyed schemes, recomputed bit for bit</h3><p>{}.</p><ol>",
+                names.join("; ")
+            );
         }
     }
-    let _ = write!(
-        html,
-        "<h3>{number} The HMAC-SHA256 family (Stake and its copies), recomputed bit for bit</h3><ol>\
-         <li><b>Commitment</b> = lowercase hex SHA-256 of the server seed's UTF-8 bytes.</li>\
-         <li><b>Bytes</b>: block r of nonce n = HMAC-SHA256(key = the server seed's UTF-8 bytes, message = <code>client_seed:n:r</code>) for r = 0, 1, …; a round reads its blocks in order through a cursor.</li>\
-         <li><b>Floats</b>: four bytes b₀..b₃ make f = Σ bᵢ / 256^(i+1) = k / 2³² for the big-endian 32-bit k; eight floats a block. Every ⌊f · n⌋ is computed exactly as (k · n) ≫ 32; limbo's formulas run in 64-bit floating point, in their sources' own order of operations.</li>\
-         <li><b>The game{}</b>: {}.</li>\
-         <li><b>Exact laws, not the advertised ones</b>: f takes 2³² equally likely values, so ⌊f · n⌋ is not exactly uniform; each outcome's probability is its count of preimages among the 2³² floats, and every test is against these exact laws (docs/schemes.md).</li>\
-         <li><b>Tests</b>, Holm-adjusted at α = the certificate's level:<ul>",
-        if rules.len() > 1 { "s" } else { "" },
-        rules.join("; ")
-    );
-    if !audits.is_empty() {
+    for &scheme in &schemes {
+        let steps = scheme_steps(scheme, &games_of(scheme));
+        match schemes.len() {
+            1 => html.push_str(&steps),
+            _ => {
+                let _ = write!(html, "<li><b>{}</b><ol>{steps}</ol></li>", wording(scheme).runs);
+            }
+        }
+    }
+    html.push_str("<li><b>Tests</b>, Holm-adjusted at α = the certificate's level:<ul>");
+    if audits.iter().any(|a| a.audit.scheme.is_stake()) {
         html.push_str("<li><b>Bet histories</b>: each row's result replayed from its revealed seeds, its commitment against SHA-256 of the revealed server seed, no nonce played twice with one seed pair, and its payout against stake × the published multiplier where the game's payout rule is sourced (roulette, limbo, plinko; docs/audit.md); the recorded results, revealed or not, are tested per game (group <code>log</code>).</li>");
+    }
+    if audits.iter().any(|a| !a.audit.scheme.is_stake()) {
+        html.push_str("<li><b>Duel's bet histories</b>: each row's result replayed from its revealed seeds, its commitment against SHA-256 of the revealed server seed's bytes, no nonce played twice with one seed pair (payouts: docs/audit.md); the recorded results, revealed or not, are tested per game (group <code>log</code>).</li>");
     }
     // The tests across seed pairs carry their run's figures in their notes: they are
     // described once, not per test.
@@ -200,7 +321,13 @@ pub fn method(
     if results().any(|r| r.seed_pair == "across") {
         html.push_str("<li><code>TEST:dispersion_across_pairs</code>: each test's per-pair statistics summed, against the sum's exact null mean and variance (a scaled chi-square): whether the seed pairs differ more than fair ones do.</li>");
     }
-    html.push_str("</ul></li></ol><p>fairaudit's test suite reproduces every published round of <code>data/vectors/stake.csv</code> (each with its public source) on every change to fairaudit (tests/schemes.rs); §5 works each sweep's first round through.</p><p><b>Calibration</b> (tests/scheme_sweeps.rs): fair sweeps of many short seed pairs and of one long sequence give p-values uniform at the levels Holm reads; a float built from 16 bits, rounds repeating the one before, a Keno step that never picks its last number, a plinko ball leaning right and a shaved limbo multiplier each FAIL.</p>");
+    html.push_str("</ul></li></ol>");
+    for scheme in schemes {
+        html.push_str(match scheme {
+            KeyedScheme::Stake => "<p>fairaudit's test suite reproduces every published round of <code>data/vectors/stake.csv</code> (each with its public source) on every change to fairaudit (tests/schemes.rs); §5 works each sweep's first round through.</p><p><b>Calibration</b> (tests/scheme_sweeps.rs): fair sweeps of many short seed pairs and of one long sequence give p-values uniform at the levels Holm reads; a float built from 16 bits, rounds repeating the one before, a Keno step that never picks its last number, a plinko ball leaning right and a shaved limbo multiplier each FAIL.</p>",
+            KeyedScheme::Duel => "<p>fairaudit's test suite reproduces every round of <code>data/vectors/duel.csv</code> (Duel's verifier's cases, recorded bets and oracle rounds, each with its source) on every change to fairaudit (tests/duel.rs); §5 works each sweep's first round through.</p><p><b>Calibration</b> (tests/duel_calibration.rs), under Duel's own uniform law: on one long sequence, on many short seed pairs (drawn, and swept through Duel's HMAC stream) and on short histories, fair rolls give p-values below the levels Holm reads no more often than the levels, and the battery FAILs fair rolls no more often than α; rolls above 99.00 moved down one time in two FAIL (tests/duel.rs).</p>",
+        });
+    }
 }
 
 /// The results of the family's sweeps, as subsection `number`.
@@ -225,12 +352,13 @@ pub fn results(
         let n = i + 1;
         let _ = write!(
             html,
-            "<p>Stake sweep {n} ({}): {}. Every count beside its exact expectation is in the sweep's outcome_counts.csv (pinned in §6).</p>",
+            "<p>{} sweep {n} ({}): {}. Every count beside its exact expectation is in the sweep's outcome_counts.csv (pinned in §6).</p>",
+            wording(s.scheme()).runs,
             escape(&s.game.to_string()),
             battery_sentence(part.battery, "stake sweep", n),
         );
         test_rows(html, "stake sweep", n, part.battery.results.iter());
-        rtp_table(html, s.plan.keyed_scheme(), &s.game);
+        rtp_table(html, s.scheme(), &s.game, &s.rtp);
     }
     for (i, (shown, part)) in audits.iter().zip(audit_parts).enumerate() {
         audit_results(html, i + 1, shown, part);
@@ -249,7 +377,8 @@ fn audit_results(html: &mut String, n: usize, shown: &AuditShown, part: &StakeAu
         .collect();
     let _ = write!(
         html,
-        "<p>Stake bet history {n} (<code>{}</code>): {} rows read, {} replayed from their revealed seeds, {} payouts checked against {}{}; row checks: {} ({}).</p>",
+        "<p>{} bet history {n} (<code>{}</code>): {} rows read, {} replayed from their revealed seeds, {} payouts checked against {}{}; row checks: {} ({}).</p>",
+        wording(a.scheme).runs,
         visible(shown.outcomes),
         count(a.rows),
         count(a.replayed),
@@ -273,19 +402,28 @@ fn audit_results(html: &mut String, n: usize, shown: &AuditShown, part: &StakeAu
 }
 
 /// The exact RTP of each bet of `game` beside the advertised one, or why there is none.
-fn rtp_table(html: &mut String, scheme: KeyedScheme, game: &StakeGame) {
-    let bets = match exact_rtp(scheme, game) {
+fn rtp_table(
+    html: &mut String,
+    scheme: KeyedScheme,
+    game: &StakeGame,
+    rtp: &Result<Vec<StakeBetRtp>, String>,
+) {
+    let bets = match rtp {
         Ok(bets) => bets,
         Err(why) => {
-            let _ = write!(html, "<p>Return to player: not stated: {}.</p>", escape(&why));
+            let _ = write!(html, "<p>Return to player: not stated: {}.</p>", escape(why));
             return;
         }
     };
     let _ = write!(
         html,
-        "<p>Return to player of {}, exact over the 2³² equally likely floats (rational arithmetic, no simulation), beside the RTP the operator advertises{}:</p>\
+        "<p>Return to player of {}, exact over {} (rational arithmetic, no simulation), beside the RTP the operator advertises{}:</p>\
          <table><thead><tr><th>bet</th><th>pays</th><th>win %</th><th>exact RTP %</th><th>advertised %</th><th>deviation (pp)</th></tr></thead>",
         escape(&game.to_string()),
+        match scheme {
+            KeyedScheme::Stake => "the 2³² equally likely floats",
+            KeyedScheme::Duel => "the 4,294,959,453 equally likely accepted words",
+        },
         if let StakeGame::Plinko { .. } = game {
             " (multipliers: Stake's published table, provably-fair-betting paylines @855fd22; docs/schemes.md)"
         } else {
@@ -293,7 +431,7 @@ fn rtp_table(html: &mut String, scheme: KeyedScheme, game: &StakeGame) {
         }
     );
     let hundred = BigRational::from_integer(100.into());
-    for bet in &bets {
+    for bet in bets {
         let _ = write!(
             html,
             "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
@@ -314,8 +452,9 @@ pub fn worked_round(html: &mut String, number: &str, n: usize, shown: &StakeSwee
     let plan = shown.plan;
     let Some([server, client, _]) = plan.seed_pairs.first() else { return };
     let nonce = plan.nonces[0];
-    let title = format!("{number} Stake sweep {n}: {} at nonce {nonce} of seed pair 0", shown.game);
-    worked(html, &title, &shown.game, server, client, nonce, None);
+    let runs = wording(shown.scheme()).runs;
+    let title = format!("{number} {runs} sweep {n}: {} at nonce {nonce} of seed pair 0", shown.game);
+    worked(html, &title, shown.scheme(), &shown.game, [server, client], nonce, None);
 }
 
 /// The first row of bet history `n` replayed from its seeds worked through, as subsection
@@ -323,10 +462,14 @@ pub fn worked_round(html: &mut String, number: &str, n: usize, shown: &StakeSwee
 pub fn worked_audit_row(html: &mut String, number: &str, n: usize, part: &StakeAuditPart) {
     if let Some(row) = &part.audit.first_replayed {
         let title = format!(
-            "{number} Stake bet history {n}: line {} ({} at nonce {}), the first row replayed",
-            row.line, row.game, row.nonce
+            "{number} {} bet history {n}: line {} ({} at nonce {}), the first row replayed",
+            wording(part.audit.scheme).runs,
+            row.line,
+            row.game,
+            row.nonce
         );
-        worked(html, &title, &row.game, &row.server_seed, &row.client_seed, row.nonce, Some(&row.result));
+        let seeds = [row.server_seed.as_str(), row.client_seed.as_str()];
+        worked(html, &title, part.audit.scheme, &row.game, seeds, row.nonce, Some(&row.result));
     }
 }
 
@@ -335,51 +478,32 @@ pub fn worked_audit_row(html: &mut String, number: &str, n: usize, part: &StakeA
 fn worked(
     html: &mut String,
     title: &str,
+    scheme: KeyedScheme,
     game: &StakeGame,
-    server: &str,
-    client: &str,
+    [server, client]: [&str; 2],
     nonce: u64,
     recorded: Option<&str>,
 ) {
-    let pair = SeedPair::new(server, client);
-    let mut floats = pair.floats(nonce);
-    let outcome = game.play(&mut floats);
-    let used = floats.used();
-    let _ = write!(
-        html,
-        "<div class=\"keep\"><h3>{}</h3><ol>\
-         <li>Commitment: SHA-256 of the server seed = <code>{}</code> (<code>printf '%s' SERVER | openssl dgst -sha256</code>).</li>",
-        escape(title),
-        commitment(server),
-    );
-    for round in 0..used.div_ceil(8) {
-        let block = pair.block(nonce, round);
-        let _ = write!(
-            html,
-            "<li>Block {round} = HMAC-SHA256(key = <code>{}</code>, message = <code>{}</code>) = <code>{}</code> (<code>printf '%s' MESSAGE | openssl dgst -sha256 -mac HMAC -macopt key:SERVER</code>).</li>",
-            escape(server),
-            escape(&format!("{client}:{nonce}:{round}")),
-            hex(&block),
-        );
+    let _ = write!(html, "<div class=\"keep\"><h3>{}</h3><ol>", escape(title));
+    let steps = match scheme.worked(server, client, game, nonce) {
+        Ok(steps) => steps,
+        Err(why) => {
+            let _ = write!(html, "<li>Not worked through: {}.</li></ol></div>", escape(&why));
+            return;
+        }
+    };
+    match scheme {
+        KeyedScheme::Stake => stake_steps(html, server, &steps),
+        KeyedScheme::Duel => duel_steps(html, server, &steps),
     }
-    html.push_str("<li>Floats, four bytes each: <table><thead><tr><th>float</th><th>bytes</th><th>k</th><th>f = k / 2³²</th></tr></thead>");
-    for (i, float) in pair.floats(nonce).take(used as usize).enumerate() {
-        let _ = write!(
-            html,
-            "<tr><td>{i}</td><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{:.12}</td></tr>",
-            hex(&float.0.to_be_bytes()),
-            float.0,
-            float.value()
-        );
-    }
-    let result = game.result_text(&outcome);
-    let _ = write!(html, "</table></li><li>{}: <b>{}</b>.", game_rule(game), escape(&result));
+    let result = game.result_text(&steps.outcome);
+    let _ = write!(html, "</table></li><li>{}: <b>{}</b>.", game_rule(scheme, game), escape(&result));
     if let Some(recorded) = recorded {
         let _ = write!(
             html,
             " The row records <code>{}</code>: {}.",
             escape(recorded),
-            if game.read_result(recorded).is_ok_and(|r| r == outcome) {
+            if game.read_result(recorded).is_ok_and(|r| r == steps.outcome) {
                 "the same"
             } else {
                 "<b class=\"rej\">different</b>"
@@ -387,6 +511,66 @@ fn worked(
         );
     }
     html.push_str("</li></ol></div>");
+}
+
+/// A round of the HMAC-SHA256 family up to its floats' table (left open).
+fn stake_steps(html: &mut String, server: &str, steps: &RoundSteps) {
+    let _ = write!(
+        html,
+        "<li>Commitment: SHA-256 of the server seed = <code>{}</code> (<code>printf '%s' SERVER | openssl dgst -sha256</code>).</li>",
+        steps.commitment,
+    );
+    for (round, digest) in steps.digests.iter().enumerate() {
+        let _ = write!(
+            html,
+            "<li>Block {round} = HMAC-SHA256(key = <code>{}</code>, message = <code>{}</code>) = <code>{}</code> (<code>printf '%s' MESSAGE | openssl dgst -sha256 -mac HMAC -macopt key:SERVER</code>).</li>",
+            escape(server),
+            escape(&digest.message),
+            hex(&digest.bytes),
+        );
+    }
+    html.push_str("<li>Floats, four bytes each: <table><thead><tr><th>float</th><th>bytes</th><th>k</th><th>f = k / 2³²</th></tr></thead>");
+    for (i, &k) in steps.words.iter().enumerate() {
+        let _ = write!(
+            html,
+            "<tr><td>{i}</td><td><code>{}</code></td><td class=\"num\">{k}</td><td class=\"num\">{:.12}</td></tr>",
+            hex(&k.to_be_bytes()),
+            UnitFloat(k).value()
+        );
+    }
+}
+
+/// A round of Duel's dice up to its words' table (left open).
+fn duel_steps(html: &mut String, server: &str, steps: &RoundSteps) {
+    let _ = write!(
+        html,
+        "<li>Commitment: SHA-256 of the server seed's bytes = <code>{}</code> (<code>printf '%s' SERVER | xxd -r -p | openssl dgst -sha256</code>).</li>",
+        steps.commitment,
+    );
+    for digest in &steps.digests {
+        let _ = write!(
+            html,
+            "<li>Digest = HMAC-SHA256(key = the bytes of <code>{}</code>, message = <code>{}</code>) = <code>{}</code> (<code>printf '%s' MESSAGE | openssl dgst -sha256 -mac HMAC -macopt hexkey:SERVER</code>).</li>",
+            escape(server),
+            escape(&digest.message),
+            hex(&digest.bytes),
+        );
+    }
+    let limit = KeyedScheme::Duel.words_of_law(10_001);
+    let _ = write!(
+        html,
+        "<li>Words, four bytes each, taken until one is below {}: <table><thead><tr><th>word</th><th>bytes</th><th>w</th><th>accepted</th><th>w mod 10001</th></tr></thead>",
+        count(limit)
+    );
+    for (i, &w) in steps.words.iter().enumerate() {
+        let _ = write!(
+            html,
+            "<tr><td>{i}</td><td><code>{}</code></td><td class=\"num\">{w}</td><td>{}</td><td class=\"num\">{}</td></tr>",
+            hex(&w.to_be_bytes()),
+            if u64::from(w) < limit { "yes" } else { "no (rejected)" },
+            w % 10_001
+        );
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -400,6 +584,7 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown], audits: &
     }
     let deviations: Vec<String> = shown
         .iter()
+        .filter(|s| s.scheme().is_stake())
         .filter_map(|s| match s.game {
             StakeGame::Dice => Some(("dice", 10_001)),
             StakeGame::Roulette => Some(("roulette", 37)),
@@ -407,7 +592,9 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown], audits: &
         })
         .map(|(name, cells)| format!("{name}: {:.2e}", largest_deviation(cells)))
         .collect();
-    items.push(format!(
+    // Duel's dice is exactly uniform over its accepted words: nothing to say of it here.
+    let stake_present = schemes_of(shown, audits).contains(&KeyedScheme::Stake);
+    items.extend(stake_present.then(|| format!(
         "<b>The HMAC-SHA256 family's outcomes are not exactly uniform.</b> A float of 32 bits takes 2³² values, so ⌊f · n⌋ favours some outcomes by one preimage in about 2³²/n; the tests are against the exact law, so this is not a finding{}.{}",
         if deviations.is_empty() {
             String::new()
@@ -419,9 +606,10 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown], audits: &
         } else {
             " The RTP figures of §3 are the exact ones; where they differ from the advertised RTP the deviation is stated."
         }
-    ));
+    )));
     if audits.is_empty() {
-        items.push("<b>A sweep of the HMAC-SHA256 family shows outcomes, not payouts.</b> Whether players were served these rounds and paid by the game's tables is the subject of a bet history (<code>fairaudit audit --scheme stake</code>), which this certificate does not cover for these games.".into());
+        let schemes: Vec<&str> = schemes_of(shown, audits).iter().map(|scheme| scheme.name()).collect();
+        items.push(format!("<b>A sweep of the HMAC-SHA256 family shows outcomes, not payouts.</b> Whether players were served these rounds and paid by the game's tables is the subject of a bet history (<code>fairaudit audit --scheme {}</code>), which this certificate does not cover for these games.", schemes.join("|")));
     } else {
         let unrevealed: u64 = audits.iter().map(|a| a.audit.rows - a.audit.replayed).sum();
         let mut unchecked: Vec<&str> =
@@ -438,11 +626,8 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown], audits: &
             }
         ));
     }
-    let unpublished: Vec<String> = shown
-        .iter()
-        .filter(|s| exact_rtp(s.plan.keyed_scheme(), &s.game).is_err())
-        .map(|s| s.game.name().to_owned())
-        .collect();
+    let unpublished: Vec<String> =
+        shown.iter().filter(|s| s.rtp.is_err()).map(|s| s.game.name().to_owned()).collect();
     if !unpublished.is_empty() {
         items.push(format!(
             "<b>No RTP is stated for {}</b>: its payout rule (dice's multiplier per chance, Keno's paytable per risk, mines' multiplier per tile) has not been taken from a primary source yet.",

@@ -121,16 +121,6 @@ impl KeyedScheme {
         }
     }
 
-    /// Whether `certify` takes the scheme's sweeps and bet histories: its certificate
-    /// states the scheme's algorithm and works a round through, which is written for the
-    /// HMAC-SHA256 family so far.
-    pub const fn certified(self) -> bool {
-        match self {
-            KeyedScheme::Stake => true,
-            KeyedScheme::Duel => false,
-        }
-    }
-
     /// The games whose exact RTP `rtp` shows (their payout rules sourced).
     pub const fn rtp_games(self) -> &'static str {
         match self {

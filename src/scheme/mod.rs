@@ -22,6 +22,7 @@ pub mod crash;
 pub mod duel;
 pub mod keyed;
 pub mod stake;
+pub mod worked;
 
 use std::fmt;
 use std::str::FromStr;

@@ -52,6 +52,7 @@ pub fn node_available(what: &str) -> bool {
     ok
 }
 
+pub mod calibration;
 pub mod dossier;
 pub mod history;
 pub mod stake_history;

@@ -63,6 +63,7 @@ pub(super) fn render(manifest: &Manifest, loaded: &Loaded) -> String {
                 plan: &s.plan,
                 game: s.game,
                 rounds: s.rounds,
+                rtp: fairaudit::rtp::stake::exact_rtp(s.plan.keyed_scheme(), &s.game),
             })
             .collect(),
         stake_audits: manifest

@@ -169,7 +169,7 @@ pub(super) fn audit_command(dir: &Path, name: &str) -> Result<(RunJson, AuditArg
     };
     if let Some(scheme) = args.scheme.filter(|&scheme| scheme != fairaudit::scheme::SchemeId::Sha3) {
         let keyed = fairaudit::scheme::keyed::KeyedScheme::of(scheme);
-        if scheme.crash_variant().is_none() && !keyed.is_some_and(|keyed| keyed.certified()) {
+        if scheme.crash_variant().is_none() && keyed.is_none() {
             bail!("{name}: an audit of scheme {scheme} cannot be certified yet (docs/schemes.md)");
         }
     }
@@ -214,15 +214,12 @@ pub(super) fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>
         .as_str()
         .and_then(|name| name.parse().ok())
         .and_then(fairaudit::scheme::keyed::KeyedScheme::of);
-    if let Some(scheme) = merged_scheme.filter(|scheme| kind == "merge" && !scheme.certified()) {
-        bail!("{name}: a merge of scheme {scheme} cannot be certified yet (docs/schemes.md)");
-    }
-    if kind == "merge" && recorded["plan"]["scheme"] == "stake" {
+    if let Some(scheme) = merged_scheme.filter(|_| kind == "merge") {
         let Command::Merge(merge) = recorded_command(&command_line, name)?.command else {
             bail!("{name}: its run.json records a merge's output but a command that is not a merge");
         };
         let run: StakeRun = serde_json::from_value(recorded)
-            .with_context(|| format!("{name}/run.json: not the run.json of a merge of scheme stake"))?;
+            .with_context(|| format!("{name}/run.json: not the run.json of a merge of scheme {scheme}"))?;
         if run.partial.is_some() || !run.complete {
             bail!("{name}: a partial merge of shards (--allow-partial), which speaks only for the shards it holds, cannot be certified; sweep the missing shards and merge them all");
         }
@@ -239,10 +236,7 @@ pub(super) fn scheme_sweep(dir: &Path, name: &str) -> Result<Option<SchemeSweep>
     let Some(scheme) = args.scheme.filter(|&scheme| scheme != fairaudit::scheme::SchemeId::Sha3) else {
         return Ok(None);
     };
-    if let Some(keyed) = fairaudit::scheme::keyed::KeyedScheme::of(scheme) {
-        if !keyed.certified() {
-            bail!("{name}: a sweep of scheme {scheme} cannot be certified yet (docs/schemes.md)");
-        }
+    if fairaudit::scheme::keyed::KeyedScheme::of(scheme).is_some() {
         if args.cluster.shards.is_some() {
             bail!("{name}: one shard of a sweep of scheme {scheme}, which speaks for its slice of the nonces only; certify the merge of all its shards, or a sweep of the whole range");
         }

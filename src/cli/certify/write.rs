@@ -161,7 +161,8 @@ fn print_summary(operator: &str, conclusions: &Conclusions, loaded: &Loaded, man
     for (i, (s, record)) in loaded.stake_sweeps.iter().zip(&manifest.stake_sweeps).enumerate() {
         let counts = s.battery.counts();
         outln!(
-            "  stake sweep {} ({}): {}, {} rounds, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
+            "  {} sweep {} ({}): {}, {} rounds, {} tests: {} PASS, {} WEAK, {} FAIL, {} INSUFFICIENT: {}",
+            s.plan.keyed_scheme(),
             i + 1,
             fairaudit::fields::Shown(&record.source),
             s.game,
@@ -176,7 +177,8 @@ fn print_summary(operator: &str, conclusions: &Conclusions, loaded: &Loaded, man
     }
     for (i, (a, record)) in loaded.stake_audits.iter().zip(&manifest.stake_audits).enumerate() {
         outln!(
-            "  stake bet history {} ({}): {} rows, {} replayed, row checks {}, battery {}",
+            "  {} bet history {} ({}): {} rows, {} replayed, row checks {}, battery {}",
+            a.audit.scheme,
             i + 1,
             fairaudit::fields::Shown(&record.outcomes_source),
             a.audit.rows,
