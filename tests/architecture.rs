@@ -4,8 +4,10 @@
 //! imported the report's table type while the report imported them). The test reads the
 //! sources, so it fails on the commit that adds an upward `use`. Within a layer, no two
 //! files import each other, directly or round a loop ([`import_circles`]: at b32e2c9 it
-//! finds the eight circles issue 60 counted). And no function outside tests is over 150
-//! lines ([`long_functions`]: at b32e2c9 it finds the seven that were).
+//! finds the eight circles issue 60 counted). No function outside tests is over 150
+//! lines ([`long_functions`]: at b32e2c9 it finds the seven that were). And the report
+//! calls no function of `rtp` or `stats` but their formatting ([`report_computations`]: at
+//! 3b51997 it finds the exact RTP, realised returns and crash laws computed in `report/`).
 
 mod common;
 
@@ -334,4 +336,60 @@ fn a_long_function_is_caught() {
     let body = "    let x = 1;\n".repeat(LONGEST_FUNCTION);
     let text = format!("pub fn short() {{\n}}\n\nfn long(a: u8) {{\n{body}}}\n\n#[cfg(test)]\nmod tests {{\n    fn in_tests() {{\n{body}    }}\n}}\n");
     assert_eq!(long_functions(&text, LONGEST_FUNCTION), [("long".to_owned(), LONGEST_FUNCTION + 2)]);
+}
+
+/// How the report may write numbers the layers below computed: `rtp::decimal`'s exact
+/// decimals and a p-value as people read it. Formatting, not computation.
+const REPORT_FORMATTERS: &[&str] = &["rtp::decimal::", "stats::battery::p_value_text"];
+
+/// The functions of `rtp` and `stats` that report files outside their tests name: the
+/// report renders what those layers computed and takes their types, but calls none of
+/// their functions, save the [`REPORT_FORMATTERS`].
+fn report_computations(src: &Path) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    rust_files(&src.join("report"), &mut files);
+    let mut calls = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = code_of(text.split("#[cfg(test)]").next().unwrap());
+        let own = module_path(&file, src);
+        for path in named_paths(&code, &own) {
+            let named = path.join("::");
+            let computing = matches!(path.first().map(String::as_str), Some("rtp" | "stats"))
+                && !REPORT_FORMATTERS.iter().any(|allowed| named.starts_with(allowed))
+                && path.last().is_some_and(|name| name.starts_with(|c: char| c.is_ascii_lowercase()))
+                && path.len() > 2;
+            if computing {
+                calls.push((file.display().to_string(), named));
+            }
+        }
+    }
+    calls.sort();
+    calls.dedup();
+    calls
+}
+
+#[test]
+fn the_report_calls_no_rtp_or_statistics_computation() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let calls = report_computations(&src);
+    assert!(calls.is_empty(), "report files calling rtp or stats functions (file, path): {calls:#?}");
+}
+
+#[test]
+fn a_report_computing_an_rtp_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(src.join("report")).unwrap();
+    std::fs::write(
+        src.join("report/x.rs"),
+        "use crate::rtp::stake::StakeBetRtp;\nuse crate::rtp::decimal::{format_fixed, Percent};\nuse crate::stats::battery::{p_value_text, Battery};\n#[cfg(test)]\nmod tests { use crate::stats::crash::battery; }\n",
+    )
+    .unwrap();
+    assert!(report_computations(&src).is_empty(), "{:?}", report_computations(&src));
+    std::fs::write(src.join("report/y.rs"), "use crate::rtp::stake::{exact_rtp, StakeBetRtp};\n").unwrap();
+    std::fs::write(src.join("report/z.rs"), "fn f() { crate::stats::crash::battery(v, t, 0.01); }\n")
+        .unwrap();
+    let found: Vec<String> = report_computations(&src).into_iter().map(|(_, path)| path).collect();
+    assert_eq!(found, ["rtp::stake::exact_rtp", "stats::crash::battery"]);
 }

@@ -16,6 +16,7 @@ use fairaudit::fields::Shown;
 use fairaudit::report::audit_html::made_by;
 use fairaudit::report::stake::rtp_table;
 use fairaudit::report::stake_audit_html::StakeAuditReport;
+use fairaudit::rtp::stake_realised::realised_returns;
 use fairaudit::rtp::RTP_TABLE;
 use fairaudit::scheme::stake::StakeGame;
 use fairaudit::stats::battery::Battery;
@@ -94,9 +95,10 @@ pub(super) fn stake_audit_files(
 ) -> Vec<(&'static str, Vec<u8>)> {
     let groups: Vec<_> =
         audit.tallies.iter().map(|(game, tally)| (*game, "history".to_owned(), tally.clone())).collect();
-    let report = StakeAuditReport { audit, battery, findings: shown, source, made_by };
+    let returns = realised_returns(audit.scheme, &groups, battery.alpha);
+    let report = StakeAuditReport { audit, battery, findings: shown, source, made_by, returns: &returns };
     vec![
-        (RTP_TABLE, rtp_table(audit.scheme, &groups, battery.alpha).to_csv()),
+        (RTP_TABLE, rtp_table(&returns, battery.alpha).to_csv()),
         ("report.html", report.render().into_bytes()),
     ]
 }

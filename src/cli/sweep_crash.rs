@@ -143,7 +143,7 @@ pub fn run(args: SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
         elapsed_seconds: elapsed,
     };
     let tests = tests_table(&battery);
-    let cells = cells_table(variant, &swept.tally);
+    let cells = cells_table(&fairaudit::stats::crash::CrashLaws::of(variant), &swept.tally);
     folder.write_all(&[
         (tests.file_name.clone(), tests.to_csv()),
         ("summary.json".to_owned(), chain_summary_json(&battery, &link)),

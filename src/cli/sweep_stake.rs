@@ -23,8 +23,10 @@ use fairaudit::report::results::{summary_json_of, tests_table_of};
 use fairaudit::report::run_info::RUN_FORMAT;
 use fairaudit::report::stake::{counts_table, rtp_table, OutcomeCounts, StakePlan, StakeRun};
 use fairaudit::report::stake_html::StakeHtmlReport;
+use fairaudit::rtp::stake_realised::{realised_returns, RealisedReturn};
 use fairaudit::rtp::RTP_TABLE;
 use fairaudit::scheme::keyed::{KeyedPair, KeyedScheme};
+use fairaudit::scheme::stake::cells::GameLaws;
 use fairaudit::scheme::stake::StakeGame;
 use fairaudit::scheme::SchemeId;
 use fairaudit::stats::battery::Battery;
@@ -205,6 +207,28 @@ pub(super) fn rtp_groups(game: &StakeGame, tallies: &[StakeTally]) -> Vec<(Stake
     groups
 }
 
+/// What a sweep's files show beside its counts, computed once for them (the files and the
+/// report only render it).
+pub(super) struct Figures {
+    /// The game's exact laws.
+    pub(super) laws: GameLaws,
+    /// Each bet's realised return per group of [`rtp_groups`] (`rtp.csv`).
+    pub(super) returns: Vec<RealisedReturn>,
+    /// Each bet's realised return over every seed pair's rounds (the report's, group `all`).
+    pub(super) returns_of_all: Vec<RealisedReturn>,
+}
+
+impl Figures {
+    pub(super) fn of(scheme: KeyedScheme, game: &StakeGame, tallies: &[StakeTally], alpha: f64) -> Self {
+        let all = [(*game, "all".to_owned(), StakeTally::sum(game, tallies))];
+        Figures {
+            laws: GameLaws::of(scheme, game),
+            returns: realised_returns(scheme, &rtp_groups(game, tallies), alpha),
+            returns_of_all: realised_returns(scheme, &all, alpha),
+        }
+    }
+}
+
 /// A folder's files: (name, bytes).
 type Files = Vec<(String, Vec<u8>)>;
 
@@ -228,9 +252,17 @@ pub(super) fn folder_files(
     let tests = tests_table_of(&battery, file.partial.as_ref());
     files.push((tests.file_name.clone(), tests.to_csv()));
     files.push(("summary.json".to_owned(), summary_json_of(&battery, &[], file.partial.as_ref())));
-    files.push((OutcomeCounts::FILE_NAME.to_owned(), counts_table(file.scheme, game, &tallies).to_csv()));
-    files.push((RTP_TABLE.to_owned(), rtp_table(file.scheme, &rtp_groups(game, &tallies), alpha).to_csv()));
-    let report = StakeHtmlReport { run, game, tallies: &tallies, battery: &battery };
+    let figures = Figures::of(file.scheme, game, &tallies, alpha);
+    files.push((OutcomeCounts::FILE_NAME.to_owned(), counts_table(&figures.laws, &tallies).to_csv()));
+    files.push((RTP_TABLE.to_owned(), rtp_table(&figures.returns, alpha).to_csv()));
+    let report = StakeHtmlReport {
+        run,
+        game,
+        tallies: &tallies,
+        battery: &battery,
+        laws: &figures.laws,
+        returns: &figures.returns_of_all,
+    };
     files.push(("report.html".to_owned(), report.render().into_bytes()));
     (files, Some(battery))
 }
@@ -512,7 +544,7 @@ mod tests {
             .iter()
             .map(|[s, c, _]| counter.count(&KeyedScheme::Stake.pair(s, c).unwrap(), 0..2, 2))
             .collect();
-        let counts = counts_table(KeyedScheme::Stake, game, &tallies).to_csv().len();
+        let counts = counts_table(&GameLaws::of(KeyedScheme::Stake, game), &tallies).to_csv().len();
         (counts + complete_file(game, &plan, tallies).to_bytes().len()) as u64
     }
 

@@ -19,7 +19,6 @@ use crate::report::stake::StakePlan;
 use crate::rtp::decimal::{format_fixed, format_trimmed, Percent};
 use crate::rtp::stake::StakeBetRtp;
 use crate::scheme::keyed::KeyedScheme;
-use crate::scheme::stake::exact::largest_deviation;
 use crate::scheme::stake::{LimboFormula, StakeGame, UnitFloat};
 use crate::scheme::worked::RoundSteps;
 use num_rational::BigRational;
@@ -38,6 +37,10 @@ pub struct StakeSweepShown<'a> {
     /// The exact RTP of each bet of the game, or why none is stated (its payout rule is
     /// not sourced): computed by the caller, the certificate only shows it.
     pub rtp: Result<Vec<StakeBetRtp>, String>,
+    /// The largest relative deviation of the game's outcomes from uniform, where it is
+    /// advertised as uniform and is not exactly
+    /// ([`crate::scheme::stake::exact::deviation_from_uniform`]).
+    pub deviation_from_uniform: Option<f64>,
 }
 
 impl StakeSweepShown<'_> {
@@ -584,13 +587,7 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown], audits: &
     }
     let deviations: Vec<String> = shown
         .iter()
-        .filter(|s| s.scheme().is_stake())
-        .filter_map(|s| match s.game {
-            StakeGame::Dice => Some(("dice", 10_001)),
-            StakeGame::Roulette => Some(("roulette", 37)),
-            _ => None,
-        })
-        .map(|(name, cells)| format!("{name}: {:.2e}", largest_deviation(cells)))
+        .filter_map(|s| Some(format!("{}: {:.2e}", s.game.name(), s.deviation_from_uniform?)))
         .collect();
     // Duel's dice is exactly uniform over its accepted words: nothing to say of it here.
     let stake_present = schemes_of(shown, audits).contains(&KeyedScheme::Stake);

@@ -5,9 +5,9 @@
 
 use super::results::summary_json_with;
 use super::table::{Cell, Table};
-use crate::scheme::crash::{hundredths_text, CrashVariant};
+use crate::scheme::crash::hundredths_text;
 use crate::stats::battery::Battery;
-use crate::stats::crash::{cell_probabilities, class_probabilities, CrashGame};
+use crate::stats::crash::{CrashGame, CrashLaws};
 use crate::sweep::crash::ChainLink;
 use crate::tally::crash::{CrashTally, CLASSES, EDGES};
 use serde::Serialize;
@@ -30,7 +30,7 @@ pub fn cell_name(cell: usize) -> String {
 /// `crash_cells.csv`: every cell of the crash points and of the pairs of games, with its
 /// count and the count its exact law expects. Columns: `view, cell, observed, expected,
 /// exact_probability`; views `crash_point` and `pairs` (cell `first:second`, by class).
-pub fn cells_table(variant: CrashVariant, tally: &CrashTally) -> Table {
+pub fn cells_table(laws: &CrashLaws, tally: &CrashTally) -> Table {
     let mut table =
         Table::new("crash_cells.csv", vec!["view", "cell", "observed", "expected", "exact_probability"]);
     let mut push = |view: &str, cell: String, observed: u64, p: f64, trials: u64| {
@@ -42,11 +42,10 @@ pub fn cells_table(variant: CrashVariant, tally: &CrashTally) -> Table {
             Cell::Num(p),
         ]);
     };
-    let cells = cell_probabilities(variant);
-    for (cell, (&observed, &p)) in tally.cells.iter().zip(&cells).enumerate() {
+    for (cell, (&observed, &p)) in tally.cells.iter().zip(&laws.cells).enumerate() {
         push("crash_point", cell_name(cell), observed, p, tally.games);
     }
-    let classes = class_probabilities(variant);
+    let classes = laws.classes;
     let pairs: u64 = tally.pairs.iter().sum();
     for (cell, &observed) in tally.pairs.iter().enumerate() {
         let (first, second) = (cell / CLASSES, cell % CLASSES);
@@ -118,7 +117,7 @@ pub fn chain_summary_json(battery: &Battery<CrashGame>, chain: &ChainLink) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scheme::crash::CrashPoint;
+    use crate::scheme::crash::{CrashPoint, CrashVariant};
 
     #[test]
     fn cells_are_named_by_their_edges_and_expected_from_the_exact_law() {
@@ -129,7 +128,7 @@ mod tests {
         for point in [CrashPoint::Instant, CrashPoint::Hundredths(100), CrashPoint::Hundredths(250)] {
             tally.add(point);
         }
-        let table = cells_table(CrashVariant::BustabitV1, &tally).to_csv();
+        let table = cells_table(&CrashLaws::of(CrashVariant::BustabitV1), &tally).to_csv();
         let text = String::from_utf8(table).unwrap();
         assert!(
             text.starts_with("\"view\",\"cell\",\"observed\",\"expected\",\"exact_probability\"\r\n"),

@@ -3,9 +3,9 @@
 //! `tests.csv` and `summary.json` are the battery's ([`super::results`]).
 
 use super::table::{csv_writer, format_number, Cell, Table};
-use crate::rtp::stake_realised::cell_bets;
+use crate::rtp::stake_realised::RealisedReturn;
 use crate::scheme::keyed::KeyedScheme;
-use crate::scheme::stake::cells::{coarse_law, outcome_law, step_laws};
+use crate::scheme::stake::cells::GameLaws;
 use crate::scheme::stake::StakeGame;
 use crate::tally::stake::StakeTally;
 use serde::{Deserialize, Serialize};
@@ -18,18 +18,13 @@ use serde::{Deserialize, Serialize};
 /// Its rows are written as they are made ([`OutcomeCounts::to_csv`]) rather than kept as a
 /// [`Table`]: dice has 10,101 rows per seed pair, and held as cells they took about 3 MB
 /// per pair, which made a sweep of a few thousand seed pairs run out of memory.
-pub fn counts_table<'a>(
-    scheme: KeyedScheme,
-    game: &'a StakeGame,
-    per_pair: &'a [StakeTally],
-) -> OutcomeCounts<'a> {
-    OutcomeCounts { scheme, game, per_pair }
+pub fn counts_table<'a>(laws: &'a GameLaws, per_pair: &'a [StakeTally]) -> OutcomeCounts<'a> {
+    OutcomeCounts { laws, per_pair }
 }
 
 /// `outcome_counts.csv` of some tallies, made when written ([`counts_table`]).
 pub struct OutcomeCounts<'a> {
-    scheme: KeyedScheme,
-    game: &'a StakeGame,
+    laws: &'a GameLaws,
     per_pair: &'a [StakeTally],
 }
 
@@ -42,11 +37,7 @@ impl OutcomeCounts<'_> {
         let mut writer = csv_writer(Vec::new());
         let header = ["seed_pair", "view", "cell", "observed", "expected", "exact_probability"];
         writer.write_record(header).expect("writing to memory");
-        let (outcomes, steps, coarse) = (
-            outcome_law(self.scheme, self.game),
-            step_laws(self.scheme, self.game),
-            coarse_law(self.scheme, self.game),
-        );
+        let GameLaws { outcome: outcomes, steps, coarse } = self.laws;
         for (pair, tally) in self.per_pair.iter().enumerate() {
             let mut push = |view: &str, cell: &str, observed: u64, p: f64, trials: u64| {
                 let (pair, observed) = (pair.to_string(), observed.to_string());
@@ -55,10 +46,10 @@ impl OutcomeCounts<'_> {
                     .write_record([&pair, view, cell, &observed, &expected, &p])
                     .expect("writing to memory");
             };
-            for (cell, (&observed, &p)) in tally.outcomes.iter().zip(&outcomes).enumerate() {
+            for (cell, (&observed, &p)) in tally.outcomes.iter().zip(outcomes).enumerate() {
                 push("outcome", &cell.to_string(), observed, p, tally.rounds);
             }
-            for (step, (counts, law)) in tally.steps.iter().zip(&steps).enumerate() {
+            for (step, (counts, law)) in tally.steps.iter().zip(steps).enumerate() {
                 let view = format!("step_{}", step + 1);
                 for (index, (&observed, &p)) in counts.iter().zip(law).enumerate() {
                     push(&view, &index.to_string(), observed, p, tally.rounds);
@@ -76,30 +67,28 @@ impl OutcomeCounts<'_> {
 }
 
 /// `rtp.csv` of a sweep or an audit of the family: per group of rounds of a game (a seed
-/// pair, their sum `all`, a history's rounds of the game) the realised return of each bet whose return the tallies
-/// give ([`crate::rtp::stake_realised`]) beside its exact RTP, at confidence 1 − `alpha`.
-/// The columns of the default scheme's `rtp.csv` ([`super::results::rtp_table`]); the
-/// `game` column names the game with its parameters. Dice, Keno and mines, whose payout
-/// rules are not sourced, have no rows.
-pub fn rtp_table(scheme: KeyedScheme, groups: &[(StakeGame, String, StakeTally)], alpha: f64) -> Table {
+/// pair, their sum `all`, a history's rounds of the game) the realised return of each bet
+/// whose return the tallies give beside its exact RTP, at confidence 1 − `alpha`
+/// ([`crate::rtp::stake_realised::realised_returns`]). The columns of the default scheme's
+/// `rtp.csv` ([`super::results::rtp_table`]); the `game` column names the game with its
+/// parameters. Dice, Keno and mines, whose payout rules are not sourced, have no rows.
+pub fn rtp_table(returns: &[RealisedReturn], alpha: f64) -> Table {
     let mut table = super::results::rtp_table(&[]);
-    for (game, group, tally) in groups {
-        for bet in &cell_bets(scheme, game) {
-            let (bet_type, which) = bet.exact.bet.split_once(' ').unwrap_or((&bet.exact.bet, ""));
-            let names = [
-                Cell::Text(game.to_string()),
-                Cell::User(group.clone()),
-                Cell::Text(bet_type.to_owned()),
-                Cell::Text(which.to_owned()),
-            ];
-            let note = Cell::Text(match game {
-                StakeGame::Plinko { .. } => {
-                    "the published multiplier table (docs/schemes.md); exact over the 2^32 floats".into()
-                }
-                _ => format!("pays {} per unit stake; exact over the 2^32 floats", decimal(&bet.exact.pays)),
-            });
-            table.push(super::results::rtp_cells(names, &bet.realised(tally, alpha), 1.0 - alpha, note));
-        }
+    for RealisedReturn { game, group, exact, estimate } in returns {
+        let (bet_type, which) = exact.bet.split_once(' ').unwrap_or((&exact.bet, ""));
+        let names = [
+            Cell::Text(game.to_string()),
+            Cell::User(group.clone()),
+            Cell::Text(bet_type.to_owned()),
+            Cell::Text(which.to_owned()),
+        ];
+        let note = Cell::Text(match game {
+            StakeGame::Plinko { .. } => {
+                "the published multiplier table (docs/schemes.md); exact over the 2^32 floats".into()
+            }
+            _ => format!("pays {} per unit stake; exact over the 2^32 floats", decimal(&exact.pays)),
+        });
+        table.push(super::results::rtp_cells(names, estimate, 1.0 - alpha, note));
     }
     table
 }

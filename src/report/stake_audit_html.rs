@@ -9,6 +9,7 @@ use super::stake_html::returns_table;
 use super::svg::{escape, visible};
 use crate::audit::stake::StakeAudit;
 use crate::audit::Finding;
+use crate::rtp::stake_realised::RealisedReturn;
 use crate::scheme::stake::StakeGame;
 use crate::stats::battery::{Battery, Verdict};
 use std::fmt::Write;
@@ -25,6 +26,8 @@ pub struct StakeAuditReport<'a> {
     pub source: &'a str,
     /// fairaudit's version and when the audit ended ([`super::audit_html::made_by`]).
     pub made_by: &'a str,
+    /// Each game's bets realised on its recorded results (group `history`).
+    pub returns: &'a [RealisedReturn],
 }
 
 impl StakeAuditReport<'_> {
@@ -68,12 +71,12 @@ impl StakeAuditReport<'_> {
         let shown = &self.findings[..self.findings.len().min(FINDINGS_SHOWN)];
         findings_tables(&mut html, audit.findings.iter().map(|(check, n)| (*check, *n)), shown);
         tests_table(&mut html, self.battery, "group");
-        let groups: Vec<(StakeGame, String, crate::tally::stake::StakeTally)> =
-            audit.tallies.iter().map(|(game, tally)| (*game, "history".to_owned(), tally.clone())).collect();
+        let games: Vec<StakeGame> = audit.tallies.iter().map(|(game, _)| *game).collect();
         returns_table(
             &mut html,
             audit.scheme,
-            &groups,
+            &games,
+            self.returns,
             self.battery.alpha,
             "Each game's recorded results, as if every round were the bet; the stakes and payouts the rows record are checked row by row above.",
         );

@@ -8,9 +8,9 @@ use super::results::overall_label;
 use super::stake::StakeRun;
 use super::svg::{escape, BandChart, HeatMap};
 use super::table::format_number;
-use crate::rtp::stake_realised::cell_bets;
+use crate::rtp::stake_realised::RealisedReturn;
 use crate::scheme::keyed::KeyedScheme;
-use crate::scheme::stake::cells::{coarse_law, outcome_law, step_laws, LIMBO_BANDS};
+use crate::scheme::stake::cells::{GameLaws, LIMBO_BANDS};
 use crate::scheme::stake::StakeGame;
 use crate::stats::battery::Battery;
 use crate::tally::stake::StakeTally;
@@ -31,6 +31,10 @@ pub struct StakeHtmlReport<'a> {
     pub tallies: &'a [StakeTally],
     /// The battery.
     pub battery: &'a Battery<StakeGame>,
+    /// The game's exact laws, which the charts draw the counts against.
+    pub laws: &'a GameLaws,
+    /// Each bet's realised return over every seed pair's rounds (group `all`).
+    pub returns: &'a [RealisedReturn],
 }
 
 /// How far a count is from its expectation, in standard deviations (`None` where the
@@ -85,7 +89,8 @@ impl StakeHtmlReport<'_> {
         returns_table(
             &mut html,
             self.run.plan.keyed_scheme(),
-            &[(*self.game, "all".to_owned(), total.clone())],
+            std::slice::from_ref(self.game),
+            self.returns,
             self.battery.alpha,
             "Every seed pair's rounds (rtp.csv has each seed pair's).",
         );
@@ -100,7 +105,7 @@ impl StakeHtmlReport<'_> {
         if total.outcomes.is_empty() {
             return;
         }
-        let law = outcome_law(self.run.plan.keyed_scheme(), self.game);
+        let law = &self.laws.outcome;
         let group = total.outcomes.len().div_ceil(MOST_BARS);
         let n = total.rounds as f64;
         let mut chart = BandChart {
@@ -144,7 +149,7 @@ impl StakeHtmlReport<'_> {
         if total.steps.is_empty() {
             return;
         }
-        let laws = step_laws(self.run.plan.keyed_scheme(), self.game);
+        let laws = &self.laws.steps;
         let widest = laws.iter().map(Vec::len).max().unwrap_or(0);
         let map = HeatMap {
             title:
@@ -154,7 +159,7 @@ impl StakeHtmlReport<'_> {
             z: total
                 .steps
                 .iter()
-                .zip(&laws)
+                .zip(laws)
                 .map(|(counts, law)| {
                     (0..widest).map(|i| z_score(*counts.get(i)?, total.rounds, *law.get(i)?)).collect()
                 })
@@ -166,7 +171,7 @@ impl StakeHtmlReport<'_> {
 
     /// Pairs of rounds (nonces 2k, 2k + 1) by the coarse class of each.
     fn pairs(&self, html: &mut String, total: &StakeTally) {
-        let law = coarse_law(self.run.plan.keyed_scheme(), self.game);
+        let law = &self.laws.coarse;
         let k = law.len();
         let pairs: u64 = total.pairs.iter().sum();
         let map = HeatMap {
@@ -220,25 +225,20 @@ impl StakeHtmlReport<'_> {
     }
 }
 
-/// The section of each bet's realised return over each group's rounds of its game, beside
+/// The section of each bet's realised return over a group's rounds of its game, beside
 /// its advertised and exact RTP (`rtp.csv` holds the same figures and more columns); a
-/// note where no game of the groups has a sourced payout rule.
+/// note where no game of `games` has a sourced payout rule.
 pub(crate) fn returns_table(
     html: &mut String,
     scheme: KeyedScheme,
-    groups: &[(StakeGame, String, StakeTally)],
+    games: &[StakeGame],
+    returns: &[RealisedReturn],
     alpha: f64,
     whose: &str,
 ) {
     html.push_str("<h2 id=\"rtp\">Return to player</h2>");
-    let rows: Vec<_> = groups
-        .iter()
-        .flat_map(|(game, group, tally)| {
-            cell_bets(scheme, game).into_iter().map(move |bet| (game, group, tally, bet))
-        })
-        .collect();
-    if rows.is_empty() {
-        if scheme.dice_returns().is_some() && groups.iter().any(|(game, _, _)| *game == StakeGame::Dice) {
+    if returns.is_empty() {
+        if scheme.dice_returns().is_some() && games.contains(&StakeGame::Dice) {
             let _ = write!(html, "<p class=\"note\">No realised return is stated: a sweep does not count dice's returns per target yet; <code>fairaudit rtp --scheme {scheme} --game dice</code> states their exact RTP (docs/rtp.md).</p>");
         } else {
             html.push_str("<p class=\"note\">No return is stated: the payout rules of dice, Keno and mines are not taken from a primary source yet (docs/schemes.md).</p>");
@@ -253,15 +253,14 @@ pub(crate) fn returns_table(
         format_number(100.0 * (1.0 - alpha))
     );
     let percent = |x: f64| format!("{x:.4}%");
-    for (game, group, tally, bet) in rows {
-        let e = bet.realised(tally, alpha);
+    for RealisedReturn { game, group, exact, estimate: e } in returns {
         let _ = write!(
             html,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} to {}</td><td class=\"num\">{:.2}</td></tr>",
             escape(&game.to_string()),
             escape(group),
-            escape(&bet.exact.bet),
-            percent(100.0 * bet.exact.advertised.to_f64().unwrap_or(f64::NAN)),
+            escape(&exact.bet),
+            percent(100.0 * exact.advertised.to_f64().unwrap_or(f64::NAN)),
             percent(e.exact_percent),
             percent(e.realised_percent),
             percent(e.low_percent),

@@ -45,6 +45,37 @@ impl CellBet {
     }
 }
 
+/// One bet's realised return over a group of rounds of a game, beside its exact RTP: a row
+/// of `rtp.csv` and of the reports' return tables, which only render it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RealisedReturn {
+    /// The game, with its parameters.
+    pub game: StakeGame,
+    /// The group of rounds: a seed pair, their sum `all`, a history's rounds of the game.
+    pub group: String,
+    /// The bet and its exact return.
+    pub exact: StakeBetRtp,
+    /// The realised return against the exact one.
+    pub estimate: Estimate,
+}
+
+/// The realised return of every bet of each group's game whose return the tallies give
+/// ([`cell_bets`]), group by group, at confidence 1 − `alpha`.
+pub fn realised_returns(
+    scheme: KeyedScheme,
+    groups: &[(StakeGame, String, StakeTally)],
+    alpha: f64,
+) -> Vec<RealisedReturn> {
+    let mut rows = Vec::new();
+    for (game, group, tally) in groups {
+        for bet in cell_bets(scheme, game) {
+            let estimate = bet.realised(tally, alpha);
+            rows.push(RealisedReturn { game: *game, group: group.clone(), exact: bet.exact, estimate });
+        }
+    }
+    rows
+}
+
 /// The bets of `game` whose realised return the tallies give (see the module docs); none
 /// for dice, Keno and mines.
 pub fn cell_bets(scheme: KeyedScheme, game: &StakeGame) -> Vec<CellBet> {

@@ -62,6 +62,22 @@ pub fn cell_probabilities(variant: CrashVariant) -> Vec<f64> {
     cells
 }
 
+/// The exact laws `crash_cells.csv` shows each count beside: the cells' and the pairs'
+/// classes' (computed here, rendered by [`crate::report::crash::cells_table`]).
+pub struct CrashLaws {
+    /// [`cell_probabilities`].
+    pub cells: Vec<f64>,
+    /// [`class_probabilities`].
+    pub classes: [f64; CLASSES],
+}
+
+impl CrashLaws {
+    /// The laws of `variant`'s crash points.
+    pub fn of(variant: CrashVariant) -> Self {
+        CrashLaws { cells: cell_probabilities(variant), classes: class_probabilities(variant) }
+    }
+}
+
 /// The exact probabilities of the pairs test's classes (instant, below 2x, 2x or more),
 /// summed from the cells of [`cell_probabilities`].
 pub fn class_probabilities(variant: CrashVariant) -> [f64; CLASSES] {

@@ -64,6 +64,10 @@ pub(super) fn render(manifest: &Manifest, loaded: &Loaded) -> String {
                 game: s.game,
                 rounds: s.rounds,
                 rtp: fairaudit::rtp::stake::exact_rtp(s.plan.keyed_scheme(), &s.game),
+                deviation_from_uniform: fairaudit::scheme::stake::exact::deviation_from_uniform(
+                    s.plan.keyed_scheme(),
+                    &s.game,
+                ),
             })
             .collect(),
         stake_audits: manifest

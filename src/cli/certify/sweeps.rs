@@ -265,7 +265,10 @@ pub(super) fn chain_files(
     let given = [
         ("tests.csv", tests_table(sweep_battery).to_csv()),
         ("summary.json", chain_summary_json(sweep_battery, link)),
-        ("crash_cells.csv", cells_table(variant, &played.tally).to_csv()),
+        (
+            "crash_cells.csv",
+            cells_table(&fairaudit::stats::crash::CrashLaws::of(variant), &played.tally).to_csv(),
+        ),
     ];
     let recorded = [
         ("plan", serde_json::to_value(plan)?),
@@ -352,8 +355,15 @@ pub(super) fn load_stake_sweep(
     // Rebuilt from what a whole sweep records (a partial note in a forged run.json is named
     // below, not drawn).
     let report_run = StakeRun { partial: None, ..run.clone() };
-    let report =
-        StakeHtmlReport { run: &report_run, game: &game, tallies: &tallies, battery: &sweep_battery };
+    let figures = crate::cli::sweep_stake::Figures::of(scheme, &game, &tallies, sweep_alpha);
+    let report = StakeHtmlReport {
+        run: &report_run,
+        game: &game,
+        tallies: &tallies,
+        battery: &sweep_battery,
+        laws: &figures.laws,
+        returns: &figures.returns_of_all,
+    };
     // What the page states of the run beyond its plan and rounds must be what a whole,
     // complete sweep records (a forged shard note would otherwise be drawn as written).
     let mut run_mismatches = Vec::new();
@@ -366,12 +376,8 @@ pub(super) fn load_stake_sweep(
     let given = [
         ("tests.csv", tests_table(&sweep_battery).to_csv()),
         ("summary.json", summary_json(&sweep_battery, &[])),
-        ("outcome_counts.csv", counts_table(scheme, &game, &tallies).to_csv()),
-        (
-            "rtp.csv",
-            stake_rtp_table(scheme, &crate::cli::sweep_stake::rtp_groups(&game, &tallies), sweep_alpha)
-                .to_csv(),
-        ),
+        ("outcome_counts.csv", counts_table(&figures.laws, &tallies).to_csv()),
+        ("rtp.csv", stake_rtp_table(&figures.returns, sweep_alpha).to_csv()),
         (STAKE_TALLY_FILE, crate::cli::sweep_stake::complete_file(&game, &plan, tallies.clone()).to_bytes()),
         ("report.html", report.render().into_bytes()),
     ];

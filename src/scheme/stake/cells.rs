@@ -63,6 +63,29 @@ pub fn limbo_band(multiplier: Option<u64>) -> usize {
     }
 }
 
+/// The exact laws of a game's views, computed once for the files and the report that
+/// show each count beside its expectation (they only render them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameLaws {
+    /// Each outcome cell's probability ([`outcome_law`]).
+    pub outcome: Vec<f64>,
+    /// Each draw step's law ([`step_laws`]).
+    pub steps: Vec<Vec<f64>>,
+    /// The coarse classes' law ([`coarse_law`]).
+    pub coarse: Vec<f64>,
+}
+
+impl GameLaws {
+    /// The laws of `game` played by `scheme`.
+    pub fn of(scheme: KeyedScheme, game: &StakeGame) -> Self {
+        GameLaws {
+            outcome: outcome_law(scheme, game),
+            steps: step_laws(scheme, game),
+            coarse: coarse_law(scheme, game),
+        }
+    }
+}
+
 /// The exact probabilities of the outcome view's cells, as `scheme` plays `game`: the law
 /// of its pick composed with the game.
 pub fn outcome_law(scheme: KeyedScheme, game: &StakeGame) -> Vec<f64> {

@@ -25,6 +25,21 @@ pub fn largest_deviation(n: u32) -> f64 {
     (most / expected - 1.0).max(1.0 - fewest / expected)
 }
 
+/// How far from uniform the outcomes of `game` are, as `scheme` plays it, for the games
+/// advertised as uniform (dice's rolls, roulette's pockets): [`largest_deviation`] of the
+/// floor of a float; `None` for the other games, and for a scheme whose pick is exactly
+/// uniform for them (Duel's dice).
+pub fn deviation_from_uniform(scheme: KeyedScheme, game: &super::StakeGame) -> Option<f64> {
+    if !scheme.is_stake() {
+        return None;
+    }
+    match game {
+        super::StakeGame::Dice => Some(largest_deviation(crate::games::dice::ROLLS)),
+        super::StakeGame::Roulette => Some(largest_deviation(37)),
+        _ => None,
+    }
+}
+
 /// The number of words on which a dice bet of `scheme` wins, of the
 /// [`KeyedScheme::words_of_law`] its roll's pick accepts: `over` a target (in hundredths)
 /// wins on a roll above it, under one on a roll below it. (The HMAC family's roll is
