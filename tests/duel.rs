@@ -221,6 +221,23 @@ fn sweeps_merge_as_the_family_does_never_with_another_scheme_and_are_certified_w
         .assert()
         .code(2)
         .stderr(predicate::str::contains("different plans"));
+    // A gap between two sweeps is named in words that fit any keyed scheme.
+    let (low, high) = (dir.path().join("low"), dir.path().join("high"));
+    sweep_duel(&low, "0..100", &[]).code(0);
+    sweep_duel(&high, "200..300", &[]).code(0);
+    fairaudit()
+        .arg("merge")
+        .args([&low, &high])
+        .arg("--out")
+        .arg(dir.path().join("gap"))
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains(
+                "nonces 100..200 are in no input; a merge joins sweeps of adjacent ranges",
+            )
+            .and(predicate::str::contains("stake").not()),
+        );
     // Certified beside the stake sweep: each scheme's method is stated, Duel's round is
     // worked through with its own key and message, and the check redoes every verdict.
     let cert = dir.path().join("cert");

@@ -251,7 +251,7 @@ fn shards_in_any_order_merge_to_the_unsharded_sweep_and_gaps_are_named() {
         .arg(dir.path().join("other"))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("a sweep of scheme sha3, not of scheme stake"));
+        .stderr(predicate::str::contains("a sweep of scheme sha3, not of scheme stake or duel"));
 }
 
 #[test]

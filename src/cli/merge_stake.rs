@@ -16,6 +16,7 @@ use super::Verdict;
 use anyhow::{bail, Context, Result};
 use fairaudit::report::run_info::RUN_FORMAT;
 use fairaudit::report::stake::{StakePlan, StakeRun};
+use fairaudit::scheme::keyed::KeyedScheme;
 use fairaudit::sweep::stake_merge::{merge_stake, MergedInputs, StakeShard};
 use fairaudit::tally::file::TALLY_FILE;
 use fairaudit::tally::stake_file::{StakeTallyFile, STAKE_TALLY_FILE};
@@ -44,8 +45,9 @@ fn read_shards(dirs: &[PathBuf]) -> Result<Vec<StakeShard>> {
         }
         if dir.join(TALLY_FILE).is_file() {
             bail!(
-                "{}: a sweep of scheme sha3, not of scheme stake: a merge joins sweeps of one scheme",
-                dir.display()
+                "{}: a sweep of scheme sha3, not of scheme {}: a merge joins sweeps of one scheme",
+                dir.display(),
+                KeyedScheme::names()
             );
         }
         let found = shard_folders(dir)?;
@@ -60,8 +62,9 @@ fn read_shards(dirs: &[PathBuf]) -> Result<Vec<StakeShard>> {
         }
         if shards.len() == before {
             bail!(
-                "{}: holds neither a {STAKE_TALLY_FILE} nor shard folders that hold one (shard-IIII-of-NNNN, written by 'sweep --scheme stake --shards')",
-                dir.display()
+                "{}: holds neither a {STAKE_TALLY_FILE} nor shard folders that hold one (shard-IIII-of-NNNN, written by 'sweep --scheme {} --shards')",
+                dir.display(),
+                KeyedScheme::names().replace(" or ", "|")
             );
         }
     }
@@ -85,7 +88,10 @@ pub(super) fn refuse_unsupported(args: &MergeArgs) -> Result<()> {
     let unsupported =
         [(args.report.paytable.is_some(), "--paytable"), (args.report.claims.is_some(), "--claims")];
     if let Some((_, option)) = unsupported.iter().find(|(given, _)| *given) {
-        bail!("{option} is not available when merging sweeps of scheme stake yet (docs/schemes.md says what its sweep does)");
+        bail!(
+            "{option} is not available when merging sweeps of scheme {} yet (docs/schemes.md says what its sweep does)",
+            KeyedScheme::names()
+        );
     }
     Ok(())
 }

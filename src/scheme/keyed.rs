@@ -48,6 +48,12 @@ impl KeyedScheme {
         *self == KeyedScheme::Stake
     }
 
+    /// Every keyed scheme's name, as messages list them: `stake or duel`.
+    pub fn names() -> String {
+        let names: Vec<&str> = KeyedScheme::ALL.iter().map(|scheme| scheme.name()).collect();
+        names.join(" or ")
+    }
+
     /// The scheme's id.
     pub const fn id(self) -> SchemeId {
         match self {

@@ -44,7 +44,7 @@ pub enum StakeMergeError {
     #[error("{0} and {1} both hold nonces {2}..{3}: a merge joins sweeps of disjoint, adjacent ranges")]
     Overlap(String, String, u64, u64),
     /// Two whole sweeps with nonces between them that neither holds.
-    #[error("{0} ends at nonce {2} and {1} starts at {3}: nonces {2}..{3} are in no input; a merge of scheme stake joins sweeps of adjacent ranges (sweep the gap and merge it too)")]
+    #[error("{0} ends at nonce {2} and {1} starts at {3}: nonces {2}..{3} are in no input; a merge joins sweeps of adjacent ranges (sweep the gap and merge it too)")]
     Gap(String, String, u64, u64),
     /// More rounds than fit in the tallies.
     #[error("the merged sweep would hold more rounds than fairaudit counts (2^64)")]
