@@ -23,6 +23,7 @@
 
 #![deny(missing_docs)]
 
+pub mod app;
 pub mod audit;
 pub mod certify;
 pub mod chain;

@@ -35,6 +35,7 @@ const LAYERS: &[&str] = &[
     "results",
     "certify",
     "report",
+    "app",
 ];
 
 /// The top-level module of a source file (`src/tally/keno.rs` is `tally`).

@@ -19,23 +19,15 @@ use super::resume::continue_earlier;
 use super::shards::PlanShape;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
-use fairaudit::report::results::{summary_json_of, tests_table_of};
+use fairaudit::app::keyed_sweep::{empty_file, folder_files};
 use fairaudit::report::run_info::RUN_FORMAT;
-use fairaudit::report::stake::{counts_table, rtp_table, OutcomeCounts, StakePlan, StakeRun};
-use fairaudit::report::stake_html::StakeHtmlReport;
-use fairaudit::rtp::stake_realised::{realised_returns, RealisedReturn};
-use fairaudit::rtp::RTP_TABLE;
+use fairaudit::report::stake::{StakePlan, StakeRun};
 use fairaudit::scheme::keyed::{KeyedPair, KeyedScheme};
-use fairaudit::scheme::stake::cells::GameLaws;
 use fairaudit::scheme::stake::StakeGame;
 use fairaudit::scheme::SchemeId;
-use fairaudit::stats::battery::Battery;
-use fairaudit::stats::stake::battery;
 use fairaudit::sweep::stake::{sweep, sweep_ranges};
 use fairaudit::tally::counter_cells;
-use fairaudit::tally::file::NonceRange;
-use fairaudit::tally::shards::ShardOf;
-use fairaudit::tally::stake::{StakeTally, Swept};
+use fairaudit::tally::stake::StakeTally;
 use fairaudit::tally::stake_file::{StakeTallyFile, STAKE_TALLY_FILE};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -171,100 +163,6 @@ pub(super) fn sweep_pairs(
         .iter()
         .map(|pair| pool.install(|| sweep(game, pair, nonces.clone(), chunk, &STOP, progress)))
         .collect()
-}
-
-/// The tally file of a sweep of `plan` (its nonces and seed pairs), nothing swept yet.
-fn empty_file(game: &StakeGame, plan: &StakePlan, shard: Option<ShardOf>) -> StakeTallyFile {
-    let seeds: Vec<(String, String)> =
-        plan.seed_pairs.iter().map(|[s, c, _]| (s.clone(), c.clone())).collect();
-    StakeTallyFile::new(
-        plan.keyed_scheme(),
-        game,
-        NonceRange { start: plan.nonces[0], end: plan.nonces[1] },
-        &seeds,
-        shard,
-    )
-}
-
-/// The complete tally file of an unsharded sweep of `plan` whose seed pairs counted
-/// `tallies` (what `certify` compares a sweep's file with).
-pub(super) fn complete_file(game: &StakeGame, plan: &StakePlan, tallies: Vec<StakeTally>) -> StakeTallyFile {
-    let mut file = empty_file(game, plan, None);
-    for (i, tally) in tallies.into_iter().enumerate() {
-        file.record(i, Swept { tally, nonces: std::iter::once(plan.nonces[0]..plan.nonces[1]).collect() });
-    }
-    file
-}
-
-/// The groups of `rtp.csv` of a sweep: each seed pair by its index, and `all` where there
-/// are several.
-pub(super) fn rtp_groups(game: &StakeGame, tallies: &[StakeTally]) -> Vec<(StakeGame, String, StakeTally)> {
-    let mut groups: Vec<(StakeGame, String, StakeTally)> =
-        tallies.iter().enumerate().map(|(i, t)| (*game, i.to_string(), t.clone())).collect();
-    if tallies.len() > 1 {
-        groups.push((*game, "all".to_owned(), StakeTally::sum(game, tallies)));
-    }
-    groups
-}
-
-/// What a sweep's files show beside its counts, computed once for them (the files and the
-/// report only render it).
-pub(super) struct Figures {
-    /// The game's exact laws.
-    pub(super) laws: GameLaws,
-    /// Each bet's realised return per group of [`rtp_groups`] (`rtp.csv`).
-    pub(super) returns: Vec<RealisedReturn>,
-    /// Each bet's realised return over every seed pair's rounds (the report's, group `all`).
-    pub(super) returns_of_all: Vec<RealisedReturn>,
-}
-
-impl Figures {
-    pub(super) fn of(scheme: KeyedScheme, game: &StakeGame, tallies: &[StakeTally], alpha: f64) -> Self {
-        let all = [(*game, "all".to_owned(), StakeTally::sum(game, tallies))];
-        Figures {
-            laws: GameLaws::of(scheme, game),
-            returns: realised_returns(scheme, &rtp_groups(game, tallies), alpha),
-            returns_of_all: realised_returns(scheme, &all, alpha),
-        }
-    }
-}
-
-/// A folder's files: (name, bytes).
-type Files = Vec<(String, Vec<u8>)>;
-
-/// The files of a sweep's folder: the tallies and run.json, and the results when complete
-/// (`tests.csv`, `summary.json`, `outcome_counts.csv`, `rtp.csv`, `report.html`).
-pub(super) fn folder_files(
-    game: &StakeGame,
-    file: &StakeTallyFile,
-    run: &StakeRun,
-    alpha: f64,
-) -> (Files, Option<Battery<StakeGame>>) {
-    let mut files =
-        vec![(STAKE_TALLY_FILE.to_owned(), file.to_bytes()), ("run.json".to_owned(), run.to_json())];
-    // An interrupted sweep writes its tallies only; a partial merge (complete shards, the
-    // others named) writes its results, every verdict marked PARTIAL.
-    if !file.complete && file.partial.is_none() {
-        return (files, None);
-    }
-    let tallies = file.tallies();
-    let battery = battery(file.scheme, game, &tallies, alpha);
-    let tests = tests_table_of(&battery, file.partial.as_ref());
-    files.push((tests.file_name.clone(), tests.to_csv()));
-    files.push(("summary.json".to_owned(), summary_json_of(&battery, &[], file.partial.as_ref())));
-    let figures = Figures::of(file.scheme, game, &tallies, alpha);
-    files.push((OutcomeCounts::FILE_NAME.to_owned(), counts_table(&figures.laws, &tallies).to_csv()));
-    files.push((RTP_TABLE.to_owned(), rtp_table(&figures.returns, alpha).to_csv()));
-    let report = StakeHtmlReport {
-        run,
-        game,
-        tallies: &tallies,
-        battery: &battery,
-        laws: &figures.laws,
-        returns: &figures.returns_of_all,
-    };
-    files.push(("report.html".to_owned(), report.render().into_bytes()));
-    (files, Some(battery))
 }
 
 pub fn run(args: SweepArgs) -> Result<Verdict> {
@@ -520,6 +418,9 @@ pub(super) fn check_earlier_run(
 mod tests {
     use super::*;
     use fairaudit::scheme::stake::{LimboFormula, Risk};
+    use fairaudit::app::keyed_sweep::complete_file;
+    use fairaudit::report::stake::counts_table;
+    use fairaudit::scheme::stake::cells::GameLaws;
     use fairaudit::tally::stake::Counter;
 
     /// The bytes of the files of a sweep of `game` over nonces 0..2 that grow with its

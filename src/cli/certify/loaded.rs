@@ -188,7 +188,7 @@ pub(super) fn compare_folder(
     dir: &Path,
     rel: &str,
     expected: &Expected,
-    given: &[(&str, Vec<u8>)],
+    given: &[(impl AsRef<str>, Vec<u8>)],
     recorded: &[(&str, serde_json::Value)],
 ) -> Result<Vec<Mismatch>> {
     let mut differing = Vec::new();
@@ -203,11 +203,12 @@ pub(super) fn compare_folder(
         }
     }
     for (name, bytes) in given {
+        let name = name.as_ref();
         let path = dir.join(name);
         if !path.exists() {
             // A file an earlier fairaudit did not write is checked where it is there, so
             // that older folders and certificates still check; any other is named.
-            if !expected.optional.contains(name) {
+            if !expected.optional.contains(&name) {
                 differing.push(format!("{rel}/{name}: missing ({} writes it)", expected.writer));
             }
             continue;

@@ -10,12 +10,11 @@ use crate::cli::args::load_claims;
 use crate::cli::input::{self, STOP};
 use crate::cli::output::read_tally;
 use anyhow::{bail, Context, Result};
+use fairaudit::app::keyed_sweep::{complete_file, folder_files};
 use fairaudit::certify::{ChainRecord, Mismatch, SweepRecord};
 use fairaudit::report::crash::{cells_table, chain_summary_json, CrashPlan};
-use fairaudit::report::results::summary_json;
 use fairaudit::report::results::tests_table;
-use fairaudit::report::stake::{counts_table, rtp_table as stake_rtp_table, StakeRun};
-use fairaudit::report::stake_html::StakeHtmlReport;
+use fairaudit::report::stake::StakeRun;
 use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
 use fairaudit::rtp::Paytable;
@@ -347,23 +346,11 @@ pub(super) fn load_stake_sweep(
     let tallies = crate::cli::sweep_stake::sweep_pairs(&pool, &game, &pairs, nonces, chunk, &|_| {})
         .ok_or_else(|| anyhow::Error::new(input::Interrupted))?;
     let scheme = plan.keyed_scheme();
-    let sweep_battery = fairaudit::stats::stake::battery(scheme, &game, &tallies, sweep_alpha);
     // The report states the battery beside what run.json records of the run (its command,
     // threads, time): made again from both, so a page that states other verdicts differs.
-    let run: StakeRun = serde_json::from_slice(&std::fs::read(dir.join("run.json"))?)
-        .with_context(|| format!("{}/run.json: not the run.json of a sweep of scheme stake", record.dir))?;
-    // Rebuilt from what a whole sweep records (a partial note in a forged run.json is named
-    // below, not drawn).
-    let report_run = StakeRun { partial: None, ..run.clone() };
-    let figures = crate::cli::sweep_stake::Figures::of(scheme, &game, &tallies, sweep_alpha);
-    let report = StakeHtmlReport {
-        run: &report_run,
-        game: &game,
-        tallies: &tallies,
-        battery: &sweep_battery,
-        laws: &figures.laws,
-        returns: &figures.returns_of_all,
-    };
+    let run: StakeRun = serde_json::from_slice(&std::fs::read(dir.join("run.json"))?).with_context(|| {
+        format!("{}/run.json: not the run.json of a sweep of scheme {scheme}", record.dir)
+    })?;
     // What the page states of the run beyond its plan and rounds must be what a whole,
     // complete sweep records (a forged shard note would otherwise be drawn as written).
     let mut run_mismatches = Vec::new();
@@ -373,19 +360,19 @@ pub(super) fn load_stake_sweep(
             record.dir
         ));
     }
-    let given = [
-        ("tests.csv", tests_table(&sweep_battery).to_csv()),
-        ("summary.json", summary_json(&sweep_battery, &[])),
-        ("outcome_counts.csv", counts_table(&figures.laws, &tallies).to_csv()),
-        ("rtp.csv", stake_rtp_table(&figures.returns, sweep_alpha).to_csv()),
-        (STAKE_TALLY_FILE, crate::cli::sweep_stake::complete_file(&game, &plan, tallies.clone()).to_bytes()),
-        ("report.html", report.render().into_bytes()),
-    ];
+    // The files a whole sweep of the plan writes, from the tallies swept again, made by the
+    // code `sweep` and `merge` write them with; run.json is compared by its plan and rounds
+    // below, and its other fields drawn in the report are rebuilt from what a whole sweep
+    // records (a partial note in a forged run.json is named above, not drawn).
+    let report_run = StakeRun { partial: None, ..run.clone() };
+    let whole = complete_file(&game, &plan, tallies.clone());
+    let (files, _) = folder_files(&game, &whole, &report_run, sweep_alpha);
+    let given: Vec<(String, Vec<u8>)> = files.into_iter().filter(|(name, _)| name != "run.json").collect();
     let recorded = [("plan", serde_json::to_value(&plan)?), ("rounds", serde_json::Value::from(rounds))];
     let expected = Expected {
         files: &STAKE_FILES,
         optional: &OPTIONAL_FILES,
-        writer: "a sweep of scheme stake",
+        writer: &format!("a sweep of scheme {scheme}"),
         origin: "sweep",
     };
     let mut differing = compare_folder(&dir, &record.dir, &expected, &given, &recorded)?;

@@ -1,0 +1,7 @@
+//! The application layer: what a command concludes and the files it writes, made from
+//! validated inputs. The CLI above it parses arguments, shows progress, prints and
+//! chooses exit statuses; the layers below compute (`stats`, `rtp`) and render
+//! (`report`). Commands move here one at a time (issue 60, step 4); the keyed schemes'
+//! sweep folder is the first.
+
+pub mod keyed_sweep;
