@@ -2,6 +2,7 @@
 //! validated inputs. The CLI above it parses arguments, shows progress, prints and
 //! chooses exit statuses; the layers below compute (`stats`, `rtp`) and render
 //! (`report`). Commands move here one at a time (issue 60, step 4); the keyed schemes'
-//! sweep folder is the first.
+//! sweep and audit folders are the first.
 
+pub mod keyed_audit;
 pub mod keyed_sweep;

@@ -10,16 +10,11 @@ use super::audit_output::{
 use super::input;
 use super::Verdict;
 use anyhow::{bail, Context, Result};
-use fairaudit::audit::stake::{audit_stake_history, stake_revealed_seeds, why_unchecked, StakeAudit, FIELDS};
+use fairaudit::app::keyed_audit::stake_audit_files;
+use fairaudit::audit::stake::{audit_stake_history, stake_revealed_seeds, why_unchecked, FIELDS};
 use fairaudit::audit::Finding;
 use fairaudit::fields::Shown;
 use fairaudit::report::audit_html::made_by;
-use fairaudit::report::stake::rtp_table;
-use fairaudit::report::stake_audit_html::StakeAuditReport;
-use fairaudit::rtp::stake_realised::realised_returns;
-use fairaudit::rtp::RTP_TABLE;
-use fairaudit::scheme::stake::StakeGame;
-use fairaudit::stats::battery::Battery;
 
 pub fn run(args: AuditArgs) -> Result<Verdict> {
     let started = super::clock::now();
@@ -80,27 +75,6 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
         &stamp,
         more_files,
     )
-}
-
-/// The files an audit of the family writes beside those of every scheme: `rtp.csv` (each
-/// game's bets realised on the recorded results) and `report.html`, made from the audit,
-/// its first findings, the history's name as the command gave it, and who made it when
-/// (`made_by`, from its run.json: `certify --check` makes them again from the same).
-pub(super) fn stake_audit_files(
-    audit: &StakeAudit,
-    battery: &Battery<StakeGame>,
-    shown: &[Finding],
-    source: &str,
-    made_by: &str,
-) -> Vec<(&'static str, Vec<u8>)> {
-    let groups: Vec<_> =
-        audit.tallies.iter().map(|(game, tally)| (*game, "history".to_owned(), tally.clone())).collect();
-    let returns = realised_returns(audit.scheme, &groups, battery.alpha);
-    let report = StakeAuditReport { audit, battery, findings: shown, source, made_by, returns: &returns };
-    vec![
-        (RTP_TABLE, rtp_table(&returns, battery.alpha).to_csv()),
-        ("report.html", report.render().into_bytes()),
-    ]
 }
 
 /// A finding as one terminal line; the file's text in it is [`Shown`].

@@ -417,10 +417,10 @@ pub(super) fn check_earlier_run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fairaudit::scheme::stake::{LimboFormula, Risk};
     use fairaudit::app::keyed_sweep::complete_file;
     use fairaudit::report::stake::counts_table;
     use fairaudit::scheme::stake::cells::GameLaws;
+    use fairaudit::scheme::stake::{LimboFormula, Risk};
     use fairaudit::tally::stake::Counter;
 
     /// The bytes of the files of a sweep of `game` over nonces 0..2 that grow with its

@@ -164,7 +164,7 @@ pub(super) fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) ->
     // of who made it when (the history's name as its command gave it).
     let made_by = run.made_by();
     let source = args.outcomes.display().to_string();
-    let more = crate::cli::audit_stake::stake_audit_files(
+    let more = fairaudit::app::keyed_audit::stake_audit_files(
         &audit,
         &own_battery,
         &findings.shown.kept,
