@@ -2,7 +2,8 @@
 //! validated inputs. The CLI above it parses arguments, shows progress, prints and
 //! chooses exit statuses; the layers below compute (`stats`, `rtp`) and render
 //! (`report`). Commands move here one at a time (issue 60, step 4); the keyed schemes'
-//! sweep and audit folders are the first.
+//! sweep and audit folders and the crash chains' sweep folder are the first.
 
+pub mod chain_sweep;
 pub mod keyed_audit;
 pub mod keyed_sweep;

@@ -17,13 +17,12 @@ use super::print::ShownPath;
 use super::progress::{Progress, Unit};
 use super::Verdict;
 use anyhow::{bail, Result};
+use fairaudit::app::chain_sweep::result_files;
 use fairaudit::fields::Excerpt;
-use fairaudit::report::crash::{cells_table, chain_summary_json, CrashPlan, CrashRun};
-use fairaudit::report::results::tests_table;
+use fairaudit::report::crash::{CrashPlan, CrashRun};
 use fairaudit::report::run_info::RUN_FORMAT;
 use fairaudit::scheme::crash::{is_game_hash, CrashVariant};
 use fairaudit::scheme::SchemeId;
-use fairaudit::stats::crash::battery;
 use fairaudit::sweep::crash::{play_range, ChainLink, MAX_LINK_WALK};
 use std::time::Instant;
 
@@ -127,7 +126,7 @@ pub fn run(args: SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
     };
     let elapsed = started.elapsed().as_secs_f64();
 
-    let battery = battery(variant, &swept.tally, args.report.alpha);
+    let (mut files, battery) = result_files(variant, &swept.tally, &link, args.report.alpha);
     let command = command_line();
     let run = CrashRun {
         format: RUN_FORMAT,
@@ -142,14 +141,8 @@ pub fn run(args: SweepArgs, scheme: SchemeId, variant: CrashVariant) -> Result<V
         games,
         elapsed_seconds: elapsed,
     };
-    let tests = tests_table(&battery);
-    let cells = cells_table(&fairaudit::stats::crash::CrashLaws::of(variant), &swept.tally);
-    folder.write_all(&[
-        (tests.file_name.clone(), tests.to_csv()),
-        ("summary.json".to_owned(), chain_summary_json(&battery, &link)),
-        (cells.file_name.clone(), cells.to_csv()),
-        ("run.json".to_owned(), run.to_json()),
-    ])?;
+    files.push(("run.json".to_owned(), run.to_json()));
+    folder.write_all(&files)?;
     let dir = folder.target().to_owned();
     folder.commit()?;
 

@@ -10,17 +10,15 @@ use crate::cli::args::load_claims;
 use crate::cli::input::{self, STOP};
 use crate::cli::output::read_tally;
 use anyhow::{bail, Context, Result};
+use fairaudit::app::chain_sweep::result_files;
 use fairaudit::app::keyed_sweep::{complete_file, folder_files};
 use fairaudit::certify::{ChainRecord, Mismatch, SweepRecord};
-use fairaudit::report::crash::{cells_table, chain_summary_json, CrashPlan};
-use fairaudit::report::results::tests_table;
+use fairaudit::report::crash::CrashPlan;
 use fairaudit::report::stake::StakeRun;
 use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
 use fairaudit::rtp::Paytable;
 use fairaudit::scheme::crash::CrashVariant;
-use fairaudit::stats::battery::Battery;
-use fairaudit::stats::crash::CrashGame;
 use fairaudit::sweep::crash::{play_range, ChainLink, PlayedChain};
 use fairaudit::sweep::DEFAULT_CHUNK;
 use fairaudit::tally::file::{TallyFile, TALLY_FILE};
@@ -243,15 +241,15 @@ pub(super) fn load_chain(root: &Path, record: &ChainRecord, alpha: f64) -> Resul
     let range = plan.games[0]..plan.games[1];
     let (played, link) = play_range(variant, &plan.top_hash, &plan.salt, range, &STOP, &|_| {})
         .ok_or_else(|| anyhow::Error::new(input::Interrupted))?;
-    let sweep_battery = fairaudit::stats::crash::battery(variant, &played.tally, args.report.alpha);
-    let differing = chain_files(&dir, &record.dir, variant, &plan, &played, &link, &sweep_battery)?;
+    let differing = chain_files(&dir, &record.dir, variant, &plan, &played, &link, args.report.alpha)?;
     let battery = fairaudit::stats::crash::battery(variant, &played.tally, alpha);
     Ok(LoadedChain { command_line, plan, variant, played, link, battery, differing })
 }
 
 /// Each file of a chain's dossier copy `dir` (named `rel`) that the chain does not give
-/// again byte for byte (its tests at the sweep's own level, its summary and counts, and
-/// run.json's plan, end and link), and each file there that no sweep of a chain writes.
+/// again byte for byte (its tests at the sweep's own level `sweep_alpha`, its summary and
+/// counts, and run.json's plan, end and link), and each file there that no sweep of a
+/// chain writes.
 pub(super) fn chain_files(
     dir: &Path,
     rel: &str,
@@ -259,16 +257,9 @@ pub(super) fn chain_files(
     plan: &CrashPlan,
     played: &PlayedChain,
     link: &ChainLink,
-    sweep_battery: &Battery<CrashGame>,
+    sweep_alpha: f64,
 ) -> Result<Vec<Mismatch>> {
-    let given = [
-        ("tests.csv", tests_table(sweep_battery).to_csv()),
-        ("summary.json", chain_summary_json(sweep_battery, link)),
-        (
-            "crash_cells.csv",
-            cells_table(&fairaudit::stats::crash::CrashLaws::of(variant), &played.tally).to_csv(),
-        ),
-    ];
+    let (given, _) = result_files(variant, &played.tally, link, sweep_alpha);
     let recorded = [
         ("plan", serde_json::to_value(plan)?),
         ("end_hash", serde_json::Value::from(played.end.as_str())),
