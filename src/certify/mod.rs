@@ -16,6 +16,7 @@ use crate::games::GameId;
 use crate::results::RunResults;
 use crate::rtp::claims::ClaimVerdict;
 use crate::scheme::stake::StakeGame;
+use crate::scheme::worked::RoundSteps;
 use crate::stats::battery::{Battery, Verdict};
 use crate::stats::crash::CrashGame;
 use crate::sweep::crash::ChainLink;
@@ -590,6 +591,21 @@ pub struct StakeAuditPart<'a> {
     pub audit: &'a StakeAudit,
     /// Its battery against the exact laws, at the certificate's level.
     pub battery: &'a Battery<StakeGame>,
+    /// Its first row replayed from its seeds ([`StakeAudit::first_replayed`]), laid open,
+    /// with whether the row records the same result; or why the round has none.
+    pub worked: Option<Result<(RoundSteps, bool), String>>,
+}
+
+impl<'a> StakeAuditPart<'a> {
+    /// The part of `audit`, its first replayed row worked through.
+    pub fn new(audit: &'a StakeAudit, battery: &'a Battery<StakeGame>) -> Self {
+        let worked = audit.first_replayed.as_ref().map(|row| {
+            let steps = audit.scheme.worked(&row.server_seed, &row.client_seed, &row.game, row.nonce)?;
+            let same = row.game.read_result(&row.result).is_ok_and(|recorded| recorded == steps.outcome);
+            Ok((steps, same))
+        });
+        StakeAuditPart { audit, battery, worked }
+    }
 }
 
 /// Everything a certificate concludes, computed from its inputs.

@@ -55,7 +55,7 @@ pub fn run(args: AuditArgs) -> Result<Verdict> {
     super::audit_output::print_nonces(n.seed_pairs, n.gaps, n.missing, n.replayed);
     for (game, rows) in &audit.payouts_unchecked {
         let rows = if *rows == 1 { "1 row".to_owned() } else { format!("{rows} rows") };
-        outln!("payouts of {game} not checked on {rows}: {}", why_unchecked(game));
+        outln!("payouts of {game} not checked on {rows}: {}", why_unchecked(audit.scheme, game));
     }
     let battery = audit.battery(args.alpha);
     let stamp = audit_stamp(started, inputs);

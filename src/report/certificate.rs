@@ -317,6 +317,20 @@ impl CertificateDoc<'_> {
         !self.chains.is_empty() || !self.crash_audits.is_empty()
     }
 
+    /// What the certificate calls the keyed schemes it covers: `the HMAC-SHA256 family`
+    /// where they are Stake's alone.
+    fn keyed_family(&self) -> String {
+        super::certificate_stake::family(&self.stake_sweeps, &self.conclusions.stake_audits)
+    }
+
+    /// The keyed schemes' sweeps and bet histories, as the verdict's meaning names them.
+    fn keyed_runs(&self) -> String {
+        match self.keyed_family().as_str() {
+            "the HMAC-SHA256 family" => "the HMAC-SHA256 family's sweeps and bet histories".to_owned(),
+            family => format!("the sweeps and bet histories of {family}"),
+        }
+    }
+
     /// Whether the certificate covers sweeps or bet histories of the HMAC-SHA256 family.
     fn stake_games(&self) -> bool {
         !self.stake_sweeps.is_empty() || !self.stake_audits.is_empty()
@@ -364,9 +378,9 @@ impl CertificateDoc<'_> {
         } else if !self.stake_games() {
             html.push_str("<p>PASS means: every crash chain links to the game its operator published, every audited bet on a crash game checks out, and every test of the crash points passes. FINDINGS means at least one of these does not; each is listed below.</p>");
         } else if !self.crash_games() {
-            html.push_str("<p>PASS means: every outcome test of the HMAC-SHA256 family's sweeps and bet histories passes against its game's exact law, and every audited row of them checks out. FINDINGS means at least one of these does not; each is listed below.</p>");
+            let _ = write!(html, "<p>PASS means: every outcome test of {} passes against its game's exact law, and every audited row of them checks out. FINDINGS means at least one of these does not; each is listed below.</p>", self.keyed_runs());
         } else {
-            html.push_str("<p>PASS means: every outcome test of the HMAC-SHA256 family's sweeps and bet histories passes against its game's exact law, every audited row of them checks out, every crash chain links to the game its operator published, every audited bet on a crash game checks out, and every test of the crash points passes. FINDINGS means at least one of these does not; each is listed below.</p>");
+            let _ = write!(html, "<p>PASS means: every outcome test of {} passes against its game's exact law, every audited row of them checks out, every crash chain links to the game its operator published, every audited bet on a crash game checks out, and every test of the crash points passes. FINDINGS means at least one of these does not; each is listed below.</p>", self.keyed_runs());
         }
         if c.audit_judged_by_rows_alone() {
             html.push_str("<p>A bet history too short for the tests of some game's outcomes (its battery INSUFFICIENT) is judged by its rows alone.</p>");
@@ -650,12 +664,12 @@ impl CertificateDoc<'_> {
     }
 
     fn statistics_method(&self, html: &mut String) {
-        const STAKE_GROUPS: &str = "Each seed pair of a sweep of the HMAC-SHA256 family is tested on its own; <code>all</code> sums them; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows; a bet history's recorded results are tested per game (group <code>log</code>). ";
+        let stake_groups = format!("Each seed pair of a sweep of {} is tested on its own; <code>all</code> sums them; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows; a bet history's recorded results are tested per game (group <code>log</code>). ", self.keyed_family());
         const CRASH_GROUPS: &str = "Each crash chain is tested on its own (group <code>chain</code>). ";
         let groups = if self.default_scheme() {
             "Each seed pair (or player) is tested on its own; <code>all</code> sums them, each closed as its own sequence; <code>across</code> tests whether the per-pair statistics are more dispersed than fairness allows. ".to_owned()
         } else {
-            [(self.stake_games(), STAKE_GROUPS), (self.crash_games(), CRASH_GROUPS)]
+            [(self.stake_games(), stake_groups.as_str()), (self.crash_games(), CRASH_GROUPS)]
                 .iter()
                 .filter(|(present, _)| *present)
                 .map(|(_, text)| *text)
@@ -1050,13 +1064,14 @@ impl CertificateDoc<'_> {
     fn worked(&self, html: &mut String) {
         html.push_str("<section id=\"worked\"><h2>5. Worked recomputations</h2>");
         if self.conclusions.worked.is_empty() {
+            let keyed = self.keyed_family();
             let _ = write!(
                 html,
                 "<p>{}, recomputed step by step; each step can be redone with OpenSSL.</p>",
                 match (self.stake_games(), self.crash_games()) {
-                    (false, _) => "The highest game of each crash chain and the first game of each crash bet history given with its hash",
-                    (true, false) => "The first round of each sweep of the HMAC-SHA256 family and the first row of each of its bet histories replayed from its seeds",
-                    (true, true) => "The first round of each sweep of the HMAC-SHA256 family, the first row of each of its bet histories replayed from its seeds, the highest game of each crash chain and the first game of each crash bet history given with its hash",
+                    (false, _) => "The highest game of each crash chain and the first game of each crash bet history given with its hash".to_owned(),
+                    (true, false) => format!("The first round of each sweep of {keyed} and the first row of each of its bet histories replayed from its seeds"),
+                    (true, true) => format!("The first round of each sweep of {keyed}, the first row of each of its bet histories replayed from its seeds, the highest game of each crash chain and the first game of each crash bet history given with its hash"),
                 }
             );
         } else {

@@ -37,6 +37,9 @@ pub struct StakeSweepShown<'a> {
     /// The exact RTP of each bet of the game, or why none is stated (its payout rule is
     /// not sourced): computed by the caller, the certificate only shows it.
     pub rtp: Result<Vec<StakeBetRtp>, String>,
+    /// Its first round (seed pair 0, its first nonce) laid open, or why it has none; `None`
+    /// without seed pairs.
+    pub worked: Option<Result<RoundSteps, String>>,
     /// The largest relative deviation of the game's outcomes from uniform, where it is
     /// advertised as uniform and is not exactly
     /// ([`crate::scheme::stake::exact::deviation_from_uniform`]).
@@ -57,6 +60,24 @@ struct Wording {
     family: &'static str,
     /// The commitment column's heading.
     commitment: &'static str,
+    /// The scheme in a sentence: `the HMAC-SHA256 family`.
+    short: &'static str,
+    /// How a bet history's scope names the scheme.
+    history: &'static str,
+    /// What the method says of a bet history's row checks.
+    row_checks: &'static str,
+}
+
+/// What the certificate calls the keyed schemes of its sweeps and bet histories together:
+/// `the HMAC-SHA256 family` (Stake's), `Duel's dice`, or both named.
+pub(super) fn family(shown: &[StakeSweepShown], audits: &[StakeAuditPart]) -> String {
+    let names: Vec<&str> =
+        schemes_of(shown, audits).into_iter().map(|scheme| wording(scheme).short).collect();
+    match names.as_slice() {
+        [] => wording(KeyedScheme::Stake).short.to_owned(),
+        [one] => (*one).to_owned(),
+        _ => format!("the keyed schemes ({})", names.join(" and ")),
+    }
 }
 
 /// What the certificate calls a keyed scheme's sweeps and bet histories: `Stake sweep 1`.
@@ -70,11 +91,17 @@ fn wording(scheme: KeyedScheme) -> Wording {
             runs: "Stake",
             family: "The HMAC-SHA256 family (Stake and its copies)",
             commitment: "SHA-256(server seed)",
+            short: "the HMAC-SHA256 family",
+            history: "The HMAC-SHA256 family",
+            row_checks: "<li><b>Bet histories</b>: each row's result replayed from its revealed seeds, its commitment against SHA-256 of the revealed server seed, no nonce played twice with one seed pair, and its payout against stake × the published multiplier where the game's payout rule is sourced (roulette, limbo, plinko; docs/audit.md); the recorded results, revealed or not, are tested per game (group <code>log</code>).</li>",
         },
         KeyedScheme::Duel => Wording {
             runs: "Duel",
             family: "Duel's dice (HMAC-SHA256 keyed by the hex-decoded server seed, a rejection pick)",
             commitment: "SHA-256(the server seed's bytes)",
+            short: "Duel's dice",
+            history: "Duel's dice (HMAC-SHA256 keyed by the hex-decoded server seed, a rejection pick)",
+            row_checks: "<li><b>Duel's bet histories</b>: each row's result replayed from its revealed seeds, its commitment against SHA-256 of the revealed server seed's bytes, no nonce played twice with one seed pair; payouts are not checked row by row yet (Duel publishes its multiplier, 0.999 / chance, but not how its page rounds it; docs/audit.md); the recorded results, revealed or not, are tested per game (group <code>log</code>).</li>",
         },
     }
 }
@@ -139,7 +166,7 @@ fn games_played(part: &StakeAuditPart) -> String {
 pub fn audit_scope(html: &mut String, number: &str, n: usize, shown: &AuditShown, part: &StakeAuditPart) {
     let a = part.audit;
     let words = wording(a.scheme);
-    let family = if a.scheme.is_stake() { "The HMAC-SHA256 family" } else { words.family };
+    let family = words.history;
     let _ = write!(
         html,
         "<h3>{number} {} bet history {n} (<code>{}</code>, audit folder <code>{}</code>)</h3><p>{family}: {} rows; games {}; {} rows replayed from their revealed seeds, {} not (no revealed server seed, or no client seeds in the history).</p>",
@@ -256,7 +283,7 @@ fn scheme_steps(scheme: KeyedScheme, games: &[StakeGame]) -> String {
              <li><b>Bytes</b>: the digest of nonce n = HMAC-SHA256(key = the server seed's bytes, message = <code>client_seed:n</code>), one digest a round.</li>\
              <li><b>Words</b>: the digest's 32 bytes read as eight big-endian 32-bit words w₀..w₇, in order.</li>\
              {games}\
-             <li><b>Exact law</b>: the {} accepted words are 10,001 runs of {} words, one run per roll, so every roll has probability exactly 1/10,001; the tests are against this law (docs/schemes.md).</li>",
+             <li><b>Exact law</b>: the {} accepted words are a whole number of cycles of 10,001, so each roll is w mod 10001 for exactly {} of them and has probability exactly 1/10,001; the tests are against this law (docs/schemes.md).</li>",
             count(scheme.words_of_law(10_001)),
             count(scheme.words_of_law(10_001) / 10_001),
         ),
@@ -309,11 +336,10 @@ pub fn method(
         }
     }
     html.push_str("<li><b>Tests</b>, Holm-adjusted at α = the certificate's level:<ul>");
-    if audits.iter().any(|a| a.audit.scheme.is_stake()) {
-        html.push_str("<li><b>Bet histories</b>: each row's result replayed from its revealed seeds, its commitment against SHA-256 of the revealed server seed, no nonce played twice with one seed pair, and its payout against stake × the published multiplier where the game's payout rule is sourced (roulette, limbo, plinko; docs/audit.md); the recorded results, revealed or not, are tested per game (group <code>log</code>).</li>");
-    }
-    if audits.iter().any(|a| !a.audit.scheme.is_stake()) {
-        html.push_str("<li><b>Duel's bet histories</b>: each row's result replayed from its revealed seeds, its commitment against SHA-256 of the revealed server seed's bytes, no nonce played twice with one seed pair (payouts: docs/audit.md); the recorded results, revealed or not, are tested per game (group <code>log</code>).</li>");
+    for scheme in &schemes {
+        if audits.iter().any(|a| a.audit.scheme == *scheme) {
+            html.push_str(wording(*scheme).row_checks);
+        }
     }
     // The tests across seed pairs carry their run's figures in their notes: they are
     // described once, not per test.
@@ -328,7 +354,7 @@ pub fn method(
     for scheme in schemes {
         html.push_str(match scheme {
             KeyedScheme::Stake => "<p>fairaudit's test suite reproduces every published round of <code>data/vectors/stake.csv</code> (each with its public source) on every change to fairaudit (tests/schemes.rs); §5 works each sweep's first round through.</p><p><b>Calibration</b> (tests/scheme_sweeps.rs): fair sweeps of many short seed pairs and of one long sequence give p-values uniform at the levels Holm reads; a float built from 16 bits, rounds repeating the one before, a Keno step that never picks its last number, a plinko ball leaning right and a shaved limbo multiplier each FAIL.</p>",
-            KeyedScheme::Duel => "<p>fairaudit's test suite reproduces every round of <code>data/vectors/duel.csv</code> (Duel's verifier's cases, recorded bets and oracle rounds, each with its source) on every change to fairaudit (tests/duel.rs); §5 works each sweep's first round through.</p><p><b>Calibration</b> (tests/duel_calibration.rs), under Duel's own uniform law: on one long sequence, on many short seed pairs (drawn, and swept through Duel's HMAC stream) and on short histories, fair rolls give p-values below the levels Holm reads no more often than the levels, and the battery FAILs fair rolls no more often than α; rolls above 99.00 moved down one time in two FAIL (tests/duel.rs).</p>",
+            KeyedScheme::Duel => "<p>fairaudit's test suite reproduces every round of <code>data/vectors/duel.csv</code> (Duel's verifier's cases, recorded bets and oracle rounds, each with its source) on every change to fairaudit (tests/duel.rs); §5 works each sweep's first round through.</p><p><b>Calibration</b> (tests/duel_calibration.rs), under Duel's own uniform law: on one long sequence, <code>outcome_frequency</code> (300 to 100,000 rolls) gives p-values below 10⁻², 10⁻³ and 10⁻⁴, and <code>rarest_outcomes</code> (60,000 rolls) below 10⁻² and 10⁻³, no more often than those levels; the whole battery FAILs fair rolls no more often than α on one sequence of 100,000 rolls, over 50 seed pairs of 2,000 rolls and on histories of 300 and 2,000 rows; over 1,000 seed pairs swept through Duel's own HMAC stream, each test's p-values fall below 0.5, 0.05 and 0.01 as often as those levels. Rolls above 99.00 moved down one time in two FAIL (tests/duel.rs).</p>",
         });
     }
 }
@@ -344,12 +370,13 @@ pub fn results(
 ) {
     let _ = write!(
         html,
-        "<h3>{number} {} of the HMAC-SHA256 family</h3>",
+        "<h3>{number} {} of {}</h3>",
         match (shown.is_empty(), audits.is_empty()) {
             (false, true) => "Sweeps",
             (true, false) => "Bet histories",
             _ => "Sweeps and bet histories",
-        }
+        },
+        family(shown, audit_parts)
     );
     for (i, (s, part)) in shown.iter().zip(parts).enumerate() {
         let n = i + 1;
@@ -376,7 +403,7 @@ fn audit_results(html: &mut String, n: usize, shown: &AuditShown, part: &StakeAu
     let unchecked: Vec<String> = a
         .payouts_unchecked
         .iter()
-        .map(|(game, rows)| format!("{game} ({}: {})", plural(*rows, "row"), why_unchecked(game)))
+        .map(|(game, rows)| format!("{game} ({}: {})", plural(*rows, "row"), why_unchecked(a.scheme, game)))
         .collect();
     let _ = write!(
         html,
@@ -453,17 +480,17 @@ fn rtp_table(
 /// as subsection `number`.
 pub fn worked_round(html: &mut String, number: &str, n: usize, shown: &StakeSweepShown) {
     let plan = shown.plan;
-    let Some([server, client, _]) = plan.seed_pairs.first() else { return };
+    let (Some([server, _, _]), Some(steps)) = (plan.seed_pairs.first(), &shown.worked) else { return };
     let nonce = plan.nonces[0];
     let runs = wording(shown.scheme()).runs;
     let title = format!("{number} {runs} sweep {n}: {} at nonce {nonce} of seed pair 0", shown.game);
-    worked(html, &title, shown.scheme(), &shown.game, [server, client], nonce, None);
+    worked(html, &title, shown.scheme(), &shown.game, server, steps.as_ref(), None);
 }
 
 /// The first row of bet history `n` replayed from its seeds worked through, as subsection
 /// `number`; nothing when no row was replayed.
 pub fn worked_audit_row(html: &mut String, number: &str, n: usize, part: &StakeAuditPart) {
-    if let Some(row) = &part.audit.first_replayed {
+    if let (Some(row), Some(worked_row)) = (&part.audit.first_replayed, &part.worked) {
         let title = format!(
             "{number} {} bet history {n}: line {} ({} at nonce {}), the first row replayed",
             wording(part.audit.scheme).runs,
@@ -471,46 +498,46 @@ pub fn worked_audit_row(html: &mut String, number: &str, n: usize, part: &StakeA
             row.game,
             row.nonce
         );
-        let seeds = [row.server_seed.as_str(), row.client_seed.as_str()];
-        worked(html, &title, part.audit.scheme, &row.game, seeds, row.nonce, Some(&row.result));
+        let (steps, recorded) = match worked_row {
+            Ok((steps, same)) => (Ok(steps), Some((row.result.as_str(), *same))),
+            Err(why) => (Err(why), None),
+        };
+        worked(html, &title, part.audit.scheme, &row.game, &row.server_seed, steps, recorded);
     }
 }
 
-/// A round worked through step by step, each step something a reader can redo with
-/// OpenSSL; `recorded` is what a history recorded for it.
+/// A round worked through step by step (its `steps`, laid open by the scheme), each step
+/// something a reader can redo with OpenSSL; `recorded` is what a history recorded for it
+/// and whether that is the round's result.
 fn worked(
     html: &mut String,
     title: &str,
     scheme: KeyedScheme,
     game: &StakeGame,
-    [server, client]: [&str; 2],
-    nonce: u64,
-    recorded: Option<&str>,
+    server: &str,
+    steps: Result<&RoundSteps, &String>,
+    recorded: Option<(&str, bool)>,
 ) {
     let _ = write!(html, "<div class=\"keep\"><h3>{}</h3><ol>", escape(title));
-    let steps = match scheme.worked(server, client, game, nonce) {
+    let steps = match steps {
         Ok(steps) => steps,
         Err(why) => {
-            let _ = write!(html, "<li>Not worked through: {}.</li></ol></div>", escape(&why));
+            let _ = write!(html, "<li>Not worked through: {}.</li></ol></div>", escape(why));
             return;
         }
     };
     match scheme {
-        KeyedScheme::Stake => stake_steps(html, server, &steps),
-        KeyedScheme::Duel => duel_steps(html, server, &steps),
+        KeyedScheme::Stake => stake_steps(html, server, steps),
+        KeyedScheme::Duel => duel_steps(html, server, steps),
     }
     let result = game.result_text(&steps.outcome);
     let _ = write!(html, "</table></li><li>{}: <b>{}</b>.", game_rule(scheme, game), escape(&result));
-    if let Some(recorded) = recorded {
+    if let Some((recorded, same)) = recorded {
         let _ = write!(
             html,
             " The row records <code>{}</code>: {}.",
             escape(recorded),
-            if game.read_result(recorded).is_ok_and(|r| r == steps.outcome) {
-                "the same"
-            } else {
-                "<b class=\"rej\">different</b>"
-            }
+            if same { "the same" } else { "<b class=\"rej\">different</b>" }
         );
     }
     html.push_str("</li></ol></div>");
@@ -606,7 +633,7 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown], audits: &
     )));
     if audits.is_empty() {
         let schemes: Vec<&str> = schemes_of(shown, audits).iter().map(|scheme| scheme.name()).collect();
-        items.push(format!("<b>A sweep of the HMAC-SHA256 family shows outcomes, not payouts.</b> Whether players were served these rounds and paid by the game's tables is the subject of a bet history (<code>fairaudit audit --scheme {}</code>), which this certificate does not cover for these games.", schemes.join("|")));
+        items.push(format!("<b>A sweep of {} shows outcomes, not payouts.</b> Whether players were served these rounds and paid by the game's tables is the subject of a bet history (<code>fairaudit audit --scheme {}</code>), which this certificate does not cover for these games.", family(shown, audits), schemes.join("|")));
     } else {
         let unrevealed: u64 = audits.iter().map(|a| a.audit.rows - a.audit.replayed).sum();
         let mut unchecked: Vec<&str> =
@@ -614,7 +641,8 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown], audits: &
         unchecked.sort_unstable();
         unchecked.dedup();
         items.push(format!(
-            "<b>A bet history of the HMAC-SHA256 family shows the bets it lists.</b> Bets the operator left out of it are not seen; {} rows were not replayed (no revealed server seed, or no client seeds in the history): only the battery and the nonce and payout checks saw them{}.",
+            "<b>A bet history of {} shows the bets it lists.</b> Bets the operator left out of it are not seen; {} rows were not replayed (no revealed server seed, or no client seeds in the history): only the battery and the nonce and payout checks saw them{}.",
+            family(shown, audits),
             count(unrevealed),
             if unchecked.is_empty() {
                 String::new()
@@ -632,6 +660,6 @@ pub fn limitations(items: &mut Vec<String>, shown: &[StakeSweepShown], audits: &
         ));
     }
     if !shown.is_empty() {
-        items.push("<b>Sweeps of the HMAC-SHA256 family are swept again in full</b> by <code>certify --check</code> (every seed pair, every nonce), up to its <code>--resweep-limit</code> in all (10⁸ rounds by default): beyond it the check says it cannot check them rather than sweep for hours.".into());
+        items.push(format!("<b>Sweeps of {} are swept again in full</b> by <code>certify --check</code> (every seed pair, every nonce), up to its <code>--resweep-limit</code> in all (10⁸ rounds by default): beyond it the check says it cannot check them rather than sweep for hours.", family(shown, audits)));
     }
 }

@@ -65,7 +65,7 @@ impl StakeAuditReport<'_> {
                 html,
                 "<p class=\"note\">Payouts of {game} not checked on {rows} row{}: {}.</p>",
                 if *rows == 1 { "" } else { "s" },
-                escape(crate::audit::stake::why_unchecked(game))
+                escape(crate::audit::stake::why_unchecked(audit.scheme, game))
             );
         }
         let shown = &self.findings[..self.findings.len().min(FINDINGS_SHOWN)];

@@ -131,7 +131,11 @@ pub(super) fn load_crash_audit(root: &Path, record: &AuditRecord, alpha: f64) ->
 pub(super) fn load_stake_audit(root: &Path, record: &AuditRecord, alpha: f64) -> Result<LoadedStakeAudit> {
     let (run, args) = audit_command(&at(root, &record.dir), &record.dir)?;
     if args.scheme.and_then(fairaudit::scheme::keyed::KeyedScheme::of).is_none() {
-        bail!("{}: its run.json records no audit of a keyed scheme (stake)", record.dir);
+        bail!(
+            "{}: its run.json records no audit of a keyed scheme ({})",
+            record.dir,
+            fairaudit::scheme::keyed::KeyedScheme::names()
+        );
     }
     // The Keno paytable: the dossier's copy, named as the audit's command named it (its
     // report says which paytable it judged by).

@@ -64,6 +64,9 @@ pub(super) fn render(manifest: &Manifest, loaded: &Loaded) -> String {
                 game: s.game,
                 rounds: s.rounds,
                 rtp: fairaudit::rtp::stake::exact_rtp(s.plan.keyed_scheme(), &s.game),
+                worked: s.plan.seed_pairs.first().map(|[server, client, _]| {
+                    s.plan.keyed_scheme().worked(server, client, &s.game, s.plan.nonces[0])
+                }),
                 deviation_from_uniform: fairaudit::scheme::stake::exact::deviation_from_uniform(
                     s.plan.keyed_scheme(),
                     &s.game,

@@ -127,7 +127,7 @@ impl Loaded {
             stake_audits: self
                 .stake_audits
                 .iter()
-                .map(|a| StakeAuditPart { audit: &a.audit, battery: &a.battery })
+                .map(|a| StakeAuditPart::new(&a.audit, &a.battery))
                 .collect(),
             claims: &self.claims,
             worked: &self.worked,

@@ -19,6 +19,7 @@ use fairaudit::report::{RunInfo, RunReport};
 use fairaudit::results::RunResults;
 use fairaudit::rtp::Paytable;
 use fairaudit::scheme::crash::CrashVariant;
+use fairaudit::scheme::keyed::KeyedScheme;
 use fairaudit::sweep::crash::{play_range, ChainLink, PlayedChain};
 use fairaudit::sweep::DEFAULT_CHUNK;
 use fairaudit::tally::file::{TallyFile, TALLY_FILE};
@@ -301,10 +302,14 @@ pub(super) fn load_stake_sweep(
 ) -> Result<LoadedStakeSweep> {
     let dir = at(root, &record.dir);
     let Some(SchemeSweep::Stake { command_line, source }) = scheme_sweep(&dir, &record.dir)? else {
-        bail!("{}: its run.json records no sweep of scheme stake", record.dir);
+        bail!("{}: its run.json records no sweep of a keyed scheme ({})", record.dir, KeyedScheme::names());
     };
     // Counted before a seed pair is derived, so that a forged plan cannot make it sweep
     // for hours (or derive a billion seed pairs).
+    let scheme = match &source {
+        StakeSource::Sweep(args) => args.scheme.and_then(KeyedScheme::of).unwrap_or_default(),
+        StakeSource::Merge { plan, .. } => plan.keyed_scheme(),
+    };
     let rounds = match &source {
         StakeSource::Sweep(args) => {
             (args.nonces.end - args.nonces.start).saturating_mul(crate::cli::args::seed_pair_count(args))
@@ -315,7 +320,7 @@ pub(super) fn load_stake_sweep(
     };
     if rounds > *budget {
         bail!(
-            "{}: its {rounds} rounds are more than the {budget} left of --resweep-limit: certifying a sweep of scheme stake (or checking its certificate) sweeps it again in full; pass a larger --resweep-limit",
+            "{}: its {rounds} rounds are more than the {budget} left of --resweep-limit: certifying a sweep of scheme {scheme} (or checking its certificate) sweeps it again in full; pass a larger --resweep-limit",
             record.dir
         );
     }
@@ -357,6 +362,9 @@ pub(super) fn load_stake_sweep(
     // records (a partial note in a forged run.json is named above, not drawn).
     let report_run = StakeRun { partial: None, ..run.clone() };
     let whole = complete_file(&game, &plan, tallies.clone());
+    if !whole.complete {
+        bail!("{}: its plan sweeps no round, so there is nothing to certify", record.dir);
+    }
     let (files, _) = folder_files(&game, &whole, &report_run, sweep_alpha);
     let given: Vec<(String, Vec<u8>)> = files.into_iter().filter(|(name, _)| name != "run.json").collect();
     let recorded = [("plan", serde_json::to_value(&plan)?), ("rounds", serde_json::Value::from(rounds))];
