@@ -7,10 +7,11 @@ use super::battery::print_battery;
 use super::folder::OutputFolder;
 use super::Verdict;
 use anyhow::{Context, Result};
+use fairaudit::app::scheme_audit::verdict_files;
 use fairaudit::audit::{AuditObserver, Finding, Gap};
 use fairaudit::fields::Shown;
 use fairaudit::report::audit_html::{audit_verdict, FINDINGS_SHOWN};
-use fairaudit::report::results::{summary_json_with, tests_table, RowChecks};
+use fairaudit::report::results::RowChecks;
 use fairaudit::report::run_info::{InputHash, RunStamp, RUN_FORMAT};
 use fairaudit::report::{csv_writer, spreadsheet_safe};
 use fairaudit::stats::battery::{Battery, Verdict as TestVerdict};
@@ -196,12 +197,10 @@ pub(super) fn conclude_scheme_audit<G: Serialize + Copy + Ord + std::fmt::Displa
         for writer in staged {
             writer.into_inner().map_err(|e| e.into_error())?.flush()?;
         }
-        folder.write("tests.csv", &tests_table(battery).to_csv())?;
         // The verdict FAIL on a finding too, the findings counted per check.
-        folder.write(
-            "summary.json",
-            &summary_json_with(battery, &[], None, None, Some(RowChecks { findings, any: row_checks })),
-        )?;
+        for (name, bytes) in verdict_files(battery, RowChecks { findings, any: row_checks }) {
+            folder.write(name, &bytes)?;
+        }
         for (name, bytes) in more_files {
             folder.write(name, &bytes)?;
         }

@@ -14,7 +14,6 @@ use crate::cli::input;
 use anyhow::{bail, Context, Result};
 use fairaudit::audit::audit_history;
 use fairaudit::certify::{hash_file, AuditRecord, Mismatch};
-use fairaudit::report::results::tests_table;
 use fairaudit::report::results::RowChecks;
 use fairaudit::rtp::Paytable;
 use fairaudit::stats::battery::Battery;
@@ -274,13 +273,7 @@ impl AuditFindings {
         more: Vec<(&str, Vec<u8>)>,
         gaps: WithGaps,
     ) -> Result<Vec<Mismatch>> {
-        let mut given = vec![
-            ("tests.csv", tests_table(battery).to_csv()),
-            (
-                "summary.json",
-                fairaudit::report::results::summary_json_with(battery, &[], None, None, Some(rows)),
-            ),
-        ];
+        let mut given = fairaudit::app::scheme_audit::verdict_files(battery, rows).to_vec();
         let mut files = SCHEME_AUDIT_FILES.to_vec();
         if record.paytable.is_some() {
             // The copy of the Keno paytable of an audit of scheme stake.
