@@ -102,6 +102,17 @@ pub struct StakeBetRtp {
 }
 
 impl StakeBetRtp {
+    /// A bet that returns `pays` per unit stake with chance `win_probability`, else
+    /// nothing: its RTP is their product.
+    fn all_or_nothing(
+        bet: String,
+        pays: BigRational,
+        win_probability: BigRational,
+        advertised: BigRational,
+    ) -> Self {
+        StakeBetRtp { bet, rtp: &pays * &win_probability, pays, win_probability, advertised }
+    }
+
     /// `rtp - advertised`, per unit stake.
     pub fn deviation(&self) -> BigRational {
         &self.rtp - &self.advertised
@@ -145,13 +156,7 @@ pub fn exact_rtp(scheme: KeyedScheme, game: &StakeGame) -> Result<Vec<StakeBetRt
                 let pays = ratio(36, pockets.len() as u64);
                 let words: u64 = pockets.iter().map(|&p| law[usize::from(p)]).sum();
                 let win_probability = ratio(words, scheme.words_of_law(37));
-                StakeBetRtp {
-                    bet: name,
-                    rtp: &pays * &win_probability,
-                    pays,
-                    win_probability,
-                    advertised: advertised.clone(),
-                }
+                StakeBetRtp::all_or_nothing(name, pays, win_probability, advertised.clone())
             };
             let straight = (0..37u8).map(|pocket| bet(format!("straight {pocket}"), &[pocket]));
             // (`green` is the zero alone: the straight bet on 0.)
@@ -166,13 +171,8 @@ pub fn exact_rtp(scheme: KeyedScheme, game: &StakeGame) -> Result<Vec<StakeBetRt
             .map(|&target| {
                 let pays = ratio(target, 100);
                 let win_probability = ratio(limbo_reaching(formula, target), FLOATS);
-                StakeBetRtp {
-                    bet: format!("target {}.{:02}x", target / 100, target % 100),
-                    rtp: &pays * &win_probability,
-                    pays,
-                    win_probability,
-                    advertised: ninety_nine.clone(),
-                }
+                let bet = format!("target {}.{:02}x", target / 100, target % 100);
+                StakeBetRtp::all_or_nothing(bet, pays, win_probability, ninety_nine.clone())
             })
             .collect()),
         StakeGame::Plinko { rows, risk } => {
@@ -205,13 +205,8 @@ pub fn exact_rtp(scheme: KeyedScheme, game: &StakeGame) -> Result<Vec<StakeBetRt
                     let pays = &advertised / ratio(u64::from(rolls - 1 - target), u64::from(rolls));
                     let winning = dice_winning(scheme, target, true);
                     let win_probability = ratio(winning, scheme.words_of_law(rolls));
-                    StakeBetRtp {
-                        bet: format!("over {}.{:02}", target / 100, target % 100),
-                        rtp: &pays * &win_probability,
-                        pays,
-                        win_probability,
-                        advertised: advertised.clone(),
-                    }
+                    let bet = format!("over {}.{:02}", target / 100, target % 100);
+                    StakeBetRtp::all_or_nothing(bet, pays, win_probability, advertised.clone())
                 })
                 .collect())
         }
